@@ -1,0 +1,1 @@
+"""Simulation and tournaments: playing many games between agents and summarising them."""

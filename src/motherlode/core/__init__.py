@@ -1,0 +1,1 @@
+"""Game-independent machinery: the protocol, errors, chance helpers, records, geometry."""

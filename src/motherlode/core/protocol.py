@@ -1,0 +1,413 @@
+"""The game protocol every motherlode game implements (DESIGN.md §2).
+
+Modelled on OpenSpiel's: a :class:`Game` is an immutable, validated configuration that
+makes states; a :class:`State` is a position that moves by integer actions. Randomness is
+an explicit chance player: the rules never call an RNG, whoever drives the game samples.
+
+A game fills in a few hooks (the methods whose names start with ``_``, plus the
+position-specific queries); this base class does the bookkeeping once for all games:
+history, the legality check that raises :class:`IllegalActionError` and leaves the state
+unchanged, chance sampling, returns from scores, notation fall-backs.
+
+Two paths apply an action:
+
+* :meth:`State.apply_action` checks legality first (for untrusted input);
+* :meth:`State.apply_unchecked` trusts the caller (for search agents and playouts that
+  only ever pick from :meth:`State.legal_actions` or :meth:`State.chance_outcomes`).
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, Self
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from motherlode.core.errors import ConfigError, IllegalActionError, NotationError
+
+if TYPE_CHECKING:
+    from motherlode.core.agent import Agent
+
+Action = int
+"""An action id: ``0 <= a < game.num_distinct_actions`` at a decision node, and
+``0 <= a < game.max_chance_outcomes`` at a chance node."""
+
+Player = int
+"""A seat number ``0 .. n-1``, or one of the markers :data:`CHANCE` and :data:`TERMINAL`."""
+
+CHANCE: Player = -1
+"""``current_player()`` at a chance node (as in OpenSpiel)."""
+
+TERMINAL: Player = -4
+"""``current_player()`` once the game is over (as in OpenSpiel)."""
+
+
+class GameConfig(BaseModel):
+    """Base of every game's configuration: a frozen pydantic model that forbids unknown keys.
+
+    Each game subclasses it, adds its options with defaults and a description, and
+    validates cross-field constraints in a ``model_validator``.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    players: int = 2
+
+
+def _describe_validation_error(game: str, err: ValidationError) -> str:
+    parts = []
+    for item in err.errors():
+        where = ".".join(str(p) for p in item["loc"]) or "config"
+        got = item.get("input")
+        got_text = "" if isinstance(got, dict) else f" (got {got!r})"
+        parts.append(f"{where}: {item['msg']}{got_text}")
+    return f"invalid {game} config: " + "; ".join(parts)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The end of a game as a value: the winning seats and the final scores."""
+
+    winners: tuple[Player, ...]
+    scores: tuple[float, ...]
+
+    @property
+    def shared(self) -> bool:
+        """True when more than one seat shares the victory."""
+        return len(self.winners) > 1
+
+
+class Game(ABC):
+    """A validated, immutable game configuration and the factory of its states.
+
+    Subclasses set :attr:`name`, :attr:`Config`, and fill in the abstract members.
+    """
+
+    name: ClassVar[str]
+    """The registry name, e.g. ``"yukon"``."""
+
+    Config: ClassVar[type[GameConfig]] = GameConfig
+    """The pydantic model of this game's options."""
+
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 2
+
+    def __init__(self, config: GameConfig) -> None:
+        self.config = config
+
+    # -- construction --------------------------------------------------------------
+
+    @classmethod
+    def from_config(cls, **options: Any) -> Self:
+        """Validate ``options`` against :attr:`Config`; bad options raise :class:`ConfigError`."""
+        try:
+            config = cls.Config(**options)
+        except ValidationError as err:
+            raise ConfigError(_describe_validation_error(cls.name, err)) from None
+        if not cls.min_players <= config.players <= cls.max_players:
+            raise ConfigError(
+                f"invalid {cls.name} config: players must be {cls.min_players}"
+                f"..{cls.max_players} (got {config.players})"
+            )
+        return cls(config)
+
+    @classmethod
+    def conformance_configs(cls) -> list[dict[str, Any]]:
+        """Configs the shared conformance suite runs (every player count, every variant)."""
+        return [{"players": n} for n in range(cls.min_players, cls.max_players + 1)]
+
+    @classmethod
+    def option_help(cls) -> list[tuple[str, str, str]]:
+        """``(option, default, description)`` for each config option, for ``motherlode games``."""
+        rows = []
+        for key, field in cls.Config.model_fields.items():
+            rows.append((key, repr(field.default), field.description or ""))
+        return rows
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        return self  # a Game is immutable: states share it
+
+    def __repr__(self) -> str:
+        options = ", ".join(f"{k}={v!r}" for k, v in self.config.model_dump().items())
+        return f"motherlode.load({self.name!r}, {options})"
+
+    # -- static facts ---------------------------------------------------------------
+
+    @property
+    def num_players(self) -> int:
+        return self.config.players
+
+    @property
+    @abstractmethod
+    def num_distinct_actions(self) -> int:
+        """Size of the decision action space: every decision action id is below it."""
+
+    @property
+    @abstractmethod
+    def max_chance_outcomes(self) -> int:
+        """Size of the chance outcome space: every chance action id is below it."""
+
+    @property
+    @abstractmethod
+    def max_game_length(self) -> int:
+        """An upper bound on the number of actions (decision and chance) in one game."""
+
+    @property
+    def min_utility(self) -> float:
+        return -1.0
+
+    @property
+    def max_utility(self) -> float:
+        return 1.0
+
+    @abstractmethod
+    def observation_tensor_shape(self) -> tuple[int, ...]:
+        """The fixed shape of :meth:`State.observation_tensor` for this config."""
+
+    @property
+    def perfect_information(self) -> bool:
+        """True when every seat sees the whole state (chance still unknown ahead)."""
+        return True
+
+    # -- states ---------------------------------------------------------------------
+
+    @abstractmethod
+    def new_initial_state(self) -> State:
+        """A fresh game, at its first set-up chance node if it has any."""
+
+    @abstractmethod
+    def deserialize(self, text: str) -> State:
+        """The state whose :meth:`State.serialize` is ``text``; bad text raises NotationError."""
+
+    # -- bots -----------------------------------------------------------------------
+
+    def bots(self) -> dict[str, Callable[..., Agent]]:
+        """Game-specific agents by spec name (``greedy`` ...), each ``factory(seed=..)``."""
+        return {}
+
+
+class State(ABC):
+    """A position of a game. Mutable: :meth:`apply_action` moves it on.
+
+    Hooks a game must fill in: :meth:`current_player`, :meth:`_legal_actions`,
+    :meth:`_chance_outcomes`, :meth:`_apply_action`, :meth:`_action_to_string`,
+    :meth:`scores`, :meth:`observation`, :meth:`observation_tensor`, :meth:`serialize`,
+    ``__str__``; and, for speed, :meth:`clone`.
+    """
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self._history: list[Action] = []
+
+    # -- hooks ----------------------------------------------------------------------
+
+    @abstractmethod
+    def current_player(self) -> Player:
+        """The seat to move, or :data:`CHANCE`, or :data:`TERMINAL`."""
+
+    @abstractmethod
+    def _legal_actions(self) -> list[Action]:
+        """Sorted legal actions of the seat to move (called only at decision nodes)."""
+
+    @abstractmethod
+    def _chance_outcomes(self) -> list[tuple[Action, float]]:
+        """``(outcome, probability)`` pairs (called only at chance nodes)."""
+
+    @abstractmethod
+    def _apply_action(self, action: Action) -> None:
+        """Apply a legal decision action or a possible chance outcome."""
+
+    @abstractmethod
+    def _action_to_string(self, action: Action) -> str:
+        """The notation of ``action`` in this position (decision or chance)."""
+
+    def _parse_action(self, text: str) -> Action:
+        """Parse action notation. Default: match among this position's actions.
+
+        Games override it to parse any well-formed action (so an illegal but well-formed
+        one reaches :meth:`apply_action` and gets an :class:`IllegalActionError`).
+        """
+        wanted = " ".join(text.split()).lower()
+        options = (
+            [a for a, _ in self.chance_outcomes()] if self.is_chance_node() else self.legal_actions()
+        )
+        for action in options:
+            if self._action_to_string(action).lower() == wanted:
+                return action
+        raise NotationError(
+            f"{self.game.name}: no action {text!r} here; legal: "
+            + ", ".join(self._action_to_string(a) for a in options[:30])
+            + (" ..." if len(options) > 30 else "")
+        )
+
+    def _explain_illegal(self, action: Action) -> str:
+        """Why ``action`` is illegal here (games give rule-specific reasons)."""
+        return "it is not among the legal actions"
+
+    @abstractmethod
+    def scores(self) -> list[float]:
+        """Per-seat raw points (or cash) as the rulebook counts them, so far."""
+
+    @abstractmethod
+    def observation(self, player: Player | None = None) -> dict[str, Any]:
+        """JSON-able view of what ``player`` may see (``None``: a spectator)."""
+
+    @abstractmethod
+    def observation_tensor(self, player: Player | None = None) -> np.ndarray:
+        """Numeric view for learning agents, of shape ``game.observation_tensor_shape()``."""
+
+    @abstractmethod
+    def serialize(self) -> str:
+        """The position notation; ``game.deserialize`` inverts it exactly."""
+
+    def check_invariants(self) -> None:
+        """Raise :class:`AssertionError` if a conservation invariant is broken.
+
+        Games declare theirs here (every card, chip, coin accounted for); the conformance
+        suite calls it after every step of its random playouts.
+        """
+
+    @abstractmethod
+    def render_svg(self, seat: Player | None = None) -> str:
+        """The board as SVG from ``seat``'s view (``observation(seat)``, never hidden state).
+
+        Elements a legal action of the seat to move acts on carry ``data-action``.
+        """
+
+    def render_text(self, seat: Player | None = None) -> str:
+        """The board as text from ``seat``'s view (default: ``str(self)``)."""
+        return str(self)
+
+    def clone(self) -> Self:
+        """An independent deep copy (games override this for speed)."""
+        return copy.deepcopy(self)
+
+    # -- derived queries --------------------------------------------------------------
+
+    def is_chance_node(self) -> bool:
+        return self.current_player() == CHANCE
+
+    def is_terminal(self) -> bool:
+        return self.current_player() == TERMINAL
+
+    def legal_actions(self) -> list[Action]:
+        """Sorted legal actions; empty when terminal or at a chance node."""
+        if self.current_player() < 0:
+            return []
+        return self._legal_actions()
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        """``(action, probability)`` at a chance node; empty elsewhere."""
+        if not self.is_chance_node():
+            return []
+        return self._chance_outcomes()
+
+    def sample_chance(self, rng: random.Random) -> Action:
+        """One chance outcome drawn with its probability, using ``rng``."""
+        outcomes = self._chance_outcomes()
+        x = rng.random()
+        for action, p in outcomes:
+            x -= p
+            if x < 0.0:
+                return action
+        return outcomes[-1][0]
+
+    def history(self) -> list[Action]:
+        """Every action applied so far, chance outcomes included."""
+        return list(self._history)
+
+    def move_number(self) -> int:
+        return len(self._history)
+
+    def returns(self) -> list[float]:
+        """+1 for each winner, -1 for the others; 0 for all when all tie. Zeros before the end."""
+        n = self.game.num_players
+        if not self.is_terminal():
+            return [0.0] * n
+        winners = self.winners()
+        if len(winners) == n:
+            return [0.0] * n
+        return [1.0 if p in winners else -1.0 for p in range(n)]
+
+    def winners(self) -> tuple[Player, ...]:
+        """The winning seats of a finished game (most points; ties share the victory)."""
+        sc = self.scores()
+        best = max(sc)
+        return tuple(p for p, s in enumerate(sc) if s == best)
+
+    def outcome(self) -> Outcome | None:
+        """The result of a finished game, or ``None`` while it is running."""
+        if not self.is_terminal():
+            return None
+        return Outcome(self.winners(), tuple(self.scores()))
+
+    # -- moving -----------------------------------------------------------------------
+
+    def apply_action(self, action: Action) -> None:
+        """Apply ``action`` after checking it; an illegal one raises and changes nothing."""
+        if isinstance(action, bool) or not isinstance(action, int | np.integer):
+            raise IllegalActionError(f"{self.game.name}: action {action!r} is not an integer id")
+        action = int(action)
+        player = self.current_player()
+        if player == TERMINAL:
+            raise IllegalActionError(
+                f"{self.game.name}: action {action} after the game ended, in {self.serialize()}"
+            )
+        if player == CHANCE:
+            if action not in {a for a, _ in self._chance_outcomes()}:
+                raise IllegalActionError(
+                    f"{self.game.name}: {action} is not a possible chance outcome here,"
+                    f" in {self.serialize()}"
+                )
+        elif action not in self._legal_actions():
+            if 0 <= action < self.game.num_distinct_actions:
+                name = repr(self._action_to_string(action))
+            else:
+                name = f"{action} (outside 0..{self.game.num_distinct_actions - 1})"
+            raise IllegalActionError(
+                f"{self.game.name}: illegal action {name} for player {player}:"
+                f" {self._explain_illegal(action)}; in {self.serialize()}"
+            )
+        self._apply_action(action)
+        self._history.append(action)
+
+    def apply_unchecked(self, action: Action) -> None:
+        """Apply ``action`` without a legality check: the fast path for trusted callers."""
+        self._apply_action(action)
+        self._history.append(action)
+
+    def apply_actions(self, actions: Sequence[Action]) -> None:
+        for action in actions:
+            self.apply_action(action)
+
+    def child(self, action: Action) -> Self:
+        """A clone with ``action`` applied (checked)."""
+        new = self.clone()
+        new.apply_action(action)
+        return new
+
+    # -- notation ---------------------------------------------------------------------
+
+    def action_to_string(self, action: Action) -> str:
+        """The documented notation of ``action`` in this position."""
+        return self._action_to_string(int(action))
+
+    def string_to_action(self, text: str) -> Action:
+        """Parse action notation; unparseable text raises :class:`NotationError`."""
+        if not isinstance(text, str) or not text.strip():
+            raise NotationError(f"{self.game.name}: empty action string {text!r}")
+        return self._parse_action(text.strip())
+
+    def apply_string(self, text: str) -> Action:
+        """Parse and apply an action given in notation; returns its id."""
+        action = self.string_to_action(text)
+        self.apply_action(action)
+        return action
+
+    def __repr__(self) -> str:
+        return f"<{self.game.name} state {self.serialize()!r}>"
