@@ -210,6 +210,12 @@ def test_game_facts_are_consistent(name: str, config: dict) -> None:
     assert motherlode.load(name, **game.config.model_dump()).config == game.config
 
 
+def test_every_game_package_imports() -> None:
+    from motherlode.games import import_errors
+
+    assert import_errors() == {}
+
+
 def test_every_game_is_registered_under_its_own_name() -> None:
     for name, cls in registry().items():
         assert cls.name == name

@@ -24,11 +24,13 @@ def play_game(
     seed: int,
     *,
     on_action: Callable[[State, int], None] | None = None,
+    after_action: Callable[[State], None] | None = None,
     checked: bool = False,
 ) -> PlayedGame:
     """Play one whole game. Seat ``i`` is played by ``agents[i]``; chance uses ``seed``.
 
-    The same seed and agents give the same game. ``checked`` routes every action
+    ``on_action(state, action)`` is called before each action, ``after_action(state)``
+    after it. The same seed and agents give the same game. ``checked`` routes every action
     through the legality check (for agents that may be wrong, e.g. humans).
     """
     rng = random.Random(seed)
@@ -46,5 +48,7 @@ def play_game(
             state.apply_action(action)
         else:
             state.apply_unchecked(action)
+        if after_action is not None:
+            after_action(state)
     record = GameRecord.from_state(state, [a.name for a in agents], seed)
     return PlayedGame(state, record, decisions)

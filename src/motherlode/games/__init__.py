@@ -14,18 +14,36 @@ from motherlode.core.errors import ConfigError
 from motherlode.core.protocol import Game
 
 
+_IMPORT_ERRORS: dict[str, str] = {}
+
+
 @cache
 def registry() -> dict[str, type[Game]]:
-    """``{name: GameClass}`` for every installed game, sorted by name."""
+    """``{name: GameClass}`` for every installed game, sorted by name.
+
+    A game package that fails to import is left out (so one broken game does not take
+    the others down) and its error is kept in :func:`import_errors`, which the test
+    suite checks is empty.
+    """
     found: dict[str, type[Game]] = {}
     for info in pkgutil.iter_modules(__path__):
         if not info.ispkg:
             continue
-        module = importlib.import_module(f"{__name__}.{info.name}")
+        try:
+            module = importlib.import_module(f"{__name__}.{info.name}")
+        except Exception as err:  # noqa: BLE001 - reported through import_errors()
+            _IMPORT_ERRORS[info.name] = f"{type(err).__name__}: {err}"
+            continue
         cls = getattr(module, "GAME", None)
         if cls is not None:
             found[cls.name] = cls
     return dict(sorted(found.items()))
+
+
+def import_errors() -> dict[str, str]:
+    """``{package: error}`` for game packages that failed to import."""
+    registry()
+    return dict(_IMPORT_ERRORS)
 
 
 def game_class(name: str) -> type[Game]:

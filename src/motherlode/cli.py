@@ -1,0 +1,292 @@
+"""The ``motherlode`` command (typer): games, play, simulate, replay, render.
+
+Game options are passed as ``--key value`` (``--players 3``, ``--map 2``) or as flags
+(``--expansion``, ``--no-expansion``); they are validated by the game's config model, and
+a bad one is reported in a sentence, never a traceback.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+import motherlode
+from motherlode.core.errors import MotherlodeError, NotationError
+
+app = typer.Typer(
+    name="motherlode",
+    help="Play, simulate and study five gold-rush board games.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+console = Console()
+err_console = Console(stderr=True)
+
+GAME_OPTIONS = {"allow_extra_args": True, "ignore_unknown_options": True}
+
+
+def fail(message: str, code: int = 2) -> typer.Exit:
+    err_console.print(f"[bold red]error:[/] {message}", highlight=False)
+    return typer.Exit(code)
+
+
+def parse_game_options(args: list[str]) -> dict[str, Any]:
+    """``['--players', '3', '--expansion']`` -> ``{'players': '3', 'expansion': True}``."""
+    options: dict[str, Any] = {}
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if not arg.startswith("--") or len(arg) < 3:
+            raise MotherlodeError(f"unexpected argument {arg!r}; game options look like --players 3")
+        key = arg[2:].replace("-", "_")
+        if "=" in key:
+            key, value = key.split("=", 1)
+            options[key] = value
+            i += 1
+        elif i + 1 < len(args) and not args[i + 1].startswith("--"):
+            options[key] = args[i + 1]
+            i += 2
+        elif key.startswith("no_"):
+            options[key[3:]] = False
+            i += 1
+        else:
+            options[key] = True
+            i += 1
+    return options
+
+
+def load_game(name: str, extra: list[str], players: int | None = None) -> motherlode.Game:
+    options = parse_game_options(extra)
+    if players is not None:
+        options["players"] = players
+    for key, value in list(options.items()):
+        if isinstance(value, str) and "," in value:
+            options[key] = [v.strip() for v in value.split(",")]
+    return motherlode.load(name, **options)
+
+
+def run(fn: Any) -> Any:
+    """Run ``fn`` and turn a motherlode error into a clean message and exit code 2."""
+    try:
+        return fn()
+    except MotherlodeError as err:
+        raise fail(str(err)) from None
+
+
+@app.command("games")
+def games_command(
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """List each game, its player counts and its config options."""
+    from motherlode.games import registry
+
+    rows = []
+    for name, cls in registry().items():
+        rows.append(
+            {
+                "game": name,
+                "players": f"{cls.min_players}-{cls.max_players}",
+                "options": [
+                    {"option": k, "default": d, "description": h} for k, d, h in cls.option_help()
+                ],
+            }
+        )
+    if as_json:
+        print(json.dumps(rows, indent=1))
+        return
+    table = Table(title="motherlode games")
+    table.add_column("game", style="bold")
+    table.add_column("players")
+    table.add_column("options (default): description")
+    for row in rows:
+        opts = "\n".join(f"--{o['option']} ({o['default']}): {o['description']}" for o in row["options"])
+        table.add_row(row["game"], row["players"], opts)
+    console.print(table)
+
+
+@app.command("play", context_settings=GAME_OPTIONS)
+def play_command(
+    ctx: typer.Context,
+    game_name: Annotated[str, typer.Argument(metavar="GAME", help="Which game.")],
+    seat: Annotated[
+        list[str] | None,
+        typer.Option("--seat", help="Agent spec per seat, in seat order (human, random, greedy ...)."),
+    ] = None,
+    players: Annotated[int | None, typer.Option(help="Number of players (default: seats given).")] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed for dice, cards and deals.")] = None,
+    record: Annotated[Path | None, typer.Option(help="Where to save the game record.")] = None,
+    svg: Annotated[Path | None, typer.Option(help="Write the board as SVG after every move.")] = None,
+    quiet: Annotated[bool, typer.Option(help="Print only the result (bots only).")] = False,
+) -> None:
+    """Play a whole game in the terminal; humans pick from numbered legal actions."""
+    from motherlode.agents import create
+    from motherlode.arena.play import play_game
+    from motherlode.cli_human import HumanAgent
+
+    seats = seat or []
+    if players is None and seats:
+        players = len(seats)
+    game = run(lambda: load_game(game_name, ctx.args, players))
+    if not seats:
+        seats = ["human"] + ["greedy" if "greedy" in game.bots() else "random"] * (game.num_players - 1)
+    if len(seats) != game.num_players:
+        raise fail(f"{game.num_players} players need {game.num_players} --seat options, got {len(seats)}")
+    seed = seed if seed is not None else int(time.time()) % 1_000_000
+    agents = []
+    for i, spec in enumerate(seats):
+        if spec.strip().lower() == "human":
+            agents.append(HumanAgent(console, seat=i))
+        else:
+            agents.append(run(lambda spec=spec, i=i: create(spec, game, seed=seed + 1000 * i)))
+
+    humans = any(isinstance(a, HumanAgent) for a in agents)
+    decided = False
+
+    def on_action(state: motherlode.State, action: int) -> None:
+        nonlocal decided
+        if quiet:
+            return
+        if state.is_chance_node():
+            if not (humans and decided):
+                return  # the set-up deal is not worth a line per card
+            who = "chance"
+        else:
+            decided = True
+            who = f"P{state.current_player() + 1}"
+        console.print(f"[dim]{who}:[/] {state.action_to_string(action)}", highlight=False)
+
+    def after_action(state: motherlode.State) -> None:
+        if svg is not None:
+            svg.write_text(state.render_svg(None))
+
+    try:
+        played = play_game(
+            game, agents, seed, on_action=on_action, after_action=after_action, checked=True
+        )
+    except (KeyboardInterrupt, EOFError):
+        raise fail("game abandoned", code=1) from None
+    state = played.state
+    console.print(state.render_text(None), highlight=False)
+    outcome = state.outcome()
+    assert outcome is not None
+    winners = ", ".join(f"P{p + 1} ({seats[p]})" for p in outcome.winners)
+    console.print(f"[bold]Result:[/] {'shared victory: ' if outcome.shared else 'winner: '}{winners}")
+    path = record or Path("records") / f"{game.name}-{_dt.datetime.now():%Y%m%d-%H%M%S}-{seed}.json"
+    played.record.save(path)
+    console.print(f"record saved to {path}")
+
+
+@app.command("simulate", context_settings=GAME_OPTIONS)
+def simulate_command(
+    ctx: typer.Context,
+    game_name: Annotated[str, typer.Argument(metavar="GAME")],
+    agents: Annotated[str, typer.Option(help="Comma-separated agent specs, one per seat.")] = "random",
+    games: Annotated[int, typer.Option(min=1, help="How many games.")] = 100,
+    seed: Annotated[int, typer.Option(help="Seed of the first game (game i uses seed+i).")] = 0,
+    players: Annotated[int | None, typer.Option(help="Number of players (default: agents given).")] = None,
+    rotate: Annotated[bool, typer.Option(help="Rotate the agents round the seats game by game.")] = True,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Play many games between agents; print wins, scores, lengths and games/s."""
+    from motherlode.arena.simulate import simulate
+
+    specs = [s for s in (x.strip() for x in agents.split(",")) if s]
+    if players is None:
+        players = len(specs) if len(specs) > 1 else None
+    game = run(lambda: load_game(game_name, ctx.args, players))
+    if len(specs) == 1:
+        specs = specs * game.num_players
+    if len(specs) != game.num_players:
+        raise fail(f"{game.num_players} players need {game.num_players} agent specs, got {len(specs)}")
+    summary = run(lambda: simulate(game, specs, games, seed, rotate=rotate, progress=not as_json))
+    if as_json:
+        print(json.dumps(summary, indent=1))
+        return
+    table = Table(title=f"{game_name}: {games} games, {summary['games_per_second']:.1f} games/s")
+    for col in ("agent", "wins", "win share", "mean score"):
+        table.add_column(col, justify="right" if col != "agent" else "left")
+    for row in summary["agents"]:
+        table.add_row(row["agent"], f"{row['wins']:g}", f"{row['win_share']:.3f}", f"{row['mean_score']:.2f}")
+    console.print(table)
+    console.print(
+        f"length: mean {summary['length']['mean']:.1f} decisions (min {summary['length']['min']},"
+        f" max {summary['length']['max']}); shared victories: {summary['shared']};"
+        f" {summary['decisions_per_second']:.0f} decisions/s"
+    )
+
+
+@app.command("replay")
+def replay_command(
+    path: Annotated[Path, typer.Argument(metavar="RECORD", help="A game record (JSON).")],
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Print every step.")] = False,
+    svg: Annotated[Path | None, typer.Option(help="Write the final board as SVG.")] = None,
+) -> None:
+    """Re-play a game record, verify every step and the final scores, show the final board."""
+    from motherlode.core.records import GameRecord, replay
+
+    rec = run(lambda: GameRecord.load(path))
+    state = run(lambda: replay(rec))
+    if verbose:
+        for i, text in enumerate(rec.actions, start=1):
+            console.print(f"{i:>4}. {text}", highlight=False)
+    console.print(state.render_text(None), highlight=False)
+    status = "verified" if rec.scores is not None else "replayed (no final scores to verify)"
+    console.print(f"{len(rec.actions)} actions {status}; scores {state.scores()}")
+    if svg is not None:
+        svg.write_text(state.render_svg(None))
+        console.print(f"board written to {svg}")
+
+
+@app.command("render", context_settings=GAME_OPTIONS)
+def render_command(
+    ctx: typer.Context,
+    game_name: Annotated[str, typer.Argument(metavar="GAME")],
+    seed: Annotated[int, typer.Option(help="Seed of the deal.")] = 0,
+    players: Annotated[int | None, typer.Option()] = None,
+    moves: Annotated[int, typer.Option(min=0, help="Random moves to play after the deal.")] = 0,
+    position: Annotated[str | None, typer.Option(help="A position in the game's notation.")] = None,
+    seat: Annotated[int | None, typer.Option(help="Draw from this seat's view (1-based).")] = None,
+    svg: Annotated[Path | None, typer.Option(help="Write SVG to this file.")] = None,
+) -> None:
+    """Show a dealt (or given) position as text, and optionally as SVG."""
+    import random
+
+    game = run(lambda: load_game(game_name, ctx.args, players))
+    if position is not None:
+        state = run(lambda: game.deserialize(position))
+    else:
+        state = motherlode.deal(game, seed)
+        rng = random.Random(seed)
+        for _ in range(moves):
+            if state.is_terminal():
+                break
+            if state.is_chance_node():
+                state.apply_action(state.sample_chance(rng))
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[rng.randrange(len(legal))])
+    view = None if seat is None else seat - 1
+    if view is not None and not 0 <= view < game.num_players:
+        raise fail(f"--seat must be 1..{game.num_players}")
+    console.print(state.render_text(view), highlight=False)
+    console.print(f"[dim]{state.serialize()}[/]", highlight=False)
+    if svg is not None:
+        svg.write_text(state.render_svg(view))
+        console.print(f"SVG written to {svg}")
+
+
+def main() -> None:
+    try:
+        app()
+    except NotationError as err:  # pragma: no cover - run() catches these first
+        err_console.print(f"error: {err}")
+        sys.exit(2)

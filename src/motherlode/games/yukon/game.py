@@ -1,0 +1,726 @@
+"""Yukon and its Townsfolk expansion: the rules (../shared/rulebooks/yukon.txt).
+
+The grid, in reading order (``a1`` is the top-left card, letters are columns)::
+
+    #     a  b  c  d  e  f  g
+    # 1   0  1  2  3  4  5  6
+    # 2   7  8  9 10 11 12 13
+    # ...
+    # 7  42 43 44 45 46 47 48
+    grid: list[Kind]   # a card kind (cards.py), EMPTY, or UNDEALT during the deal
+
+Turn structure: a turn is one *take* action (a card in the Prospector's line, or one of
+the Townsfolk abilities), possibly followed by the decision or chance node the taken card
+calls for (Trapper/Goldsmith discard, Commander reclaim, Teacher's victim and draw, Pan
+disc). Direction alternates per move (``axis``), as "Each following player always takes
+their card in the direction perpendicular to the previous move".
+
+Decision action ids (N = cells)::
+
+    [0, N)        take the card at cell c in the required line           "c4"
+    [N, 2N)       take c in the other line, using a Courier               "courier c4"
+    [2N, 3N)      take c diagonally, using an Innkeeper                   "innkeeper c4"
+    [3N, 7N)      Telegraph: Prospector onto X, take its neighbour d      "telegraph c4 c5"
+    7N + k        discard card kind k (k < 16; Trapper: gold, Goldsmith: pebble) "discard +8"
+    7N + 16 + k   Commander: reclaim the discarded Gold kind k            "reclaim +8"
+    7N + 24       Commander: keep it for the end instead                  "keep commander"
+    7N + 25 + p   Teacher: draw a card from player p                      "teach P2"
+
+Chance outcome ids::
+
+    k  (0..26)    deal card kind k onto the next cell                     "deal +8"
+    27 + i        the Pan's top disc shows the i-th distinct disc value   "disc 2"
+    36 + k        the Teacher draws card kind k from the victim           "draw -5"
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Self
+
+import numpy as np
+from pydantic import Field, model_validator
+
+from motherlode.core.agent import Agent
+from motherlode.core.errors import ConfigError, NotationError
+from motherlode.core.protocol import CHANCE, TERMINAL, Action, Game, GameConfig, Player, State
+from motherlode.games.yukon import cards as C
+from motherlode.games.yukon.cards import EMPTY, PAN, PEBBLE0, SHERIFF, TOWNSFOLK0, UNDEALT
+
+ROW, COL, ANY = 0, 1, 2
+AXIS_NAMES = ("row", "col", "any")
+
+# Pending sub-decisions after a take (who decides: the taker; chance for draws).
+NONE, TRAP, SMITH, CMDR, TEACH, TEACH_DRAW, PAN_DRAW = range(7)
+PENDING_NAMES = ("-", "trapper", "goldsmith", "commander", "teacher", "draw", "pan")
+
+# Telegraph neighbour directions: up, down, left, right.
+TELE_DIRS = ("up", "down", "left", "right")
+
+# Chance id offsets.
+DISC0 = 27
+DRAW0 = 36
+MAX_CHANCE = 52
+
+
+class YukonConfig(GameConfig):
+    """Options of Yukon."""
+
+    players: int = Field(2, description="2, 3 or 4 players (4 in the base game: two pairs)")
+    expansion: bool = Field(
+        False, description="Townsfolk expansion: 8x8 grid with 15 Townsfolk, every player alone"
+    )
+    pan_discs: tuple[int, ...] | None = Field(
+        None,
+        description="the 9 Gold nugget disc values (designed default 1,1,1,2,2,2,3,3,3)",
+    )
+
+    @model_validator(mode="after")
+    def _check_discs(self) -> Self:
+        if self.pan_discs is not None and (
+            len(self.pan_discs) != 9 or any(v <= 0 for v in self.pan_discs)
+        ):
+            raise ValueError("pan_discs must be 9 positive integers")
+        return self
+
+
+class YukonGame(Game):
+    """Yukon, base game or with the Townsfolk expansion.
+
+    >>> import motherlode
+    >>> game = motherlode.load("yukon", players=3, expansion=True)
+    >>> game.size, game.num_distinct_actions
+    (8, 477)
+    """
+
+    name: ClassVar[str] = "yukon"
+    Config: ClassVar[type[GameConfig]] = YukonConfig
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 4
+
+    def __init__(self, config: GameConfig) -> None:
+        super().__init__(config)
+        assert isinstance(config, YukonConfig)
+        comp = C.components()
+        self.expansion: bool = config.expansion
+        self.size: int = comp.expansion_grid_size if config.expansion else comp.grid_size
+        self.cells: int = self.size * self.size
+        self.teams: bool = config.players == 4 and not config.expansion
+        self.prospector_points: int = comp.prospector_points
+        discs = tuple(sorted(config.pan_discs)) if config.pan_discs else comp.pan_disc_values
+        self.disc_values: tuple[int, ...] = tuple(sorted(set(discs)))
+        self.disc_counts: tuple[int, ...] = tuple(discs.count(v) for v in self.disc_values)
+        self.discs_per_pan: int = comp.discs_per_pan
+        # The deck: counts per kind; Townsfolk are drawn into `townsfolk_slots` places.
+        deck = [0] * C.NUM_KINDS
+        for k in range(SHERIFF):
+            deck[k] = comp.copies
+        deck[SHERIFF] = 1
+        if config.expansion:
+            for k in range(TOWNSFOLK0, EMPTY):
+                deck[k] = comp.townsfolk_copies
+        self.deck: tuple[int, ...] = tuple(deck)
+        self.townsfolk_slots: int = comp.townsfolk_drawn if config.expansion else 0
+        self._build_lines()
+
+    @classmethod
+    def conformance_configs(cls) -> list[dict[str, Any]]:
+        return [{"players": n, "expansion": e} for e in (False, True) for n in (2, 3, 4)]
+
+    def _build_lines(self) -> None:
+        n = self.size
+        rows, cols, diags = [], [], []
+        for cell in range(self.cells):
+            r, c = divmod(cell, n)
+            rows.append(tuple(r * n + k for k in range(n) if k != c))
+            cols.append(tuple(k * n + c for k in range(n) if k != r))
+            d = []
+            for dr, dc in ((-1, -1), (-1, 1), (1, -1), (1, 1)):
+                rr, cc = r + dr, c + dc
+                while 0 <= rr < n and 0 <= cc < n:
+                    d.append(rr * n + cc)
+                    rr, cc = rr + dr, cc + dc
+            diags.append(tuple(sorted(d)))
+        self.row_cells: tuple[tuple[int, ...], ...] = tuple(rows)
+        self.col_cells: tuple[tuple[int, ...], ...] = tuple(cols)
+        self.diag_cells: tuple[tuple[int, ...], ...] = tuple(diags)
+        # neighbour[cell][d] for d in up, down, left, right (-1 off the grid)
+        nb = []
+        for cell in range(self.cells):
+            r, c = divmod(cell, n)
+            nb.append(
+                (
+                    cell - n if r > 0 else -1,
+                    cell + n if r < n - 1 else -1,
+                    cell - 1 if c > 0 else -1,
+                    cell + 1 if c < n - 1 else -1,
+                )
+            )
+        self.neighbour: tuple[tuple[int, int, int, int], ...] = tuple(nb)
+
+    # -- action id layout -----------------------------------------------------------
+
+    @property
+    def courier0(self) -> int:
+        return self.cells
+
+    @property
+    def inn0(self) -> int:
+        return 2 * self.cells
+
+    @property
+    def tele0(self) -> int:
+        return 3 * self.cells
+
+    @property
+    def discard0(self) -> int:
+        return 7 * self.cells
+
+    @property
+    def reclaim0(self) -> int:
+        return 7 * self.cells + 16
+
+    @property
+    def keep_commander(self) -> int:
+        return 7 * self.cells + 24
+
+    @property
+    def teach0(self) -> int:
+        return 7 * self.cells + 25
+
+    @property
+    def num_distinct_actions(self) -> int:
+        return 7 * self.cells + 29
+
+    @property
+    def max_chance_outcomes(self) -> int:
+        return MAX_CHANCE
+
+    @property
+    def max_game_length(self) -> int:
+        # the deal, then per card at most a take, a decision and a chance draw, + Pan visits
+        return self.cells + 3 * self.cells + 3 * 3 * self.discs_per_pan
+
+    @property
+    def min_utility(self) -> float:
+        return -1.0
+
+    def observation_tensor_shape(self) -> tuple[int, ...]:
+        return (self._tensor_size(),)
+
+    def _tensor_size(self) -> int:
+        # per cell: 29 kind planes (27 kinds, empty, undealt) + prospector
+        # per player (4 slots): pile 16, front 10, taught 16, discs 1, to-move 1, me 1
+        # globals: axis 3, pending 7, order 1, beside 26, pan discs left 1
+        return self.cells * 30 + 4 * 45 + 3 + 7 + 1 + 26 + 1
+
+    def new_initial_state(self) -> YukonState:
+        return YukonState(self)
+
+    def deserialize(self, text: str) -> YukonState:
+        from motherlode.games.yukon.notation import parse_position
+
+        return parse_position(self, text)
+
+    def bots(self) -> dict[str, Any]:
+        from motherlode.games.yukon.bot import GreedyAgent
+
+        def greedy(game: Game, seed: int = 0, **params: Any) -> Agent:
+            return GreedyAgent(game, seed=seed, **params)
+
+        return {"greedy": greedy}
+
+    def cell_name(self, cell: int) -> str:
+        r, c = divmod(cell, self.size)
+        return f"{chr(ord('a') + c)}{r + 1}"
+
+    def parse_cell(self, text: str) -> int:
+        text = text.strip().lower()
+        if len(text) >= 2 and text[0].isalpha() and text[1:].isdigit():
+            c = ord(text[0]) - ord("a")
+            r = int(text[1:]) - 1
+            if 0 <= c < self.size and 0 <= r < self.size:
+                return r * self.size + c
+        last = chr(ord("a") + self.size - 1)
+        raise NotationError(
+            f"yukon: {text!r} is not a cell of the {self.size}x{self.size} grid (a1..{last}{self.size})"
+        )
+
+
+class YukonState(State):
+    """A Yukon position. See the module docstring for the layout and the action ids."""
+
+    game: YukonGame
+
+    def __init__(self, game: YukonGame) -> None:
+        super().__init__(game)
+        n = game.num_players
+        self.grid: list[int] = [UNDEALT] * game.cells
+        self.deck: list[int] = list(game.deck)  # cards not yet dealt, by kind
+        self.dealt = 0
+        self.townsfolk_slots = game.townsfolk_slots  # Townsfolk places left in the deal
+        self.pos = -1  # the Prospector's cell (-1 during the deal)
+        self.player = 0
+        self.order = 1  # +1 clockwise, -1 after an odd number of Jailers
+        self.axis = ANY  # the line the next take must be in
+        self.last = -1  # the seat that moved last (receives the Prospector at the end)
+        self.pending = NONE
+        self.pending_arg = -1  # the Teacher's victim
+        self.over = False
+        self.pile: list[list[int]] = [[0] * 16 for _ in range(n)]  # Gold/Pebble collected
+        self.front: list[list[int]] = [[0] * 10 for _ in range(n)]  # Townsfolk kept, unused
+        self.taught: list[list[int]] = [[0] * 16 for _ in range(n)]  # cards the Teacher drew
+        self.discs: list[list[int]] = [[0] * len(game.disc_values) for _ in range(n)]
+        self.beside: list[int] = [0] * C.NUM_KINDS  # discarded beside the playing area
+        self.box: list[int] = [0] * C.NUM_KINDS  # used Townsfolk, emptied Pans, the Sheriff
+        self.pan_left: dict[int, int] = {}  # cell -> discs still stacked on that Pan
+        self.revealed: list[int] = [0] * len(game.disc_values)  # discs turned face up
+
+    # -- protocol -------------------------------------------------------------------
+
+    def clone(self) -> Self:
+        new = object.__new__(type(self))
+        new.game = self.game
+        new._history = self._history.copy()
+        new.grid = self.grid.copy()
+        new.deck = self.deck.copy()
+        new.dealt = self.dealt
+        new.townsfolk_slots = self.townsfolk_slots
+        new.pos = self.pos
+        new.player = self.player
+        new.order = self.order
+        new.axis = self.axis
+        new.last = self.last
+        new.pending = self.pending
+        new.pending_arg = self.pending_arg
+        new.over = self.over
+        new.pile = [p.copy() for p in self.pile]
+        new.front = [p.copy() for p in self.front]
+        new.taught = [p.copy() for p in self.taught]
+        new.discs = [p.copy() for p in self.discs]
+        new.beside = self.beside.copy()
+        new.box = self.box.copy()
+        new.pan_left = self.pan_left.copy()
+        new.revealed = self.revealed.copy()
+        return new
+
+    def current_player(self) -> Player:
+        if self.over:
+            return TERMINAL
+        if self.dealt < self.game.cells or self.pending >= TEACH_DRAW:
+            return CHANCE
+        return self.player
+
+    def _legal_actions(self) -> list[Action]:
+        g = self.game
+        p = self.player
+        pending = self.pending
+        if pending == NONE:
+            return self._takes(p)
+        if pending == TRAP:
+            return [g.discard0 + k for k in range(PEBBLE0) if self.pile[p][k]]
+        if pending == SMITH:
+            return [g.discard0 + k for k in range(PEBBLE0, SHERIFF) if self.pile[p][k]]
+        if pending == CMDR:
+            return [g.reclaim0 + k for k in range(PEBBLE0) if self.beside[k]] + [g.keep_commander]
+        # TEACH
+        return [g.teach0 + q for q in self._teach_victims(p)]
+
+    def _teach_victims(self, p: int) -> list[int]:
+        return [q for q in range(self.game.num_players) if q != p and any(self.pile[q])]
+
+    def _takes(self, p: int) -> list[Action]:
+        g = self.game
+        grid = self.grid
+        pos = self.pos
+        axis = self.axis
+        if axis == ROW:
+            line = g.row_cells[pos]
+        elif axis == COL:
+            line = g.col_cells[pos]
+        else:
+            line = g.row_cells[pos] + g.col_cells[pos]
+        out = [c for c in line if grid[c] != EMPTY]
+        front = self.front[p]
+        if not g.expansion or not (
+            front[C.COURIER - TOWNSFOLK0] or front[C.INNKEEPER - TOWNSFOLK0] or front[C.TELEGRAPH - TOWNSFOLK0]
+        ):
+            if axis == ANY:
+                out.sort()
+            return out
+        normal = list(out)
+        if front[C.COURIER - TOWNSFOLK0] and axis != ANY:
+            other = g.col_cells[pos] if axis == ROW else g.row_cells[pos]
+            out += [g.courier0 + c for c in other if grid[c] != EMPTY]
+        if front[C.INNKEEPER - TOWNSFOLK0]:
+            out += [g.inn0 + c for c in g.diag_cells[pos] if grid[c] != EMPTY]
+        if front[C.TELEGRAPH - TOWNSFOLK0]:
+            size = g.size
+            for x in normal:
+                along_row = x // size == pos // size
+                for d in (2, 3) if along_row else (0, 1):
+                    y = g.neighbour[x][d]
+                    if y >= 0 and y != pos and grid[y] != EMPTY:
+                        out.append(g.tele0 + 4 * x + d)
+        out.sort()
+        return out
+
+    def _chance_outcomes(self) -> list[tuple[Action, float]]:
+        g = self.game
+        if self.dealt < g.cells:
+            deck = self.deck
+            base_left = sum(deck[:TOWNSFOLK0])
+            slots = self.townsfolk_slots
+            total = base_left + slots
+            out = [(k, deck[k] / total) for k in range(TOWNSFOLK0) if deck[k]]
+            if slots:
+                tf_left = sum(deck[TOWNSFOLK0:])
+                share = slots / total
+                out += [(k, share * deck[k] / tf_left) for k in range(TOWNSFOLK0, EMPTY) if deck[k]]
+            return out
+        if self.pending == PAN_DRAW:
+            left = [c - r for c, r in zip(g.disc_counts, self.revealed, strict=True)]
+            total = sum(left)
+            return [(DISC0 + i, n / total) for i, n in enumerate(left) if n]
+        # TEACH_DRAW: a card drawn at random from the victim's Gold and Pebble cards
+        victim = self.pile[self.pending_arg]
+        total = sum(victim)
+        return [(DRAW0 + k, n / total) for k, n in enumerate(victim) if n]
+
+    def sample_chance(self, rng: Any) -> Action:
+        if self.dealt < self.game.cells:
+            # fast path for the deal: one draw weighted by the remaining cards
+            deck = self.deck
+            base_left = sum(deck[:TOWNSFOLK0])
+            slots = self.townsfolk_slots
+            if slots and rng.random() * (base_left + slots) >= base_left:
+                lo, hi, x = TOWNSFOLK0, EMPTY, rng.randrange(sum(deck[TOWNSFOLK0:]))
+            else:
+                lo, hi, x = 0, TOWNSFOLK0, rng.randrange(base_left)
+            for k in range(lo, hi):
+                x -= deck[k]
+                if x < 0:
+                    return k
+            raise AssertionError("deck counts are inconsistent")
+        return super().sample_chance(rng)
+
+    def _apply_action(self, action: Action) -> None:
+        g = self.game
+        if self.dealt < g.cells:
+            self._deal(action)
+            return
+        pending = self.pending
+        if pending == NONE:
+            self._take(action)
+            return
+        p = self.player
+        if pending == TRAP or pending == SMITH:
+            k = action - g.discard0
+            self.pile[p][k] -= 1
+            self.beside[k] += 1
+            self.beside[C.TRAPPER if pending == TRAP else C.GOLDSMITH] += 1
+        elif pending == CMDR:
+            if action == g.keep_commander:
+                self.front[p][C.COMMANDER - TOWNSFOLK0] += 1
+            else:
+                k = action - g.reclaim0
+                self.beside[k] -= 1
+                self.pile[p][k] += 1
+                self.box[C.COMMANDER] += 1
+        elif pending == TEACH:
+            self.pending = TEACH_DRAW
+            self.pending_arg = action - g.teach0
+            return
+        elif pending == TEACH_DRAW:
+            k = action - DRAW0
+            self.pile[self.pending_arg][k] -= 1
+            self.taught[p][k] += 1
+        else:  # PAN_DRAW
+            i = action - DISC0
+            self.discs[p][i] += 1
+            self.revealed[i] += 1
+            left = self.pan_left[self.pos] - 1
+            if left:
+                self.pan_left[self.pos] = left
+            else:
+                del self.pan_left[self.pos]
+                self.grid[self.pos] = EMPTY
+                self.box[PAN] += 1
+        self.pending = NONE
+        self.pending_arg = -1
+        self._end_turn(again=False)
+
+    # -- rules ----------------------------------------------------------------------
+
+    def _deal(self, kind: int) -> None:
+        """Setup: lay the next card of the grid (reading order)."""
+        g = self.game
+        self.grid[self.dealt] = kind
+        self.deck[kind] -= 1
+        if kind >= TOWNSFOLK0:
+            self.townsfolk_slots -= 1
+        self.dealt += 1
+        if self.dealt == g.cells:
+            # "Take the Sheriff card out and put the Prospector figure in its place."
+            self.pos = self.grid.index(SHERIFF)
+            self.grid[self.pos] = EMPTY
+            self.box[SHERIFF] += 1
+            # "stack 3 of them face down on each Pan card"
+            for cell, k in enumerate(self.grid):
+                if k == PAN:
+                    self.pan_left[cell] = g.discs_per_pan
+            self.deck = [0] * C.NUM_KINDS  # the undealt Townsfolk go back to the box
+            self._check_end()
+
+    def _take(self, action: int) -> None:
+        g = self.game
+        p = self.player
+        cells = g.cells
+        axis = self.axis
+        size = g.size
+        if action < cells:
+            target = action
+            used = -1
+            moved_axis = axis if axis != ANY else (ROW if target // size == self.pos // size else COL)
+        elif action < 2 * cells:
+            target, used = action - cells, C.COURIER
+            moved_axis = axis  # the Courier changes direction "for the current move only"
+        elif action < 3 * cells:
+            target, used = action - 2 * cells, C.INNKEEPER
+            moved_axis = axis  # diagonal; the next player keeps the normal rule
+        else:
+            x, d = divmod(action - 3 * cells, 4)
+            target, used = g.neighbour[x][d], C.TELEGRAPH
+            moved_axis = axis if axis != ANY else (ROW if d >= 2 else COL)
+        if used >= 0:
+            self.front[p][used - TOWNSFOLK0] -= 1
+            self.box[used] += 1
+        self.axis = ANY if moved_axis == ANY else 1 - moved_axis
+        self.last = p
+        self.pos = target
+        kind = self.grid[target]
+        if kind == PAN:
+            self.pending = PAN_DRAW  # the card stays until its last disc is taken
+            return
+        self.grid[target] = EMPTY
+        if kind < SHERIFF:
+            self.pile[p][kind] += 1
+        elif kind == C.TRAPPER or kind == C.GOLDSMITH:
+            lo = 0 if kind == C.TRAPPER else PEBBLE0
+            if any(self.pile[p][lo : lo + 8]):
+                self.pending = TRAP if kind == C.TRAPPER else SMITH
+                return
+            self.beside[kind] += 1  # nothing to give up: "discarded immediately"
+        elif kind == C.COMMANDER:
+            if any(self.beside[:PEBBLE0]):
+                self.pending = CMDR
+                return
+            self.front[p][kind - TOWNSFOLK0] += 1
+        elif kind == C.JAILER:
+            self.front[p][kind - TOWNSFOLK0] += 1
+            self.order = -self.order
+            self._end_turn(again=True)
+            return
+        elif kind == C.TEACHER:
+            self.front[p][kind - TOWNSFOLK0] += 1
+            if self._teach_victims(p):
+                self.pending = TEACH
+                return
+        else:  # Swindler, Courier, Innkeeper, Telegraph Operator: kept in front
+            self.front[p][kind - TOWNSFOLK0] += 1
+        self._end_turn(again=False)
+
+    def _end_turn(self, again: bool) -> None:
+        if not again:
+            self.player = (self.player + self.order) % self.game.num_players
+        self._check_end()
+
+    def _check_end(self) -> None:
+        """The game ends when the player to move cannot take any card."""
+        if not self._takes(self.player):
+            self.over = True
+
+    # -- scoring --------------------------------------------------------------------
+
+    def has_prospector(self, p: int) -> bool:
+        """True when ``p`` holds the Prospector figure (the game is over and ``p`` moved last)."""
+        return self.over and self.last == p
+
+    def points(self, p: int) -> int:
+        """Points of seat ``p`` as the rulebook counts them (so far; the Prospector at the end)."""
+        g = self.game
+        pile = self.pile[p]
+        pts = sum(n * C.POINTS[k] for k, n in enumerate(pile) if n)
+        pts += sum(n * abs(C.POINTS[k]) for k, n in enumerate(self.taught[p]) if n)
+        discs = self.discs[p]
+        pts += sum(n * v for n, v in zip(discs, g.disc_values, strict=True))
+        prospector = self.has_prospector(p)
+        if prospector:
+            pts += g.prospector_points
+        if g.expansion:
+            front = self.front[p]
+            commanders = front[C.COMMANDER - TOWNSFOLK0]
+            if commanders:
+                pts += commanders * sum(discs) * (2 if prospector else 1)
+            swindlers = front[C.SWINDLER - TOWNSFOLK0]
+            if swindlers:
+                pebbles = [C.VALUES[k - PEBBLE0] for k in range(SHERIFF - 1, PEBBLE0 - 1, -1) for _ in range(pile[k])]
+                pts += sum(v - v // 2 for v in pebbles[:swindlers])
+            couriers = front[C.COURIER - TOWNSFOLK0]
+            if couriers:
+                pts += couriers * sum(pile[PEBBLE0:SHERIFF])
+            innkeepers = front[C.INNKEEPER - TOWNSFOLK0]
+            if innkeepers:
+                pts += innkeepers * sum(front)
+            telegraphs = front[C.TELEGRAPH - TOWNSFOLK0]
+            if telegraphs:
+                pts += telegraphs * sum(1 for k in self.grid if k < PEBBLE0)
+        return pts
+
+    def scores(self) -> list[float]:
+        return [float(self.points(p)) for p in range(self.game.num_players)]
+
+    def team_scores(self) -> list[float]:
+        """Base game with 4 players: the totals of the pairs (seats 1+3, 2+4)."""
+        s = self.scores()
+        return [s[0] + s[2], s[1] + s[3]]
+
+    def winners(self) -> tuple[Player, ...]:
+        if self.game.teams:
+            t = self.team_scores()
+            best = max(t)
+            return tuple(p for p in range(4) if t[p % 2] == best)
+        return super().winners()
+
+    # -- views ----------------------------------------------------------------------
+
+    def _action_to_string(self, action: Action) -> str:
+        from motherlode.games.yukon.notation import action_to_string
+
+        return action_to_string(self, action)
+
+    def _parse_action(self, text: str) -> Action:
+        from motherlode.games.yukon.notation import parse_action
+
+        return parse_action(self, text)
+
+    def _explain_illegal(self, action: Action) -> str:
+        from motherlode.games.yukon.notation import explain_illegal
+
+        return explain_illegal(self, action)
+
+    def serialize(self) -> str:
+        from motherlode.games.yukon.notation import position_string
+
+        return position_string(self)
+
+    def observation(self, player: Player | None = None) -> dict[str, Any]:
+        g = self.game
+        n = g.num_players
+        return {
+            "game": "yukon",
+            "seat": player,
+            "size": g.size,
+            "grid": [[C.token(k) for k in self.grid[r * g.size : (r + 1) * g.size]] for r in range(g.size)],
+            "prospector": g.cell_name(self.pos) if self.pos >= 0 else None,
+            "pans": {g.cell_name(c): n_ for c, n_ in sorted(self.pan_left.items())},
+            "to_move": self.current_player(),
+            "axis": AXIS_NAMES[self.axis],
+            "order": "clockwise" if self.order == 1 else "counter-clockwise",
+            "pending": PENDING_NAMES[self.pending],
+            "teams": g.teams,
+            "players": [
+                {
+                    "cards": _counts_to_tokens(self.pile[p]),
+                    "townsfolk": [C.token(TOWNSFOLK0 + k) for k in range(10) for _ in range(self.front[p][k])],
+                    "taught": _counts_to_tokens(self.taught[p]),
+                    "discs": [v for v, c in zip(g.disc_values, self.discs[p], strict=True) for _ in range(c)],
+                    "points": self.points(p),
+                    "prospector": self.has_prospector(p),
+                }
+                for p in range(n)
+            ],
+            "beside": _counts_to_tokens(self.beside),
+            "box": _counts_to_tokens(self.box),
+            "discs_face_down": sum(self.pan_left.values()),
+            "legal": [self.action_to_string(a) for a in self.legal_actions()],
+            "terminal": self.over,
+        }
+
+    def observation_tensor(self, player: Player | None = None) -> np.ndarray:
+        g = self.game
+        t = np.zeros(g._tensor_size(), dtype=np.float32)
+        for cell, k in enumerate(self.grid):
+            t[cell * 30 + k] = 1.0
+        if self.pos >= 0:
+            t[self.pos * 30 + 29] = 1.0
+        base = g.cells * 30
+        cp = self.current_player()
+        for p in range(g.num_players):
+            o = base + p * 45
+            t[o : o + 16] = self.pile[p]
+            t[o + 16 : o + 26] = self.front[p]
+            t[o + 26 : o + 42] = self.taught[p]
+            t[o + 42] = sum(v * c for v, c in zip(g.disc_values, self.discs[p], strict=True))
+            t[o + 43] = 1.0 if cp == p else 0.0
+            t[o + 44] = 1.0 if player == p else 0.0
+        o = base + 4 * 45
+        t[o + self.axis] = 1.0
+        t[o + 3 + self.pending] = 1.0
+        t[o + 10] = float(self.order)
+        t[o + 11 : o + 37] = self.beside[:26]
+        t[o + 37] = sum(self.pan_left.values())
+        return t
+
+    def __str__(self) -> str:
+        from motherlode.games.yukon.render import text_board
+
+        return text_board(self)
+
+    def render_svg(self, seat: Player | None = None) -> str:
+        from motherlode.games.yukon.render import svg_board
+
+        return svg_board(self, seat)
+
+    def check_invariants(self) -> None:
+        """Every card, Townsfolk and disc is on the table, with a player, beside or in the box."""
+        self._check_counts(exact=True)
+
+    def _check_counts(self, exact: bool) -> None:
+        """Conservation (``exact``) or, for hand-built positions, no more than the game has."""
+        g = self.game
+        if self.dealt < g.cells:
+            return
+        on_grid = [0] * C.NUM_KINDS
+        for k in self.grid:
+            if k != EMPTY:
+                on_grid[k] += 1
+        for k in range(SHERIFF):
+            total = (
+                on_grid[k]
+                + self.beside[k]
+                + sum(pl[k] for pl in self.pile)
+                + sum(t[k] for t in self.taught)
+            )
+            ok = total == g.deck[k] if exact else total <= g.deck[k]
+            assert ok, f"{C.name(k)}: {total} cards, the game has {g.deck[k]}"
+        assert self.box[SHERIFF] == 1 and on_grid[SHERIFF] == 0, "the Sheriff belongs in the box"
+        assert sum(self.revealed) == sum(sum(d) for d in self.discs), "discs revealed != discs held"
+        for i, n in enumerate(self.revealed):
+            assert n <= g.disc_counts[i], f"more discs of value {g.disc_values[i]} than exist"
+        for cell, left in self.pan_left.items():
+            assert self.grid[cell] == PAN and 0 < left <= g.discs_per_pan, "bad Pan disc stack"
+        townsfolk_seen = (
+            sum(on_grid[TOWNSFOLK0:])
+            + sum(self.beside[TOWNSFOLK0:])
+            + sum(self.box[TOWNSFOLK0:])
+            + sum(sum(f) for f in self.front)
+            + (1 if self.pending in (TRAP, SMITH, CMDR) else 0)  # the card being resolved
+        )
+        if exact:
+            assert townsfolk_seen == g.townsfolk_slots, "a Townsfolk card went missing"
+        else:
+            assert townsfolk_seen <= g.townsfolk_slots, "more Townsfolk than the 15 dealt"
+
+
+def _counts_to_tokens(counts: list[int]) -> list[str]:
+    return [C.token(k) for k, n in enumerate(counts) for _ in range(n)]

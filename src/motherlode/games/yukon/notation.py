@@ -1,0 +1,349 @@
+"""Yukon's action notation and position notation (documented in docs/rules/yukon.md).
+
+Position notation: eleven fields separated by single spaces::
+
+    GRID TURN AXIS ORDER LAST PENDING PLAYERS BESIDE BOX PANS REVEALED
+
+* GRID: rows top to bottom joined by ``/``, cells by ``,``; a cell is a card token
+  (``+8`` ``-3`` ``S`` ``Tr`` ...), ``.`` empty, ``?`` not yet dealt; ``@`` before the
+  token marks the Prospector.
+* TURN: the seat to move (or deciding), 1-based ``P1``..``P4``.
+* AXIS: ``row``, ``col`` or ``any`` (the line the next take must be in).
+* ORDER: ``cw`` or ``ccw`` (reversed by Jailers).
+* LAST: the seat that moved last (``P2``) or ``-``.
+* PENDING: ``-``, ``trapper``, ``goldsmith``, ``commander``, ``teacher``, ``draw:P2``, ``pan``.
+* PLAYERS: per seat ``cards|townsfolk|taught|discs`` joined by ``;``, each a ``.``-joined
+  list or ``-`` (e.g. ``+8.+3.-2|Cu|-|2.3``).
+* BESIDE, BOX: ``.``-joined card tokens or ``-``.
+* PANS: ``cell:discs`` for each Pan on the table, ``,``-joined, or ``-``.
+* REVEALED: the disc values turned up so far, ``.``-joined, or ``-``.
+
+>>> import motherlode
+>>> s = motherlode.deal(motherlode.load("yukon"), seed=1)
+>>> s.game.deserialize(s.serialize()).serialize() == s.serialize()
+True
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from motherlode.core.errors import NotationError
+from motherlode.core.protocol import Action
+from motherlode.games.yukon import cards as C
+from motherlode.games.yukon.cards import EMPTY, PAN, PEBBLE0, SHERIFF, TOWNSFOLK0, UNDEALT
+
+if TYPE_CHECKING:
+    from motherlode.games.yukon.game import YukonGame, YukonState
+
+
+# -- actions ----------------------------------------------------------------------------
+
+
+def action_to_string(state: YukonState, action: Action) -> str:
+    from motherlode.games.yukon.game import DISC0, DRAW0, MAX_CHANCE
+
+    g = state.game
+    if state.is_chance_node():
+        if not 0 <= action < MAX_CHANCE:
+            return f"<chance {action}>"
+        if action < DISC0:
+            return f"deal {C.token(action)}"
+        if action < DRAW0:
+            i = action - DISC0
+            return f"disc {g.disc_values[i]}" if i < len(g.disc_values) else f"<chance {action}>"
+        return f"draw {C.token(action - DRAW0)}" if action - DRAW0 < 16 else f"<chance {action}>"
+    return decision_to_string(g, action)
+
+
+def decision_to_string(g: YukonGame, action: Action) -> str:
+    n = g.cells
+    if 0 <= action < n:
+        return g.cell_name(action)
+    if action < 2 * n:
+        return f"courier {g.cell_name(action - n)}"
+    if action < 3 * n:
+        return f"innkeeper {g.cell_name(action - 2 * n)}"
+    if action < 7 * n:
+        x, d = divmod(action - 3 * n, 4)
+        y = g.neighbour[x][d]
+        return f"telegraph {g.cell_name(x)} {g.cell_name(y) if y >= 0 else 'off-' + 'udlr'[d]}"
+    if action < g.reclaim0:
+        return f"discard {C.token(action - g.discard0)}"
+    if action < g.keep_commander:
+        return f"reclaim {C.token(action - g.reclaim0)}"
+    if action == g.keep_commander:
+        return "keep commander"
+    if action < g.num_distinct_actions:
+        return f"teach P{action - g.teach0 + 1}"
+    return f"<action {action}>"
+
+
+def parse_action(state: YukonState, text: str) -> Action:
+    from motherlode.games.yukon.game import DISC0, DRAW0
+
+    g = state.game
+    words = text.strip().lower().split()
+    if not words:
+        raise NotationError("yukon: empty action")
+    head = words[0]
+    try:
+        if head == "deal" and len(words) == 2:
+            return C.parse_token(words[1])
+        if head == "disc" and len(words) == 2:
+            value = int(words[1])
+            if value not in g.disc_values:
+                raise NotationError(f"yukon: no Gold nugget disc shows {value}")
+            return DISC0 + g.disc_values.index(value)
+        if head == "draw" and len(words) == 2:
+            kind = C.parse_token(words[1])
+            if kind >= SHERIFF:
+                raise NotationError("yukon: the Teacher draws a Gold or Pebble card")
+            return DRAW0 + kind
+        if len(words) == 1 and head[0].isalpha() and head[1:].isdigit():
+            return g.parse_cell(head)
+        if head == "courier" and len(words) == 2:
+            return g.courier0 + g.parse_cell(words[1])
+        if head in ("innkeeper", "inn") and len(words) == 2:
+            return g.inn0 + g.parse_cell(words[1])
+        if head in ("telegraph", "tele") and len(words) == 3:
+            x, y = g.parse_cell(words[1]), g.parse_cell(words[2])
+            for d, nb in enumerate(g.neighbour[x]):
+                if nb == y:
+                    return g.tele0 + 4 * x + d
+            raise NotationError(f"yukon: {words[2]} is not next to {words[1]}")
+        if head == "discard" and len(words) == 2:
+            kind = C.parse_token(words[1])
+            if kind >= SHERIFF:
+                raise NotationError("yukon: only Gold and Pebble cards are discarded")
+            return g.discard0 + kind
+        if head == "reclaim" and len(words) == 2:
+            kind = C.parse_token(words[1])
+            if kind >= PEBBLE0:
+                raise NotationError("yukon: the Commander reclaims a Gold card")
+            return g.reclaim0 + kind
+        if words == ["keep", "commander"]:
+            return g.keep_commander
+        if head == "teach" and len(words) == 2:
+            seat = _parse_seat(words[1], g.num_players)
+            return g.teach0 + seat
+    except ValueError as err:
+        if isinstance(err, NotationError):
+            raise
+        raise NotationError(f"yukon: cannot read {text!r}: {err}") from None
+    raise NotationError(
+        f"yukon: cannot read action {text!r}; actions look like 'c4', 'courier c4',"
+        " 'innkeeper c4', 'telegraph c4 c5', 'discard +8', 'reclaim +8', 'keep commander',"
+        " 'teach P2' (chance: 'deal +8', 'disc 2', 'draw -5')"
+    )
+
+
+def _parse_seat(text: str, players: int) -> int:
+    t = text.strip().lower().removeprefix("p")
+    if not t.isdigit() or not 1 <= int(t) <= players:
+        raise NotationError(f"yukon: {text!r} is not a seat (P1..P{players})")
+    return int(t) - 1
+
+
+def explain_illegal(state: YukonState, action: Action) -> str:
+    from motherlode.games.yukon.game import ANY, AXIS_NAMES, NONE, PENDING_NAMES
+
+    g = state.game
+    if state.pending != NONE:
+        return f"the {PENDING_NAMES[state.pending]} decision must be made first"
+    if action >= g.discard0:
+        return "no card calls for that decision now"
+    kind = 0 if action < g.cells else 1 if action < 2 * g.cells else 2 if action < 3 * g.cells else 3
+    front = state.front[state.player]
+    if kind == 1 and not front[C.COURIER - TOWNSFOLK0]:
+        return "the player has no unused Courier"
+    if kind == 2 and not front[C.INNKEEPER - TOWNSFOLK0]:
+        return "the player has no unused Innkeeper"
+    if kind == 3 and not front[C.TELEGRAPH - TOWNSFOLK0]:
+        return "the player has no unused Telegraph Operator"
+    if kind == 0 and state.grid[action] == EMPTY:
+        return f"there is no card at {g.cell_name(action)}"
+    if kind == 0:
+        line = "row or column" if state.axis == ANY else AXIS_NAMES[state.axis]
+        return (
+            f"{g.cell_name(action)} is not in the Prospector's {line}"
+            f" (the Prospector is at {g.cell_name(state.pos)})"
+        )
+    return "the target is not a card that ability can reach"
+
+
+# -- positions --------------------------------------------------------------------------
+
+
+def _tokens(counts: list[int]) -> str:
+    items = [C.token(k) for k, n in enumerate(counts) for _ in range(n)]
+    return ".".join(items) if items else "-"
+
+
+def position_string(state: YukonState) -> str:
+    from motherlode.games.yukon.game import AXIS_NAMES, PENDING_NAMES, TEACH_DRAW
+
+    g = state.game
+    rows = []
+    for r in range(g.size):
+        cells = []
+        for c in range(g.size):
+            cell = r * g.size + c
+            tok = C.token(state.grid[cell])
+            cells.append("@" + tok if cell == state.pos else tok)
+        rows.append(",".join(cells))
+    pending = PENDING_NAMES[state.pending]
+    if state.pending == TEACH_DRAW:
+        pending += f":P{state.pending_arg + 1}"
+    players = []
+    for p in range(g.num_players):
+        front = [C.token(TOWNSFOLK0 + k) for k in range(10) for _ in range(state.front[p][k])]
+        discs = [str(v) for v, n in zip(g.disc_values, state.discs[p], strict=True) for _ in range(n)]
+        players.append(
+            "|".join(
+                [
+                    _tokens(state.pile[p]),
+                    ".".join(front) or "-",
+                    _tokens(state.taught[p]),
+                    ".".join(discs) or "-",
+                ]
+            )
+        )
+    pans = ",".join(f"{g.cell_name(c)}:{n}" for c, n in sorted(state.pan_left.items())) or "-"
+    revealed = ".".join(str(v) for v, n in zip(g.disc_values, state.revealed, strict=True) for _ in range(n)) or "-"
+    return " ".join(
+        [
+            "/".join(rows),
+            f"P{state.player + 1}",
+            AXIS_NAMES[state.axis],
+            "cw" if state.order == 1 else "ccw",
+            f"P{state.last + 1}" if state.last >= 0 else "-",
+            pending,
+            ";".join(players),
+            _tokens(state.beside),
+            _tokens(state.box),
+            pans,
+            revealed,
+        ]
+    )
+
+
+def _count_tokens(text: str, what: str, allow: range) -> list[int]:
+    counts = [0] * C.NUM_KINDS
+    if text == "-":
+        return counts
+    for tok in text.split("."):
+        kind = C.parse_token(tok)
+        if kind not in allow:
+            raise NotationError(f"yukon: {tok!r} cannot be in {what}")
+        counts[kind] += 1
+    return counts
+
+
+def parse_position(game: YukonGame, text: str) -> YukonState:
+    """The state written as ``text`` (raises NotationError naming the bad field)."""
+    from motherlode.games.yukon.game import AXIS_NAMES, PENDING_NAMES, TEACH_DRAW, YukonState
+
+    if not isinstance(text, str):
+        raise NotationError("yukon: a position is a string")
+    fields = text.split()
+    if len(fields) != 11:
+        raise NotationError(f"yukon: a position has 11 fields, got {len(fields)}: {text!r}")
+    grid_f, turn_f, axis_f, order_f, last_f, pend_f, players_f, beside_f, box_f, pans_f, rev_f = fields
+    state = YukonState(game)
+    n = game.num_players
+    rows = grid_f.split("/")
+    if len(rows) != game.size or any(len(r.split(",")) != game.size for r in rows):
+        raise NotationError(f"yukon: the grid must be {game.size} rows of {game.size} cells")
+    pos = -1
+    grid: list[int] = []
+    for row in rows:
+        for tok in row.split(","):
+            if tok.startswith("@"):
+                if pos >= 0:
+                    raise NotationError("yukon: two Prospectors on the grid")
+                pos = len(grid)
+                tok = tok[1:]
+            grid.append(C.parse_token(tok))
+    dealt = next((i for i, k in enumerate(grid) if k == UNDEALT), game.cells)
+    if any(k != UNDEALT for k in grid[dealt:]):
+        raise NotationError("yukon: the deal fills cells in reading order ('?' only at the end)")
+    if dealt < game.cells and pos >= 0:
+        raise NotationError("yukon: the Prospector is placed only after the deal")
+    if dealt == game.cells and (pos < 0 or SHERIFF in grid):
+        raise NotationError("yukon: after the deal the Prospector replaces the Sheriff")
+    if not game.expansion and any(TOWNSFOLK0 <= k < EMPTY for k in grid):
+        raise NotationError("yukon: Townsfolk cards are only in the expansion")
+    state.grid = grid
+    state.dealt = dealt
+    state.pos = pos
+    state.player = _parse_seat(turn_f, n)
+    if axis_f not in AXIS_NAMES:
+        raise NotationError(f"yukon: axis must be row, col or any (got {axis_f!r})")
+    state.axis = AXIS_NAMES.index(axis_f)
+    if order_f not in ("cw", "ccw"):
+        raise NotationError(f"yukon: order must be cw or ccw (got {order_f!r})")
+    state.order = 1 if order_f == "cw" else -1
+    state.last = -1 if last_f == "-" else _parse_seat(last_f, n)
+    pend_name, _, pend_arg = pend_f.partition(":")
+    if pend_name not in PENDING_NAMES:
+        raise NotationError(f"yukon: unknown pending decision {pend_f!r}")
+    state.pending = PENDING_NAMES.index(pend_name)
+    if state.pending == TEACH_DRAW:
+        state.pending_arg = _parse_seat(pend_arg, n)
+    elif pend_arg:
+        raise NotationError(f"yukon: {pend_name} takes no argument")
+    players = players_f.split(";")
+    if len(players) != n:
+        raise NotationError(f"yukon: {n} players expected, got {len(players)}")
+    for p, block in enumerate(players):
+        parts = block.split("|")
+        if len(parts) != 4:
+            raise NotationError(f"yukon: player {p + 1} needs cards|townsfolk|taught|discs")
+        state.pile[p] = _count_tokens(parts[0], "a player's cards", range(SHERIFF))[:16]
+        state.front[p] = _count_tokens(parts[1], "townsfolk in front", range(TOWNSFOLK0, EMPTY))[
+            TOWNSFOLK0:EMPTY
+        ]
+        state.taught[p] = _count_tokens(parts[2], "taught cards", range(SHERIFF))[:16]
+        state.discs[p] = _disc_counts(game, parts[3])
+    state.beside = _count_tokens(beside_f, "beside the playing area", range(EMPTY))
+    state.box = _count_tokens(box_f, "the box", range(SHERIFF, EMPTY))
+    if pans_f != "-":
+        for item in pans_f.split(","):
+            cell_t, _, n_t = item.partition(":")
+            cell = game.parse_cell(cell_t)
+            if grid[cell] != PAN or not n_t.isdigit() or not 0 < int(n_t) <= game.discs_per_pan:
+                raise NotationError(f"yukon: bad Pan entry {item!r}")
+            state.pan_left[cell] = int(n_t)
+    if any(k == PAN and c not in state.pan_left for c, k in enumerate(grid)) and dealt == game.cells:
+        raise NotationError("yukon: every Pan on the table needs its disc count")
+    state.revealed = _disc_counts(game, rev_f)
+    # the deck: what is not on the table yet (only meaningful during the deal)
+    deck = list(game.deck)
+    for k in grid[:dealt]:
+        if k != EMPTY:
+            deck[k] -= 1
+    if any(x < 0 for x in deck):
+        raise NotationError("yukon: more cards of a kind than the game has")
+    state.townsfolk_slots = game.townsfolk_slots - sum(1 for k in grid[:dealt] if TOWNSFOLK0 <= k < EMPTY)
+    if dealt == game.cells:
+        deck = [0] * C.NUM_KINDS
+    state.deck = deck
+    if dealt == game.cells and state.pending == 0:
+        state.over = not state._takes(state.player)
+    try:
+        state._check_counts(exact=False)
+    except AssertionError as err:
+        raise NotationError(f"yukon: inconsistent position: {err}") from None
+    return state
+
+
+def _disc_counts(game: YukonGame, text: str) -> list[int]:
+    counts = [0] * len(game.disc_values)
+    if text == "-":
+        return counts
+    for tok in text.split("."):
+        if not tok.isdigit() or int(tok) not in game.disc_values:
+            raise NotationError(f"yukon: {tok!r} is not a Gold nugget disc value")
+        counts[game.disc_values.index(int(tok))] += 1
+    return counts
