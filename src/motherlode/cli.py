@@ -46,7 +46,9 @@ def parse_game_options(args: list[str]) -> dict[str, Any]:
     while i < len(args):
         arg = args[i]
         if not arg.startswith("--") or len(arg) < 3:
-            raise MotherlodeError(f"unexpected argument {arg!r}; game options look like --players 3")
+            raise MotherlodeError(
+                f"unexpected argument {arg!r}; game options look like --players 3"
+            )
         key = arg[2:].replace("-", "_")
         if "=" in key:
             key, value = key.split("=", 1)
@@ -89,7 +91,7 @@ def games_command(
     """List each game, its player counts and its config options."""
     from motherlode.games import registry
 
-    rows = []
+    rows: list[dict[str, Any]] = []
     for name, cls in registry().items():
         rows.append(
             {
@@ -108,7 +110,9 @@ def games_command(
     table.add_column("players")
     table.add_column("options (default): description")
     for row in rows:
-        opts = "\n".join(f"--{o['option']} ({o['default']}): {o['description']}" for o in row["options"])
+        opts = "\n".join(
+            f"--{o['option']} ({o['default']}): {o['description']}" for o in row["options"]
+        )
         table.add_row(row["game"], row["players"], opts)
     console.print(table)
 
@@ -119,12 +123,18 @@ def play_command(
     game_name: Annotated[str, typer.Argument(metavar="GAME", help="Which game.")],
     seat: Annotated[
         list[str] | None,
-        typer.Option("--seat", help="Agent spec per seat, in seat order (human, random, greedy ...)."),
+        typer.Option(
+            "--seat", help="Agent spec per seat, in seat order (human, random, greedy ...)."
+        ),
     ] = None,
-    players: Annotated[int | None, typer.Option(help="Number of players (default: seats given).")] = None,
+    players: Annotated[
+        int | None, typer.Option(help="Number of players (default: seats given).")
+    ] = None,
     seed: Annotated[int | None, typer.Option(help="Seed for dice, cards and deals.")] = None,
     record: Annotated[Path | None, typer.Option(help="Where to save the game record.")] = None,
-    svg: Annotated[Path | None, typer.Option(help="Write the board as SVG after every move.")] = None,
+    svg: Annotated[
+        Path | None, typer.Option(help="Write the board as SVG after every move.")
+    ] = None,
     quiet: Annotated[bool, typer.Option(help="Print only the result (bots only).")] = False,
 ) -> None:
     """Play a whole game in the terminal; humans pick from numbered legal actions."""
@@ -137,9 +147,13 @@ def play_command(
         players = len(seats)
     game = run(lambda: load_game(game_name, ctx.args, players))
     if not seats:
-        seats = ["human"] + ["greedy" if "greedy" in game.bots() else "random"] * (game.num_players - 1)
+        seats = ["human"] + ["greedy" if "greedy" in game.bots() else "random"] * (
+            game.num_players - 1
+        )
     if len(seats) != game.num_players:
-        raise fail(f"{game.num_players} players need {game.num_players} --seat options, got {len(seats)}")
+        raise fail(
+            f"{game.num_players} players need {game.num_players} --seat options, got {len(seats)}"
+        )
     seed = seed if seed is not None else int(time.time()) % 1_000_000
     agents = []
     for i, spec in enumerate(seats):
@@ -179,7 +193,9 @@ def play_command(
     outcome = state.outcome()
     assert outcome is not None
     winners = ", ".join(f"P{p + 1} ({seats[p]})" for p in outcome.winners)
-    console.print(f"[bold]Result:[/] {'shared victory: ' if outcome.shared else 'winner: '}{winners}")
+    console.print(
+        f"[bold]Result:[/] {'shared victory: ' if outcome.shared else 'winner: '}{winners}"
+    )
     path = record or Path("records") / f"{game.name}-{_dt.datetime.now():%Y%m%d-%H%M%S}-{seed}.json"
     played.record.save(path)
     console.print(f"record saved to {path}")
@@ -189,11 +205,17 @@ def play_command(
 def simulate_command(
     ctx: typer.Context,
     game_name: Annotated[str, typer.Argument(metavar="GAME")],
-    agents: Annotated[str, typer.Option(help="Comma-separated agent specs, one per seat.")] = "random",
+    agents: Annotated[
+        str, typer.Option(help="Comma-separated agent specs, one per seat.")
+    ] = "random",
     games: Annotated[int, typer.Option(min=1, help="How many games.")] = 100,
     seed: Annotated[int, typer.Option(help="Seed of the first game (game i uses seed+i).")] = 0,
-    players: Annotated[int | None, typer.Option(help="Number of players (default: agents given).")] = None,
-    rotate: Annotated[bool, typer.Option(help="Rotate the agents round the seats game by game.")] = True,
+    players: Annotated[
+        int | None, typer.Option(help="Number of players (default: agents given).")
+    ] = None,
+    rotate: Annotated[
+        bool, typer.Option(help="Rotate the agents round the seats game by game.")
+    ] = True,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Play many games between agents; print wins, scores, lengths and games/s."""
@@ -206,7 +228,9 @@ def simulate_command(
     if len(specs) == 1:
         specs = specs * game.num_players
     if len(specs) != game.num_players:
-        raise fail(f"{game.num_players} players need {game.num_players} agent specs, got {len(specs)}")
+        raise fail(
+            f"{game.num_players} players need {game.num_players} agent specs, got {len(specs)}"
+        )
     summary = run(lambda: simulate(game, specs, games, seed, rotate=rotate, progress=not as_json))
     if as_json:
         print(json.dumps(summary, indent=1))
@@ -215,7 +239,9 @@ def simulate_command(
     for col in ("agent", "wins", "win share", "mean score"):
         table.add_column(col, justify="right" if col != "agent" else "left")
     for row in summary["agents"]:
-        table.add_row(row["agent"], f"{row['wins']:g}", f"{row['win_share']:.3f}", f"{row['mean_score']:.2f}")
+        table.add_row(
+            row["agent"], f"{row['wins']:g}", f"{row['win_share']:.3f}", f"{row['mean_score']:.2f}"
+        )
     console.print(table)
     console.print(
         f"length: mean {summary['length']['mean']:.1f} decisions (min {summary['length']['min']},"
@@ -282,6 +308,47 @@ def render_command(
     if svg is not None:
         svg.write_text(state.render_svg(view))
         console.print(f"SVG written to {svg}")
+
+
+def _game_commands(game_name: str, what: str) -> Any:
+    """The ``commands`` module of a game that offers ``what`` (map / cards listings)."""
+    import importlib
+
+    from motherlode.games import registry
+
+    known = set(registry()) | {"eurorails"}
+    if game_name not in known:
+        raise fail(f"unknown game {game_name!r}; the games are: {', '.join(sorted(known))}")
+    try:
+        module = importlib.import_module(f"motherlode.games.{game_name}.commands")
+    except ModuleNotFoundError:
+        raise fail(f"{game_name} has no {what} to show") from None
+    if not hasattr(module, f"{what}_command"):
+        raise fail(f"{game_name} has no {what} to show")
+    return module
+
+
+@app.command("map")
+def map_command(
+    game_name: Annotated[str, typer.Argument(metavar="GAME")],
+    distances: Annotated[bool, typer.Option(help="The city-to-city milepost distance chart.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    svg: Annotated[Path | None, typer.Option(help="Write the map as SVG.")] = None,
+    png: Annotated[Path | None, typer.Option(help="Write the map as PNG.")] = None,
+) -> None:
+    """Show a game's map (Eurorails): a summary, the distance chart, SVG/PNG files."""
+    module = _game_commands(game_name, "map")
+    print(run(lambda: module.map_command(distances, as_json, svg, png)))
+
+
+@app.command("cards")
+def cards_command(
+    game_name: Annotated[str, typer.Argument(metavar="GAME")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """List a game's card decks (Eurorails demand and event cards)."""
+    module = _game_commands(game_name, "cards")
+    print(run(lambda: module.cards_command(as_json)))
 
 
 def main() -> None:

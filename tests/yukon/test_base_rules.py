@@ -11,7 +11,7 @@ from motherlode.core.errors import IllegalActionError
 from motherlode.games.yukon import cards as C
 from tests.yukon.helpers import base, legal, play, position
 
-# -- Setup --------------------------------------------------------------------------------
+# -- Setup --
 
 
 def test_setup_lays_a_7x7_grid_and_the_prospector_replaces_the_sheriff() -> None:
@@ -54,13 +54,15 @@ def test_setup_the_starting_player_is_seat_one() -> None:
     assert motherlode.deal(base(3), seed=4).current_player() == 0
 
 
-# -- Playing the Game ------------------------------------------------------------------------
+# -- Playing the Game --
 
 
 def test_playing_the_starting_player_chooses_row_or_column() -> None:
     """'The starting player decides whether to take a card from the Prospector's row or from
     its column'."""
-    s = position(base(), ["... +8".replace("...", ". . ."), "", "", "-3 . . @ . +5", "", "", ". . . -10"])
+    s = position(
+        base(), ["... +8".replace("...", ". . ."), "", "", "-3 . . @ . +5", "", "", ". . . -10"]
+    )
     assert legal(s) == ["d1", "a4", "f4", "d7"]
 
 
@@ -100,7 +102,7 @@ def test_playing_any_card_at_any_distance_may_be_taken() -> None:
     assert s.observation()["players"][0]["cards"] == ["+1"]
 
 
-# -- End of the Game ---------------------------------------------------------------------------
+# -- End of the Game --
 
 
 def test_end_when_the_next_player_has_no_card_in_the_required_line() -> None:
@@ -152,7 +154,7 @@ def test_end_a_tie_shares_the_victory() -> None:
     assert s.outcome() is not None and s.outcome().shared  # type: ignore[union-attr]
 
 
-# -- Rules for 2 and 3 Players --------------------------------------------------------------------
+# -- Rules for 2 and 3 Players --
 
 
 def test_two_players_play_as_described() -> None:
@@ -188,7 +190,7 @@ def test_three_players_each_player_alternates_row_and_column() -> None:
     assert s.observation()["players"][0]["cards"] == ["+1", "+4"]
 
 
-# -- Rules for 4 Players -----------------------------------------------------------------------------
+# -- Rules for 4 Players --
 
 
 def test_four_players_pairs_add_their_points_and_the_pair_with_more_wins() -> None:

@@ -12,7 +12,7 @@ from motherlode.games.yukon import cards as C
 from motherlode.games.yukon.game import ANY, COL, ROW
 from tests.yukon.helpers import expansion, legal, play, position
 
-# -- Expansion Setup ------------------------------------------------------------------------
+# -- Expansion Setup --
 
 
 def test_setup_8x8_grid_with_15_townsfolk_drawn_from_30() -> None:
@@ -67,7 +67,7 @@ def test_setup_players_collect_for_themselves_with_four_players() -> None:
     assert s.winners() == (0,)
 
 
-# -- Trapper ----------------------------------------------------------------------------------
+# -- Trapper --
 
 
 def test_trapper_the_player_chooses_a_gold_card_to_give_up() -> None:
@@ -96,7 +96,7 @@ def test_trapper_with_no_gold_is_discarded_at_once() -> None:
     assert s.observation()["players"][0]["townsfolk"] == []
 
 
-# -- Goldsmith ------------------------------------------------------------------------------
+# -- Goldsmith --
 
 
 def test_goldsmith_the_player_gets_rid_of_a_pebble_of_their_choice() -> None:
@@ -116,7 +116,7 @@ def test_goldsmith_with_no_pebble_is_discarded_at_once() -> None:
     assert s.current_player() == 1 and s.observation()["beside"] == ["Gs"]
 
 
-# -- Commander -------------------------------------------------------------------------------
+# -- Commander --
 
 
 def test_commander_takes_a_discarded_gold_card_and_returns_to_the_box() -> None:
@@ -160,7 +160,7 @@ def test_commander_scores_one_point_per_nugget_disc_doubled_with_the_prospector(
     assert s.scores()[0] == 5 + 2
 
 
-# -- Swindler -------------------------------------------------------------------------------
+# -- Swindler --
 
 
 def test_swindler_halves_one_pebble_rounding_down() -> None:
@@ -182,7 +182,7 @@ def test_swindler_is_placed_in_front_of_the_player() -> None:
     assert s.observation()["players"][0]["townsfolk"] == ["Sw"]
 
 
-# -- Courier ------------------------------------------------------------------------------------
+# -- Courier --
 
 
 def test_courier_changes_direction_for_the_current_move_only() -> None:
@@ -219,7 +219,7 @@ def test_courier_not_offered_on_the_first_move() -> None:
     assert legal(s) == ["b1", "a2"]
 
 
-# -- Innkeeper ------------------------------------------------------------------------------------
+# -- Innkeeper --
 
 
 def test_innkeeper_allows_a_diagonal_move_then_the_original_rule_continues() -> None:
@@ -248,7 +248,7 @@ def test_innkeeper_unused_scores_the_townsfolk_in_front_including_itself() -> No
     assert s.points(0) == 1
 
 
-# -- Jailer -----------------------------------------------------------------------------------------
+# -- Jailer --
 
 
 def test_jailer_reverses_the_turn_order_and_the_taker_takes_again() -> None:
@@ -277,7 +277,7 @@ def test_jailer_taken_again_reverses_again() -> None:
     assert s.current_player() == 1
 
 
-# -- Teacher -------------------------------------------------------------------------------------------
+# -- Teacher --
 
 
 def test_teacher_takes_a_random_card_from_a_chosen_player() -> None:
@@ -314,7 +314,7 @@ def test_teacher_with_nobody_to_teach_has_no_effect() -> None:
     assert s.current_player() == 1 and s.observation()["players"][0]["townsfolk"] == ["Te"]
 
 
-# -- Telegraph Operator ----------------------------------------------------------------------------------
+# -- Telegraph Operator --
 
 
 def test_telegraph_moves_the_prospector_onto_a_card_and_takes_its_neighbour() -> None:
@@ -344,11 +344,13 @@ def test_telegraph_moves_the_prospector_onto_a_card_and_takes_its_neighbour() ->
 def test_telegraph_unused_scores_the_gold_cards_left_on_the_table() -> None:
     """'an unused Telegraph Operator is worth points equal to the number of Gold cards that
     remain on the table.'"""
-    s = position(expansion(), ["@ . +1 +2 -3", "+8"], players=["-|To|-|-", "-|-|-|-"], turn=2, axis="col")
+    s = position(
+        expansion(), ["@ . +1 +2 -3", "+8"], players=["-|To|-|-", "-|-|-|-"], turn=2, axis="col"
+    )
     assert s.points(0) == 3
 
 
-# -- Pan -------------------------------------------------------------------------------------------------
+# -- Pan --
 
 
 def test_pan_gives_the_top_disc_and_stays_until_its_last_disc_is_taken() -> None:
@@ -387,14 +389,16 @@ def test_pan_with_discs_left_stays_on_the_table_and_can_be_visited_again() -> No
     assert s.current_player() == 1 and legal(s) == ["b2"]
 
 
-# -- Game end with Townsfolk abilities ----------------------------------------------------------------
+# -- Game end with Townsfolk abilities --
 
 
 def test_game_end_a_player_who_can_move_only_with_an_ability_must_use_it() -> None:
     """The game ends when 'The next player cannot take a card in accordance with the rules'.
     A Courier, Innkeeper or Telegraph Operator is part of the rules: while the player to move
     can take a card with one, the game goes on, and that take is the only legal move."""
-    s = position(expansion(), ["@ . . . . . . .", "+3"], axis="row", players=["-|Cu|-|-", "-|-|-|-"])
+    s = position(
+        expansion(), ["@ . . . . . . .", "+3"], axis="row", players=["-|Cu|-|-", "-|-|-|-"]
+    )
     assert not s.is_terminal()
     assert legal(s) == ["courier a2"]
     s = position(expansion(), ["@ . . . . . . .", "+3"], axis="row")

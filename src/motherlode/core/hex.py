@@ -101,6 +101,9 @@ def corners(centre: tuple[float, float], size: float) -> list[tuple[float, float
     """The six corners of a pointy-top hex."""
     cx, cy = centre
     return [
-        (cx + size * math.cos(math.radians(60 * i - 30)), cy + size * math.sin(math.radians(60 * i - 30)))
+        (
+            cx + size * math.cos(math.radians(60 * i - 30)),
+            cy + size * math.sin(math.radians(60 * i - 30)),
+        )
         for i in range(6)
     ]

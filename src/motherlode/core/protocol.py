@@ -234,7 +234,9 @@ class State(ABC):
         """
         wanted = " ".join(text.split()).lower()
         options = (
-            [a for a, _ in self.chance_outcomes()] if self.is_chance_node() else self.legal_actions()
+            [a for a, _ in self.chance_outcomes()]
+            if self.is_chance_node()
+            else self.legal_actions()
         )
         for action in options:
             if self._action_to_string(action).lower() == wanted:
@@ -271,6 +273,7 @@ class State(ABC):
         Games declare theirs here (every card, chip, coin accounted for); the conformance
         suite calls it after every step of its random playouts.
         """
+        return  # a hook: by default there is nothing to check
 
     @abstractmethod
     def render_svg(self, seat: Player | None = None) -> str:

@@ -27,7 +27,9 @@ class GameRecord:
     seed: int | None
     actions: list[str]
     scores: list[float] | None = None
-    date: str = field(default_factory=lambda: _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"))
+    date: str = field(
+        default_factory=lambda: _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
+    )
     format: str = RECORD_FORMAT
 
     def to_json(self) -> str:

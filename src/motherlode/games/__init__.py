@@ -13,7 +13,6 @@ from functools import cache
 from motherlode.core.errors import ConfigError
 from motherlode.core.protocol import Game
 
-
 _IMPORT_ERRORS: dict[str, str] = {}
 
 
@@ -31,7 +30,7 @@ def registry() -> dict[str, type[Game]]:
             continue
         try:
             module = importlib.import_module(f"{__name__}.{info.name}")
-        except Exception as err:  # noqa: BLE001 - reported through import_errors()
+        except Exception as err:
             _IMPORT_ERRORS[info.name] = f"{type(err).__name__}: {err}"
             continue
         cls = getattr(module, "GAME", None)

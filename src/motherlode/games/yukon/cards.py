@@ -158,8 +158,10 @@ def load_components(text: str, source: str = "components.json") -> Components:
     if list(values) != list(VALUES):
         raise ConfigError(f"{source}: card_values must be {list(VALUES)} (got {values})")
     discs = _field(data, "pan_disc_values", source)
-    if not isinstance(discs, list) or len(discs) != 9 or not all(
-        isinstance(v, int) and v > 0 for v in discs
+    if (
+        not isinstance(discs, list)
+        or len(discs) != 9
+        or not all(isinstance(v, int) and v > 0 for v in discs)
     ):
         raise ConfigError(f"{source}: pan_disc_values must be 9 positive integers (got {discs})")
     kinds = _field(data, "townsfolk_kinds", source)

@@ -41,7 +41,7 @@ import numpy as np
 from pydantic import Field, model_validator
 
 from motherlode.core.agent import Agent
-from motherlode.core.errors import ConfigError, NotationError
+from motherlode.core.errors import NotationError
 from motherlode.core.protocol import CHANCE, TERMINAL, Action, Game, GameConfig, Player, State
 from motherlode.games.yukon import cards as C
 from motherlode.games.yukon.cards import EMPTY, PAN, PEBBLE0, SHERIFF, TOWNSFOLK0, UNDEALT
@@ -242,7 +242,8 @@ class YukonGame(Game):
                 return r * self.size + c
         last = chr(ord("a") + self.size - 1)
         raise NotationError(
-            f"yukon: {text!r} is not a cell of the {self.size}x{self.size} grid (a1..{last}{self.size})"
+            f"yukon: {text!r} is not a cell of the {self.size}x{self.size} grid"
+            f" (a1..{last}{self.size})"
         )
 
 
@@ -342,7 +343,9 @@ class YukonState(State):
         out = [c for c in line if grid[c] != EMPTY]
         front = self.front[p]
         if not g.expansion or not (
-            front[C.COURIER - TOWNSFOLK0] or front[C.INNKEEPER - TOWNSFOLK0] or front[C.TELEGRAPH - TOWNSFOLK0]
+            front[C.COURIER - TOWNSFOLK0]
+            or front[C.INNKEEPER - TOWNSFOLK0]
+            or front[C.TELEGRAPH - TOWNSFOLK0]
         ):
             if axis == ANY:
                 out.sort()
@@ -413,7 +416,7 @@ class YukonState(State):
             self._take(action)
             return
         p = self.player
-        if pending == TRAP or pending == SMITH:
+        if pending in (TRAP, SMITH):
             k = action - g.discard0
             self.pile[p][k] -= 1
             self.beside[k] += 1
@@ -480,7 +483,9 @@ class YukonState(State):
         if action < cells:
             target = action
             used = -1
-            moved_axis = axis if axis != ANY else (ROW if target // size == self.pos // size else COL)
+            moved_axis = (
+                axis if axis != ANY else (ROW if target // size == self.pos // size else COL)
+            )
         elif action < 2 * cells:
             target, used = action - cells, C.COURIER
             moved_axis = axis  # the Courier changes direction "for the current move only"
@@ -563,7 +568,11 @@ class YukonState(State):
                 pts += commanders * sum(discs) * (2 if prospector else 1)
             swindlers = front[C.SWINDLER - TOWNSFOLK0]
             if swindlers:
-                pebbles = [C.VALUES[k - PEBBLE0] for k in range(SHERIFF - 1, PEBBLE0 - 1, -1) for _ in range(pile[k])]
+                pebbles = [
+                    C.VALUES[k - PEBBLE0]
+                    for k in range(SHERIFF - 1, PEBBLE0 - 1, -1)
+                    for _ in range(pile[k])
+                ]
                 pts += sum(v - v // 2 for v in pebbles[:swindlers])
             couriers = front[C.COURIER - TOWNSFOLK0]
             if couriers:
@@ -620,7 +629,10 @@ class YukonState(State):
             "game": "yukon",
             "seat": player,
             "size": g.size,
-            "grid": [[C.token(k) for k in self.grid[r * g.size : (r + 1) * g.size]] for r in range(g.size)],
+            "grid": [
+                [C.token(k) for k in self.grid[r * g.size : (r + 1) * g.size]]
+                for r in range(g.size)
+            ],
             "prospector": g.cell_name(self.pos) if self.pos >= 0 else None,
             "pans": {g.cell_name(c): n_ for c, n_ in sorted(self.pan_left.items())},
             "to_move": self.current_player(),
@@ -631,9 +643,15 @@ class YukonState(State):
             "players": [
                 {
                     "cards": _counts_to_tokens(self.pile[p]),
-                    "townsfolk": [C.token(TOWNSFOLK0 + k) for k in range(10) for _ in range(self.front[p][k])],
+                    "townsfolk": [
+                        C.token(TOWNSFOLK0 + k) for k in range(10) for _ in range(self.front[p][k])
+                    ],
                     "taught": _counts_to_tokens(self.taught[p]),
-                    "discs": [v for v, c in zip(g.disc_values, self.discs[p], strict=True) for _ in range(c)],
+                    "discs": [
+                        v
+                        for v, c in zip(g.disc_values, self.discs[p], strict=True)
+                        for _ in range(c)
+                    ],
                     "points": self.points(p),
                     "prospector": self.has_prospector(p),
                 }

@@ -153,7 +153,9 @@ def explain_illegal(state: YukonState, action: Action) -> str:
         return f"the {PENDING_NAMES[state.pending]} decision must be made first"
     if action >= g.discard0:
         return "no card calls for that decision now"
-    kind = 0 if action < g.cells else 1 if action < 2 * g.cells else 2 if action < 3 * g.cells else 3
+    kind = (
+        0 if action < g.cells else 1 if action < 2 * g.cells else 2 if action < 3 * g.cells else 3
+    )
     front = state.front[state.player]
     if kind == 1 and not front[C.COURIER - TOWNSFOLK0]:
         return "the player has no unused Courier"
@@ -198,7 +200,9 @@ def position_string(state: YukonState) -> str:
     players = []
     for p in range(g.num_players):
         front = [C.token(TOWNSFOLK0 + k) for k in range(10) for _ in range(state.front[p][k])]
-        discs = [str(v) for v, n in zip(g.disc_values, state.discs[p], strict=True) for _ in range(n)]
+        discs = [
+            str(v) for v, n in zip(g.disc_values, state.discs[p], strict=True) for _ in range(n)
+        ]
         players.append(
             "|".join(
                 [
@@ -210,7 +214,12 @@ def position_string(state: YukonState) -> str:
             )
         )
     pans = ",".join(f"{g.cell_name(c)}:{n}" for c, n in sorted(state.pan_left.items())) or "-"
-    revealed = ".".join(str(v) for v, n in zip(g.disc_values, state.revealed, strict=True) for _ in range(n)) or "-"
+    revealed = (
+        ".".join(
+            str(v) for v, n in zip(g.disc_values, state.revealed, strict=True) for _ in range(n)
+        )
+        or "-"
+    )
     return " ".join(
         [
             "/".join(rows),
@@ -249,7 +258,9 @@ def parse_position(game: YukonGame, text: str) -> YukonState:
     fields = text.split()
     if len(fields) != 11:
         raise NotationError(f"yukon: a position has 11 fields, got {len(fields)}: {text!r}")
-    grid_f, turn_f, axis_f, order_f, last_f, pend_f, players_f, beside_f, box_f, pans_f, rev_f = fields
+    grid_f, turn_f, axis_f, order_f, last_f, pend_f, players_f, beside_f, box_f, pans_f, rev_f = (
+        fields
+    )
     state = YukonState(game)
     n = game.num_players
     rows = grid_f.split("/")
@@ -315,7 +326,10 @@ def parse_position(game: YukonGame, text: str) -> YukonState:
             if grid[cell] != PAN or not n_t.isdigit() or not 0 < int(n_t) <= game.discs_per_pan:
                 raise NotationError(f"yukon: bad Pan entry {item!r}")
             state.pan_left[cell] = int(n_t)
-    if any(k == PAN and c not in state.pan_left for c, k in enumerate(grid)) and dealt == game.cells:
+    if (
+        any(k == PAN and c not in state.pan_left for c, k in enumerate(grid))
+        and dealt == game.cells
+    ):
         raise NotationError("yukon: every Pan on the table needs its disc count")
     state.revealed = _disc_counts(game, rev_f)
     # the deck: what is not on the table yet (only meaningful during the deal)
@@ -325,7 +339,9 @@ def parse_position(game: YukonGame, text: str) -> YukonState:
             deck[k] -= 1
     if any(x < 0 for x in deck):
         raise NotationError("yukon: more cards of a kind than the game has")
-    state.townsfolk_slots = game.townsfolk_slots - sum(1 for k in grid[:dealt] if TOWNSFOLK0 <= k < EMPTY)
+    state.townsfolk_slots = game.townsfolk_slots - sum(
+        1 for k in grid[:dealt] if TOWNSFOLK0 <= k < EMPTY
+    )
     if dealt == game.cells:
         deck = [0] * C.NUM_KINDS
     state.deck = deck

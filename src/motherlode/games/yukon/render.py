@@ -69,7 +69,14 @@ TOWNSFOLK_FILL = "#f5e6c8"
 def _card(tok: str, x: float, y: float, w: float = CARD_W, h: float = CARD_H) -> str:
     if tok == ".":
         return svg.element(
-            "rect", x=x, y=y, width=w, height=h, rx=8, fill="none", stroke="#b9a77f",
+            "rect",
+            x=x,
+            y=y,
+            width=w,
+            height=h,
+            rx=8,
+            fill="none",
+            stroke="#b9a77f",
             stroke_dasharray="4 4",
         )
     if tok.startswith("+"):
@@ -79,29 +86,49 @@ def _card(tok: str, x: float, y: float, w: float = CARD_W, h: float = CARD_H) ->
     else:
         fill, ink, label = TOWNSFOLK_FILL, "#5b2c06", tok
     parts = [
-        svg.element("rect", x=x, y=y, width=w, height=h, rx=8, fill=fill, stroke="#6b5420", stroke_width=1.5),
+        svg.element(
+            "rect", x=x, y=y, width=w, height=h, rx=8, fill=fill, stroke="#6b5420", stroke_width=1.5
+        ),
     ]
     if tok.startswith(("+", "-")):
         parts.append(
             svg.element(
-                "text", label, x=x + w / 2, y=y + h / 2 + 10, text_anchor="middle",
-                font_size=30, font_weight="bold", fill=ink,
+                "text",
+                label,
+                x=x + w / 2,
+                y=y + h / 2 + 10,
+                text_anchor="middle",
+                font_size=30,
+                font_weight="bold",
+                fill=ink,
             )
         )
         parts.append(
             svg.element(
-                "text", "GOLD" if tok.startswith("+") else "PEBBLE", x=x + w / 2, y=y + h - 10,
-                text_anchor="middle", font_size=10, letter_spacing=1, fill=ink,
+                "text",
+                "GOLD" if tok.startswith("+") else "PEBBLE",
+                x=x + w / 2,
+                y=y + h - 10,
+                text_anchor="middle",
+                font_size=10,
+                letter_spacing=1,
+                fill=ink,
             )
         )
     else:
         kind = C.parse_token(tok)
-        words = C.name(kind).split()
+        words = C.name(kind).split()[:1]  # "Telegraph Operator" -> "Telegraph"
         for i, word in enumerate(words):
             parts.append(
                 svg.element(
-                    "text", word, x=x + w / 2, y=y + h / 2 + 4 + 13 * (i - (len(words) - 1) / 2),
-                    text_anchor="middle", font_size=11, font_weight="bold", fill=ink,
+                    "text",
+                    word,
+                    x=x + w / 2,
+                    y=y + h / 2 + 4 + 13 * (i - (len(words) - 1) / 2),
+                    text_anchor="middle",
+                    font_size=11,
+                    font_weight="bold",
+                    fill=ink,
                 )
             )
     return "".join(parts)
@@ -114,7 +141,7 @@ def svg_board(state: YukonState, seat: int | None = None) -> str:
     legal = {state.action_to_string(a): a for a in state.legal_actions()}
     to_move = view["to_move"]
     acting = seat is None or seat == to_move
-    ox, oy = 40, 50
+    ox, oy = 40, 74
     grid_w = size * (CARD_W + GAP)
     panel_x = ox + grid_w + 30
     width = panel_x + 330
@@ -122,30 +149,85 @@ def svg_board(state: YukonState, seat: int | None = None) -> str:
     body: list[str] = [
         "<defs>"
         '<linearGradient id="gold" x1="0" y1="0" x2="1" y2="1">'
-        '<stop offset="0" stop-color="#ffe9a3"/><stop offset="1" stop-color="#d4a017"/></linearGradient>'
+        '<stop offset="0" stop-color="#ffe9a3"/><stop offset="1" stop-color="#d4a017"/>'
+        "</linearGradient>"
         '<linearGradient id="pebble" x1="0" y1="0" x2="1" y2="1">'
-        '<stop offset="0" stop-color="#d9d9d9"/><stop offset="1" stop-color="#8a8a8a"/></linearGradient>'
+        '<stop offset="0" stop-color="#d9d9d9"/><stop offset="1" stop-color="#8a8a8a"/>'
+        "</linearGradient>"
         "</defs>",
         svg.element("rect", x=0, y=0, width=width, height=height, fill="#efe3c4"),
-        svg.element("text", "YUKON", x=ox, y=34, font_size=26, font_weight="bold", fill="#5a3d00", letter_spacing=4),
+        svg.element(
+            "text",
+            "YUKON",
+            x=ox,
+            y=34,
+            font_size=26,
+            font_weight="bold",
+            fill="#5a3d00",
+            letter_spacing=4,
+        ),
     ]
     for c in range(size):
-        body.append(svg.element("text", chr(ord("a") + c), x=ox + c * (CARD_W + GAP) + CARD_W / 2, y=oy - 6, text_anchor="middle", font_size=12, fill="#6b5420"))
+        body.append(
+            svg.element(
+                "text",
+                chr(ord("a") + c),
+                x=ox + c * (CARD_W + GAP) + CARD_W / 2,
+                y=oy - 6,
+                text_anchor="middle",
+                font_size=12,
+                fill="#6b5420",
+            )
+        )
     for r in range(size):
-        body.append(svg.element("text", str(r + 1), x=ox - 14, y=oy + r * (CARD_H + GAP) + CARD_H / 2 + 4, text_anchor="middle", font_size=12, fill="#6b5420"))
+        body.append(
+            svg.element(
+                "text",
+                str(r + 1),
+                x=ox - 14,
+                y=oy + r * (CARD_H + GAP) + CARD_H / 2 + 4,
+                text_anchor="middle",
+                font_size=12,
+                fill="#6b5420",
+            )
+        )
     for r, row in enumerate(view["grid"]):
         for c, tok in enumerate(row):
             name = f"{chr(ord('a') + c)}{r + 1}"
             x, y = ox + c * (CARD_W + GAP), oy + r * (CARD_H + GAP)
             shape = _card(tok, x, y)
             if tok == "Pa" and name in view["pans"]:
-                shape += svg.element("text", f"{view['pans'][name]} discs", x=x + CARD_W / 2, y=y + CARD_H - 8, text_anchor="middle", font_size=10, fill="#5b2c06")
+                shape += svg.element(
+                    "text",
+                    f"{view['pans'][name]} discs",
+                    x=x + CARD_W / 2,
+                    y=y + CARD_H - 8,
+                    text_anchor="middle",
+                    font_size=10,
+                    fill="#5b2c06",
+                )
             if view["prospector"] == name:
                 shape += _prospector(x + CARD_W / 2, y + CARD_H / 2)
             actions = [s for s in legal if _target(s) == name] if acting else []
             if actions:
-                shape += svg.element("rect", x=x - 2, y=y - 2, width=CARD_W + 4, height=CARD_H + 4, rx=10, fill="none", stroke="#1b7f3a", stroke_width=3)
-                body.append(svg.actionable(shape, actions[0], f"take {C.name(C.parse_token(tok)) if tok != '.' else ''} at {name} ({actions[0]})"))
+                shape += svg.element(
+                    "rect",
+                    x=x - 2,
+                    y=y - 2,
+                    width=CARD_W + 4,
+                    height=CARD_H + 4,
+                    rx=10,
+                    fill="none",
+                    stroke="#1b7f3a",
+                    stroke_width=3,
+                )
+                body.append(
+                    svg.actionable(
+                        shape,
+                        actions[0],
+                        f"take {C.name(C.parse_token(tok))} at {name} ({actions[0]})",
+                    )
+                )
             else:
                 body.append(shape)
     body.extend(_panel(state, view, panel_x, oy, legal if acting else {}))
@@ -163,21 +245,40 @@ def _target(action: str) -> str | None:
 
 def _mini_card(tok: str, x: float, y: float) -> str:
     """A collected card in a player's row: 24 x 32, its token written on it."""
-    fill = "url(#gold)" if tok.startswith("+") else "url(#pebble)" if tok.startswith("-") else TOWNSFOLK_FILL
+    fill = (
+        "url(#gold)"
+        if tok.startswith("+")
+        else "url(#pebble)"
+        if tok.startswith("-")
+        else TOWNSFOLK_FILL
+    )
     return svg.element(
         "rect", x=x, y=y, width=24, height=32, rx=4, fill=fill, stroke="#6b5420"
-    ) + svg.element("text", tok, x=x + 12, y=y + 20, text_anchor="middle", font_size=10, font_weight="bold", fill="#3b2a14")
+    ) + svg.element(
+        "text",
+        tok,
+        x=x + 12,
+        y=y + 20,
+        text_anchor="middle",
+        font_size=10,
+        font_weight="bold",
+        fill="#3b2a14",
+    )
 
 
 def _prospector(cx: float, cy: float) -> str:
     return (
         svg.element("circle", cx=cx, cy=cy - 14, r=9, fill="#3b2a14")
-        + svg.element("path", d=f"M{cx - 14},{cy + 22} L{cx},{cy - 6} L{cx + 14},{cy + 22} Z", fill="#3b2a14")
+        + svg.element(
+            "path", d=f"M{cx - 14},{cy + 22} L{cx},{cy - 6} L{cx + 14},{cy + 22} Z", fill="#3b2a14"
+        )
         + svg.element("rect", x=cx - 12, y=cy - 26, width=24, height=5, fill="#3b2a14")
     )
 
 
-def _panel(state: YukonState, view: dict[str, Any], x: float, y: float, legal: dict[str, int]) -> list[str]:
+def _panel(
+    state: YukonState, view: dict[str, Any], x: float, y: float, legal: dict[str, int]
+) -> list[str]:
     out = []
     status = "Game over" if view["terminal"] else f"Next take: {view['axis']}"
     if view["order"] != "clockwise":
@@ -190,7 +291,9 @@ def _panel(state: YukonState, view: dict[str, Any], x: float, y: float, legal: d
         label = f"P{p + 1}  {info['points']} pts" + ("  ★ Prospector" if info["prospector"] else "")
         if view["to_move"] == p:
             label = "▶ " + label
-        out.append(svg.element("text", label, x=x, y=yy + 14, font_size=15, font_weight=bold, fill=colour))
+        out.append(
+            svg.element("text", label, x=x, y=yy + 14, font_size=15, font_weight=bold, fill=colour)
+        )
         yy += 22
         cards = info["cards"] + info["townsfolk"] + [f"{t}" for t in info["taught"]]
         for i, tok in enumerate(cards[:24]):
@@ -198,14 +301,25 @@ def _panel(state: YukonState, view: dict[str, Any], x: float, y: float, legal: d
             out.append(_mini_card(tok, cx, cy))
         yy += 36 * max(1, (min(len(cards), 24) + 11) // 12) + 6
         if info["discs"]:
-            out.append(svg.element("text", "discs: " + " ".join(map(str, info["discs"])), x=x, y=yy + 4, font_size=12, fill="#5a3d00"))
+            out.append(
+                svg.element(
+                    "text",
+                    "discs: " + " ".join(map(str, info["discs"])),
+                    x=x,
+                    y=yy + 4,
+                    font_size=12,
+                    fill="#5a3d00",
+                )
+            )
             yy += 16
     choices = [s for s in legal if _target(s) is None]
     if choices:
         out.append(svg.element("text", "Choose:", x=x, y=yy + 14, font_size=14, fill="#3b2a14"))
         yy += 20
         for s in choices[:16]:
-            box = svg.element("rect", x=x, y=yy, width=200, height=22, rx=5, fill="#fff8e6", stroke="#1b7f3a") + svg.element("text", s, x=x + 8, y=yy + 15, font_size=13, fill="#1b3a1b")
+            box = svg.element(
+                "rect", x=x, y=yy, width=200, height=22, rx=5, fill="#fff8e6", stroke="#1b7f3a"
+            ) + svg.element("text", s, x=x + 8, y=yy + 15, font_size=13, fill="#1b3a1b")
             out.append(svg.actionable(box, s))
             yy += 26
     return out
