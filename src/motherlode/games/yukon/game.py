@@ -35,6 +35,7 @@ Chance outcome ids::
 
 from __future__ import annotations
 
+import random
 from typing import Any, ClassVar, Self
 
 import numpy as np
@@ -257,6 +258,8 @@ class YukonState(State):
         n = game.num_players
         self.grid: list[int] = [UNDEALT] * game.cells
         self.deck: list[int] = list(game.deck)  # cards not yet dealt, by kind
+        self._cards_cache: list[int] | None = None  # the same, one entry per base card
+        self._takes_cache: list[int] | None = None  # legal takes of the player to move
         self.dealt = 0
         self.townsfolk_slots = game.townsfolk_slots  # Townsfolk places left in the deal
         self.pos = -1  # the Prospector's cell (-1 during the deal)
@@ -284,6 +287,8 @@ class YukonState(State):
         new._history = self._history.copy()
         new.grid = self.grid.copy()
         new.deck = self.deck.copy()
+        new._cards_cache = None if self._cards_cache is None else self._cards_cache.copy()
+        new._takes_cache = self._takes_cache  # never mutated: shared safely
         new.dealt = self.dealt
         new.townsfolk_slots = self.townsfolk_slots
         new.pos = self.pos
@@ -316,7 +321,8 @@ class YukonState(State):
         p = self.player
         pending = self.pending
         if pending == NONE:
-            return self._takes(p)
+            cached = self._takes_cache
+            return cached.copy() if cached is not None else self._takes(p)
         if pending == TRAP:
             return [g.discard0 + k for k in range(PEBBLE0) if self.pile[p][k]]
         if pending == SMITH:
@@ -389,25 +395,35 @@ class YukonState(State):
         total = sum(victim)
         return [(DRAW0 + k, n / total) for k, n in enumerate(victim) if n]
 
-    def sample_chance(self, rng: Any) -> Action:
+    def sample_chance(self, rng: random.Random) -> Action:
         if self.dealt < self.game.cells:
-            # fast path for the deal: one draw weighted by the remaining cards
+            # fast path for the deal: one uniform pick among the cards left (base cards and
+            # Townsfolk apart, as the 15 Townsfolk places are fixed)
             deck = self.deck
-            base_left = sum(deck[:TOWNSFOLK0])
-            slots = self.townsfolk_slots
-            if slots and rng.random() * (base_left + slots) >= base_left:
-                lo, hi, x = TOWNSFOLK0, EMPTY, rng.randrange(sum(deck[TOWNSFOLK0:]))
-            else:
-                lo, hi, x = 0, TOWNSFOLK0, rng.randrange(base_left)
-            for k in range(lo, hi):
-                x -= deck[k]
-                if x < 0:
-                    return k
-            raise AssertionError("deck counts are inconsistent")
+            if self.townsfolk_slots:
+                base_left = self.game.cells - self.dealt - self.townsfolk_slots
+                if rng.random() * (base_left + self.townsfolk_slots) >= base_left:
+                    x = rng.randrange(sum(deck[TOWNSFOLK0:]))
+                    for k in range(TOWNSFOLK0, EMPTY):
+                        x -= deck[k]
+                        if x < 0:
+                            return k
+            cards = self._base_cards()
+            return cards[rng.randrange(len(cards))]
         return super().sample_chance(rng)
+
+    def _base_cards(self) -> list[int]:
+        """The Gold, Pebble and Sheriff cards not dealt yet, one entry per card (cached)."""
+        cards = self._cards_cache
+        if cards is None or len(cards) != sum(self.deck[:TOWNSFOLK0]):
+            deck = self.deck
+            cards = [k for k in range(TOWNSFOLK0) for _ in range(deck[k])]
+            self._cards_cache = cards
+        return cards
 
     def _apply_action(self, action: Action) -> None:
         g = self.game
+        self._takes_cache = None
         if self.dealt < g.cells:
             self._deal(action)
             return
@@ -459,6 +475,8 @@ class YukonState(State):
         g = self.game
         self.grid[self.dealt] = kind
         self.deck[kind] -= 1
+        if kind < TOWNSFOLK0 and self._cards_cache is not None:
+            self._cards_cache.remove(kind)
         if kind >= TOWNSFOLK0:
             self.townsfolk_slots -= 1
         self.dealt += 1
@@ -541,7 +559,9 @@ class YukonState(State):
 
     def _check_end(self) -> None:
         """The game ends when the player to move cannot take any card."""
-        if not self._takes(self.player):
+        takes = self._takes(self.player)
+        self._takes_cache = takes  # the next legal_actions() call reuses it
+        if not takes:
             self.over = True
 
     # -- scoring --------------------------------------------------------------------

@@ -345,6 +345,8 @@ def parse_position(game: YukonGame, text: str) -> YukonState:
     if dealt == game.cells:
         deck = [0] * C.NUM_KINDS
     state.deck = deck
+    state._cards_cache = None
+    state._takes_cache = None
     if dealt == game.cells and state.pending == 0:
         state.over = not state._takes(state.player)
     try:
