@@ -1,0 +1,701 @@
+"""Chinagold's rules: the game, its configuration and its states.
+
+A turn is one chance node (the throw of the discs still in play) and one decision (turn
+exactly the thrown number of face-down markers in a straight line, or rebury one gold
+nugget, or pass when neither is possible). Once at most one way is left to turn 3
+markers in a line, nobody throws: the player chooses to turn 1 or 2 adjacent markers.
+
+The board is three bit masks over the 91 spots: face-down markers (``hidden``), face-up
+gold on the board (``gold``), and the rest, cleared spots whose gold was carried away.
+
+>>> from motherlode.games.chinagold import Chinagold
+>>> game = Chinagold.from_config()  # what motherlode.load("chinagold") returns
+>>> state = game.new_initial_state()
+>>> [(total, round(p, 4)) for total, p in state.chance_outcomes()]
+[(1, 0.1213), (2, 0.2475), (3, 0.25), (4, 0.2525), (5, 0.1288)]
+>>> state.apply_string("throw 3")
+3
+>>> state.apply_string("turn f4-f6")
+364
+>>> state.serialize().split("/")[5]  # the middle row, then seat, throw, gold, turn
+'oooGGGooooo'
+>>> state.serialize().split()[1:]
+['P2', '?', '0,0', '1']
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from functools import cache, lru_cache
+from typing import TYPE_CHECKING, Any, Literal, Self
+
+import numpy as np
+from pydantic import Field
+
+from motherlode.core.errors import NotationError
+from motherlode.core.protocol import CHANCE, TERMINAL, Action, Game, GameConfig, Player, State
+from motherlode.games.chinagold.board import (
+    ALL_SPOTS,
+    BOARD,
+    NUM_SPOTS,
+    ROW_LENGTHS,
+    SPOT_NAMES,
+    Layout,
+    Mask,
+    Spot,
+    count_ways,
+    load_layout,
+    mask_of,
+    parse_spot,
+)
+
+if TYPE_CHECKING:
+    from motherlode.core.agent import Agent
+
+NUM_TURNINGS = BOARD.num_turnings  # 853: 91 singles, then lines of 2..5
+REBURY_BASE = NUM_TURNINGS  # rebury spot s: REBURY_BASE + s
+PASS = REBURY_BASE + NUM_SPOTS  # 944
+NUM_ACTIONS = PASS + 1
+
+DISCS: dict[str, tuple[int, int]] = {"0/1": (0, 1), "0/2": (0, 2), "1/2": (1, 2)}
+"""The three throwing discs (rulebook: game components)."""
+
+STAGE_DISCS: dict[int, tuple[str, ...]] = {
+    3: ("0/1", "0/2", "1/2"),  # the start: totals 1..5
+    2: ("0/2", "1/2"),  # at most one way left to turn 5: totals 1..4
+    1: ("0/1", "1/2"),  # at most one way left to turn 4: totals 1..3
+    0: (),  # at most one way left to turn 3: no throw, choose 1 or 2 markers
+}
+"""Which discs are thrown at each stage of "Reducing the Throwing Discs"."""
+
+
+def throw_distribution(discs: tuple[str, ...], edge: float) -> list[tuple[int, float]]:
+    """``(total, probability)`` of throwing ``discs``; a disc on its edge counts its higher number.
+
+    >>> throw_distribution(("0/1", "1/2"), 0.0)
+    [(1, 0.25), (2, 0.5), (3, 0.25)]
+    """
+    dist: dict[int, float] = {0: 1.0}
+    for name in discs:
+        low, high = DISCS[name]
+        p_low = (1.0 - edge) / 2.0
+        p_high = 1.0 - p_low  # the face up, or the edge
+        nxt: dict[int, float] = {}
+        for total, p in dist.items():
+            nxt[total + low] = nxt.get(total + low, 0.0) + p * p_low
+            nxt[total + high] = nxt.get(total + high, 0.0) + p * p_high
+        dist = nxt
+    return sorted(dist.items())
+
+
+def stage_of(hidden: Mask) -> int:
+    """3, 2, 1 or 0: the discs in play for the face-down markers ``hidden``."""
+    if count_ways(hidden, 5) >= 2:
+        return 3
+    if count_ways(hidden, 4) >= 2:
+        return 2
+    if count_ways(hidden, 3) >= 2:
+        return 1
+    return 0
+
+
+class ChinagoldConfig(GameConfig):
+    """Options of Chinagold (two players)."""
+
+    players: int = Field(2, description="number of players (Chinagold is for exactly 2)")
+    layout_file: str | None = Field(
+        None,
+        description="path of a layout JSON file (a transcription of your printed board);"
+        " default: the packaged designed layout (data/layout.json)",
+    )
+    river_rotation: int = Field(
+        0,
+        ge=0,
+        le=5,
+        description="orientation of the two-part board's river disc: the mirrored rivers"
+        " turned by this many 60-degree steps (0 = the one-piece board)",
+    )
+    mountains_player: int = Field(
+        0, ge=0, le=1, description="the seat that prospects in the mountains (the other: rivers)"
+    )
+    first_player: int = Field(
+        0, ge=0, le=1, description="the seat that begins (the one greediest for gold)"
+    )
+    edge_probability: float = Field(
+        0.01,
+        ge=0.0,
+        lt=1.0,
+        description="chance that a thrown disc lands on its edge (it then counts its higher"
+        " number); designed, small but non-zero",
+    )
+    max_turns: int = Field(
+        500,
+        ge=1,
+        le=100_000,
+        description="turn limit against endless reburial; at the limit the game ends and the"
+        " gold collected so far decides",
+    )
+
+
+@lru_cache(maxsize=32)
+def _layout(path: str | None, rotation: int) -> Layout:
+    return load_layout(path, rotation)
+
+
+class Chinagold(Game):
+    """Chinagold (Günter Cornett, Bambus 2004): prospecting gold in mountains and rivers."""
+
+    name = "chinagold"
+    Config = ChinagoldConfig
+    min_players = 2
+    max_players = 2
+
+    def __init__(self, config: GameConfig) -> None:
+        super().__init__(config)
+        assert isinstance(config, ChinagoldConfig)
+        self.cfg: ChinagoldConfig = config
+        self.layout = _layout(config.layout_file, config.river_rotation)
+        self.mountain_masks: tuple[Mask, ...] = tuple(mask_of(r) for r in self.layout.mountains)
+        self.river_masks: tuple[Mask, ...] = tuple(mask_of(r) for r in self.layout.rivers)
+        self.mountain_of = self.layout.mountain_of()
+        self.river_of = self.layout.river_of()
+        # the areas of each seat: masks, and the area mask of each spot
+        mp = config.mountains_player
+        self.area_masks: tuple[tuple[Mask, ...], tuple[Mask, ...]] = (
+            (self.mountain_masks, self.river_masks)
+            if mp == 0
+            else (self.river_masks, self.mountain_masks)
+        )
+        self.spot_area: tuple[tuple[Mask, ...], tuple[Mask, ...]] = (
+            tuple(self.area_masks[0][self._area_index(0, s)] for s in range(NUM_SPOTS)),
+            tuple(self.area_masks[1][self._area_index(1, s)] for s in range(NUM_SPOTS)),
+        )
+        self.throws: dict[int, list[tuple[int, float]]] = {
+            st: throw_distribution(d, config.edge_probability) for st, d in STAGE_DISCS.items()
+        }
+
+    def _area_index(self, seat: int, spot: Spot) -> int:
+        """The index of the area of ``seat`` (its mountain or its river) holding ``spot``."""
+        return self.mountain_of[spot] if seat == self.cfg.mountains_player else self.river_of[spot]
+
+    def role(self, seat: int) -> Literal["mountains", "rivers"]:
+        return "mountains" if seat == self.cfg.mountains_player else "rivers"
+
+    @classmethod
+    def conformance_configs(cls) -> list[dict[str, Any]]:
+        return [
+            {"players": 2},
+            {"players": 2, "river_rotation": 3, "mountains_player": 1, "first_player": 1},
+            {"players": 2, "river_rotation": 1, "edge_probability": 0.2, "max_turns": 40},
+        ]
+
+    @property
+    def num_distinct_actions(self) -> int:
+        return NUM_ACTIONS
+
+    @property
+    def max_chance_outcomes(self) -> int:
+        return 6
+
+    @property
+    def max_game_length(self) -> int:
+        return 2 * self.cfg.max_turns
+
+    def observation_tensor_shape(self) -> tuple[int, ...]:
+        return (OBS_PLANES * NUM_SPOTS + OBS_GLOBALS,)
+
+    def new_initial_state(self) -> ChinagoldState:
+        return ChinagoldState(self)
+
+    def deserialize(self, text: str) -> ChinagoldState:
+        return ChinagoldState.from_notation(self, text)
+
+    def bots(self) -> dict[str, Callable[..., Agent]]:
+        from motherlode.games.chinagold.bot import GreedyAgent
+
+        def greedy(game: Game, seed: int = 0, **params: Any) -> Agent:
+            return GreedyAgent(game, seed=seed, **params)
+
+        return {"greedy": greedy}
+
+
+OBS_PLANES = 7
+OBS_GLOBALS = 15
+
+_ACTION_RE = re.compile(r"^(throw|turn|rebury|pass)(?:\s+(.*))?$")
+
+
+class ChinagoldState(State):
+    """A Chinagold position. See ``docs/rules/chinagold.md`` for the notation."""
+
+    game: Chinagold
+
+    def __init__(self, game: Chinagold) -> None:
+        super().__init__(game)
+        self.hidden: Mask = ALL_SPOTS  # face-down markers
+        self.gold: Mask = 0  # face-up gold still on the board
+        self.collected: list[int] = [0, 0]
+        self.player: int = game.cfg.first_player
+        self.roll: int = 0  # the thrown total, 0 before the throw (or with no throw)
+        self.turn: int = 0  # decisions made so far
+        self.stage: int = 3
+        self.over: bool = False
+
+    # -- hooks --------------------------------------------------------------------------
+
+    def current_player(self) -> Player:
+        if self.over:
+            return TERMINAL
+        if self.roll == 0 and self.stage:
+            return CHANCE
+        return self.player
+
+    def _legal_actions(self) -> list[Action]:
+        hidden = self.hidden
+        masks = BOARD.window_masks
+        if self.stage == 0:
+            return [a for a, m in masks[1] if hidden & m] + [
+                a for a, m in masks[2] if hidden & m == m
+            ]
+        out = [a for a, m in masks[self.roll] if hidden & m == m]
+        gold = self.gold
+        while gold:
+            low = gold & -gold
+            out.append(REBURY_BASE + low.bit_length() - 1)
+            gold ^= low
+        if not out:
+            out.append(PASS)
+        return out
+
+    def _chance_outcomes(self) -> list[tuple[Action, float]]:
+        return list(self.game.throws[self.stage])
+
+    def _apply_action(self, action: Action) -> None:
+        if self.roll == 0 and self.stage:
+            self.roll = action  # the throw
+            return
+        if action < NUM_TURNINGS:
+            self._turn_markers(BOARD.all_windows[action].mask)
+        elif action < PASS:
+            bit = 1 << (action - REBURY_BASE)
+            self.gold ^= bit
+            self.hidden |= bit
+        self.player ^= 1
+        self.roll = 0
+        self.turn += 1
+        self.stage = stage_of(self.hidden)
+        if self.hidden == 0 or self.turn >= self.game.cfg.max_turns:
+            self.over = True
+
+    def _turn_markers(self, mask: Mask) -> None:
+        """Turn ``mask`` to gold, then carry away the gold of every area it completed.
+
+        The mover collects first (every completed area of theirs), then the opponent (what
+        is left in every completed area of theirs).
+        """
+        hidden = self.hidden ^ mask
+        self.hidden = hidden
+        gold = self.gold | mask
+        me = self.player
+        for seat in (me, me ^ 1):
+            areas = self.game.spot_area[seat]
+            done = 0
+            m = mask
+            while m:
+                low = m & -m
+                area = areas[low.bit_length() - 1]
+                if not area & hidden:
+                    done |= area
+                m ^= low
+            if done:
+                take = gold & done
+                self.collected[seat] += take.bit_count()
+                gold ^= take
+        self.gold = gold
+
+    def _action_to_string(self, action: Action) -> str:
+        if self.roll == 0 and self.stage and not self.over:
+            return f"throw {action}"
+        return decision_to_string(action)
+
+    def _parse_action(self, text: str) -> Action:
+        return parse_action(text, chance=self.current_player() == CHANCE)
+
+    def _explain_illegal(self, action: Action) -> str:
+        if action >= NUM_ACTIONS or action < 0:
+            return "no such action"
+        if action == PASS:
+            return "a player may pass only when no turning and no reburial is possible"
+        if action >= REBURY_BASE:
+            spot = action - REBURY_BASE
+            if self.stage == 0:
+                return "no reburial once the throwing discs are back in the box"
+            if not self.gold >> spot & 1:
+                what = "a face-down marker" if self.hidden >> spot & 1 else "a cleared spot"
+                return f"{SPOT_NAMES[spot]} holds no discovered gold to rebury (it is {what})"
+            return "it is not among the legal actions"
+        w = BOARD.all_windows[action]
+        if self.stage == 0 and w.length > 2:
+            return "with no more throws a player turns 1 or 2 adjacent markers"
+        if self.stage and w.length != self.roll:
+            return f"the throw is {self.roll}: exactly {self.roll} markers must be turned"
+        for s in w.spots:
+            if self.gold >> s & 1:
+                return f"{SPOT_NAMES[s]} is already-discovered gold"
+            if not self.hidden >> s & 1:
+                return f"{SPOT_NAMES[s]} is cleared: the line would have a gap"
+        return "it is not among the legal actions"
+
+    def scores(self) -> list[float]:
+        return [float(self.collected[0]), float(self.collected[1])]
+
+    def clone(self) -> Self:
+        new = object.__new__(type(self))
+        new.game = self.game
+        new._history = self._history.copy()
+        new.hidden = self.hidden
+        new.gold = self.gold
+        new.collected = self.collected.copy()
+        new.player = self.player
+        new.roll = self.roll
+        new.turn = self.turn
+        new.stage = self.stage
+        new.over = self.over
+        return new
+
+    # -- derived queries ------------------------------------------------------------------
+
+    def discs(self) -> tuple[str, ...]:
+        """The throwing discs in play now."""
+        return STAGE_DISCS[self.stage]
+
+    def spot_state(self, spot: Spot) -> Literal["hidden", "gold", "cleared"]:
+        if self.hidden >> spot & 1:
+            return "hidden"
+        if self.gold >> spot & 1:
+            return "gold"
+        return "cleared"
+
+    def ways(self) -> dict[int, int]:
+        """The number of ways left to turn 5, 4 and 3 markers in a line."""
+        return {k: count_ways(self.hidden, k, stop_at=10**6) for k in (5, 4, 3)}
+
+    def check_invariants(self) -> None:
+        hidden, gold = self.hidden, self.gold
+        assert hidden & gold == 0, "a spot is both face down and gold"
+        assert (hidden | gold) & ~ALL_SPOTS == 0, "a marker off the board"
+        on_board = (hidden | gold).bit_count()
+        assert on_board + sum(self.collected) == NUM_SPOTS, "the 91 nuggets are not accounted for"
+        for seat in (0, 1):
+            for area in self.game.area_masks[seat]:
+                assert not (area & gold and not area & hidden), "an uncollected complete area"
+        assert self.stage == stage_of(hidden), "discs in play do not match the board"
+        if not self.over and self.roll:
+            assert self.roll in dict(self.game.throws[self.stage]), "impossible throw"
+
+    # -- notation -------------------------------------------------------------------------
+
+    def serialize(self) -> str:
+        rows = []
+        spot = 0
+        for length in ROW_LENGTHS:
+            text = []
+            run = 0
+            for _ in range(length):
+                if self.hidden >> spot & 1:
+                    ch = "o"
+                elif self.gold >> spot & 1:
+                    ch = "G"
+                else:
+                    run += 1
+                    spot += 1
+                    continue
+                if run:
+                    text.append(str(run))
+                    run = 0
+                text.append(ch)
+                spot += 1
+            if run:
+                text.append(str(run))
+            rows.append("".join(text))
+        roll = str(self.roll) if self.roll else "?" if self.current_player() == CHANCE else "-"
+        return (
+            f"{'/'.join(rows)} P{self.player + 1} {roll} "
+            f"{self.collected[0]},{self.collected[1]} {self.turn}"
+        )
+
+    @classmethod
+    def from_notation(cls, game: Chinagold, text: str) -> ChinagoldState:
+        if not isinstance(text, str):
+            raise NotationError(f"chinagold: a position is a string, got {type(text).__name__}")
+        fields = text.split()
+        if len(fields) != 5:
+            raise NotationError(
+                f"chinagold: position {text!r} must have 5 fields"
+                f" (board, to-move, throw, gold, turn), got {len(fields)}"
+            )
+        board, who, roll_text, gold_text, turn_text = fields
+        state = cls(game)
+        state.hidden, state.gold = _parse_board(board, text)
+        if who not in ("P1", "P2"):
+            raise NotationError(
+                f"chinagold: the seat to move must be P1 or P2, got {who!r} in {text!r}"
+            )
+        state.player = int(who[1]) - 1
+        m = re.fullmatch(r"(\d+),(\d+)", gold_text)
+        if not m:
+            raise NotationError(
+                f"chinagold: gold field must be 'N,N' (gold of P1 and P2), got {gold_text!r}"
+            )
+        state.collected = [int(m.group(1)), int(m.group(2))]
+        if not turn_text.isdigit():
+            raise NotationError(f"chinagold: turn must be a number, got {turn_text!r}")
+        state.turn = int(turn_text)
+        if state.turn > game.cfg.max_turns:
+            raise NotationError(
+                f"chinagold: turn {state.turn} is past the turn limit {game.cfg.max_turns}"
+            )
+        on_board = (state.hidden | state.gold).bit_count()
+        if on_board + sum(state.collected) != NUM_SPOTS:
+            raise NotationError(
+                f"chinagold: {on_board} markers on the board and {sum(state.collected)} gold"
+                f" collected do not make the 91 nuggets, in {text!r}"
+            )
+        for seat in (0, 1):
+            for i, area in enumerate(game.area_masks[seat]):
+                if area & state.gold and not area & state.hidden:
+                    kind = game.role(seat)[:-1]
+                    raise NotationError(
+                        f"chinagold: {kind} {i + 1} is complete but its gold was not collected,"
+                        f" in {text!r}"
+                    )
+        state.over = state.hidden == 0 or state.turn >= game.cfg.max_turns
+        state.stage = stage_of(state.hidden)
+        if roll_text == "?":
+            if state.over or state.stage == 0:
+                raise NotationError(
+                    f"chinagold: throw field '?' but nobody throws here, in {text!r}"
+                )
+        elif roll_text == "-":
+            if not state.over and state.stage:
+                raise NotationError(
+                    f"chinagold: throw field '-' but the discs are still thrown here, in {text!r}"
+                )
+        elif state.over:
+            raise NotationError(
+                f"chinagold: the game is over, so the throw field must be '-', in {text!r}"
+            )
+        elif roll_text.isdigit():
+            state.roll = int(roll_text)
+            possible = dict(game.throws[state.stage])
+            if state.roll not in possible:
+                raise NotationError(
+                    f"chinagold: throw {state.roll} is impossible with the discs"
+                    f" {', '.join(STAGE_DISCS[state.stage]) or 'none'}, in {text!r}"
+                )
+        else:
+            raise NotationError(
+                f"chinagold: throw field must be '?', '-' or the thrown total, got {roll_text!r}"
+            )
+        return state
+
+    # -- views ----------------------------------------------------------------------------
+
+    def observation(self, player: Player | None = None) -> dict[str, Any]:
+        game = self.game
+        cp = self.current_player()
+        phase = "over" if cp == TERMINAL else "throw" if cp == CHANCE else "choose"
+        spots = []
+        for s in range(NUM_SPOTS):
+            spots.append(
+                {
+                    "spot": SPOT_NAMES[s],
+                    "state": self.spot_state(s),
+                    "mountain": chr(ord("A") + game.mountain_of[s]),
+                    "river": chr(ord("a") + game.river_of[s]),
+                }
+            )
+        ways = self.ways()
+        return {
+            "game": "chinagold",
+            "seat": player,
+            "to_move": cp if cp >= 0 else None,
+            "next_seat": self.player,
+            "phase": phase,
+            "throw": self.roll or None,
+            "discs": list(self.discs()) if not self.over else [],
+            "free_choice": phase == "choose" and self.stage == 0,
+            "ways": {"5": ways[5], "4": ways[4], "3": ways[3]},
+            "roles": {
+                "mountains": game.cfg.mountains_player,
+                "rivers": 1 - game.cfg.mountains_player,
+            },
+            "gold": list(self.collected),
+            "turn": self.turn,
+            "turn_limit": game.cfg.max_turns,
+            "spots": spots,
+            "position": self.serialize(),
+        }
+
+    def observation_tensor(self, player: Player | None = None) -> np.ndarray:
+        game = self.game
+        me = 0 if player is None else player
+        opp = me ^ 1
+        out = np.zeros(OBS_PLANES * NUM_SPOTS + OBS_GLOBALS, dtype=np.float32)
+        hidden, gold = self.hidden, self.gold
+        mine, theirs = game.spot_area[me], game.spot_area[opp]
+        for s in range(NUM_SPOTS):
+            if hidden >> s & 1:
+                out[s] = 1.0
+            elif gold >> s & 1:
+                out[NUM_SPOTS + s] = 1.0
+            else:
+                out[2 * NUM_SPOTS + s] = 1.0
+            out[3 * NUM_SPOTS + s] = (mine[s] & hidden).bit_count() / 8.0
+            out[4 * NUM_SPOTS + s] = (theirs[s] & hidden).bit_count() / 8.0
+            out[5 * NUM_SPOTS + s] = (mine[s] & gold).bit_count() / 8.0
+            out[6 * NUM_SPOTS + s] = (theirs[s] & gold).bit_count() / 8.0
+        g = OBS_PLANES * NUM_SPOTS
+        out[g + self.roll] = 1.0  # 0..5
+        out[g + 6 + (0 if self.over else self.stage)] = 1.0  # 6..9
+        out[g + 10] = self.collected[me] / NUM_SPOTS
+        out[g + 11] = self.collected[opp] / NUM_SPOTS
+        out[g + 12] = self.turn / game.cfg.max_turns
+        out[g + 13] = 1.0 if self.current_player() == me else 0.0
+        out[g + 14] = 1.0 if game.cfg.mountains_player == me else 0.0
+        return out
+
+    def __str__(self) -> str:
+        from motherlode.games.chinagold.render import text_board
+
+        return text_board(self)
+
+    def render_svg(self, seat: Player | None = None) -> str:
+        from motherlode.games.chinagold.render import svg_board
+
+        return svg_board(self, seat)
+
+
+# -- action notation ----------------------------------------------------------------------
+
+
+def decision_to_string(action: Action) -> str:
+    """``turn f4-f6``, ``turn c7``, ``rebury c7`` or ``pass``.
+
+    >>> decision_to_string(0), decision_to_string(NUM_TURNINGS), decision_to_string(PASS)
+    ('turn a6', 'rebury a6', 'pass')
+    """
+    if 0 <= action < NUM_TURNINGS:
+        w = BOARD.all_windows[action]
+        ends = sorted((w.spots[0], w.spots[-1]))
+        if w.length == 1:
+            return f"turn {SPOT_NAMES[w.start]}"
+        return f"turn {SPOT_NAMES[ends[0]]}-{SPOT_NAMES[ends[1]]}"
+    if REBURY_BASE <= action < PASS:
+        return f"rebury {SPOT_NAMES[action - REBURY_BASE]}"
+    if action == PASS:
+        return "pass"
+    raise NotationError(f"chinagold: {action} is not a decision action id (0..{PASS})")
+
+
+def parse_action(text: str, chance: bool) -> Action:
+    """Parse any well-formed Chinagold action string into its id."""
+    norm = " ".join(text.lower().split())
+    m = _ACTION_RE.match(norm)
+    if not m:
+        raise NotationError(
+            f"chinagold: cannot read action {text!r}; actions are 'throw N', 'turn f4-f6',"
+            " 'turn f4', 'rebury f4' and 'pass'"
+        )
+    verb, arg = m.group(1), (m.group(2) or "").replace(" ", "")
+    if verb == "throw":
+        if not chance:
+            raise NotationError(f"chinagold: {text!r} is a throw, but no throw is due here")
+        if not arg.isdigit() or not 1 <= int(arg) <= 5:
+            raise NotationError(f"chinagold: a throw is 'throw N' with N from 1 to 5, got {text!r}")
+        return int(arg)
+    if chance:
+        raise NotationError(f"chinagold: {text!r} is a move, but the discs must be thrown first")
+    if verb == "pass":
+        if arg:
+            raise NotationError(f"chinagold: 'pass' takes nothing after it, got {text!r}")
+        return PASS
+    try:
+        ends = [parse_spot(x) for x in arg.split("-")] if arg else []
+    except KeyError as err:
+        raise NotationError(f"chinagold: {err.args[0]} in action {text!r}") from None
+    if verb == "rebury":
+        if len(ends) != 1:
+            raise NotationError(
+                f"chinagold: 'rebury' names one spot, e.g. 'rebury f4'; got {text!r}"
+            )
+        return REBURY_BASE + ends[0]
+    if len(ends) == 1:
+        return ends[0]
+    if len(ends) != 2:
+        raise NotationError(f"chinagold: 'turn' names a spot or two ends 'f4-f6'; got {text!r}")
+    window = _window_between(ends[0], ends[1])
+    if window is None:
+        raise NotationError(
+            f"chinagold: {text!r}: the ends must lie on one straight line, 2 to 5 spots long"
+        )
+    return window
+
+
+@cache
+def _window_between(a: Spot, b: Spot) -> int | None:
+    for w in BOARD.all_windows:
+        if w.length >= 2 and {w.spots[0], w.spots[-1]} == {a, b}:
+            return w.id
+    return None
+
+
+def _parse_board(board: str, text: str) -> tuple[Mask, Mask]:
+    rows = board.split("/")
+    if len(rows) != len(ROW_LENGTHS):
+        raise NotationError(
+            f"chinagold: the board has 11 rows separated by '/', got {len(rows)} in {text!r}"
+        )
+    hidden = gold = 0
+    spot = 0
+    for i, (row, want) in enumerate(zip(rows, ROW_LENGTHS, strict=True)):
+        count = 0
+        for tok in re.findall(r"\d+|.", row):
+            if tok.isdigit():
+                n = int(tok)
+                if n == 0:
+                    raise NotationError(f"chinagold: row {i + 1}: a run of 0 cleared spots")
+                count += n
+                spot += n
+                continue
+            if tok == "o":
+                hidden |= 1 << spot
+            elif tok == "G":
+                gold |= 1 << spot
+            else:
+                raise NotationError(
+                    f"chinagold: row {i + 1} ({row!r}): {tok!r} is not 'o' (face down),"
+                    " 'G' (gold) or a count of cleared spots"
+                )
+            count += 1
+            spot += 1
+        if count != want:
+            raise NotationError(
+                f"chinagold: row {i + 1} ({row!r}) has {count} spots, it must have {want}"
+            )
+    return hidden, gold
+
+
+__all__ = [
+    "NUM_ACTIONS",
+    "PASS",
+    "REBURY_BASE",
+    "Chinagold",
+    "ChinagoldConfig",
+    "ChinagoldState",
+    "decision_to_string",
+    "parse_action",
+    "stage_of",
+    "throw_distribution",
+]

@@ -1,0 +1,85 @@
+"""Observation, tensor, text board and SVG board."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+
+from chinagold_helpers import game, position
+
+from motherlode.games.chinagold.game import OBS_GLOBALS, OBS_PLANES
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def _actions(svg: str) -> list[str]:
+    root = ET.fromstring(svg)
+    return [el.attrib["data-action"] for el in root.iter() if "data-action" in el.attrib]
+
+
+def test_observation_is_json_and_complete() -> None:
+    state = position(game(), gold=["f5", "f6"], throw="2", collected=(0, 0))
+    obs = state.observation(0)
+    json.dumps(obs)
+    assert obs["phase"] == "choose" and obs["throw"] == 2 and obs["to_move"] == 0
+    assert obs["discs"] == ["0/1", "0/2", "1/2"]
+    assert obs["roles"] == {"mountains": 0, "rivers": 1}
+    spots = {s["spot"]: s for s in obs["spots"]}
+    assert len(spots) == 91 and spots["f5"]["state"] == "gold"
+    assert spots["a8"]["mountain"] == "B"
+    assert obs["position"] == state.serialize()
+    # perfect information: every seat sees the same board
+    assert {k: v for k, v in state.observation(1).items() if k != "seat"} == {
+        k: v for k, v in obs.items() if k != "seat"
+    }
+
+
+def test_observation_tensor_has_the_declared_shape_and_perspective() -> None:
+    g = game()
+    state = position(g, gold=["f5"], throw="1", collected=(0, 0))
+    t0, t1 = state.observation_tensor(0), state.observation_tensor(1)
+    assert t0.shape == g.observation_tensor_shape() == (OBS_PLANES * 91 + OBS_GLOBALS,)
+    assert t0.dtype.name == "float32"
+    assert t0[91 + 45 - 1] == 1.0  # f5 (spot 44) is gold
+    base = OBS_PLANES * 91
+    assert t0[base + 14] == 1.0 and t1[base + 14] == 0.0  # seat 0 has the mountains
+    assert t0[base + 13] == 1.0 and t1[base + 13] == 0.0  # seat 0 to move
+
+
+def test_text_board_shows_markers_mountains_and_rivers() -> None:
+    state = position(game(), gold=["f5"], cleared=["f6"], throw="1", collected=(1, 0))
+    text = str(state)
+    assert "P1 threw 1" in text
+    middle = next(line for line in text.splitlines() if line.startswith("f1"))
+    assert "o o o o G . o o o o o" in middle
+    assert "G G H I I . F F D J J" in middle
+
+
+def test_svg_marks_every_legal_action_and_nothing_else() -> None:
+    state = position(game(), gold=["f5", "f6"], throw="3", collected=(0, 0))
+    svg = state.render_svg(0)
+    acts = _actions(svg)
+    legal = [state.action_to_string(a) for a in state.legal_actions()]
+    assert sorted(acts) == sorted(legal)
+    assert "rebury f5" in acts and "turn f1-f3" in acts
+    root = ET.fromstring(svg)
+    titles = [el for el in root.iter(f"{SVG}title")]
+    assert len(titles) > len(acts)
+    # the other seat sees the board but cannot act on it
+    assert _actions(state.render_svg(1)) == []
+
+
+def test_svg_single_markers_are_clickable_when_one_is_to_be_turned() -> None:
+    state = position(game(), hidden=["f1", "f2", "f3"], gold=["d3"], throw="-")
+    acts = _actions(state.render_svg(None))
+    assert sorted(acts) == sorted(["turn f1", "turn f2", "turn f3", "turn f1-f2", "turn f2-f3"])
+
+
+def test_svg_draws_mountains_as_areas_and_rivers_as_lines() -> None:
+    svg = game().new_initial_state().render_svg()
+    root = ET.fromstring(svg)
+    polygons = list(root.iter(f"{SVG}polygon"))
+    assert len(polygons) == 91
+    river_lines = [el for el in root.iter(f"{SVG}line") if el.attrib.get("stroke") == "#3a86c8"]
+    assert len(river_lines) == 91 - 17  # a spanning tree per river
+    assert _actions(svg) == []  # a chance node: nothing to click
