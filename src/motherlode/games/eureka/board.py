@@ -1,0 +1,440 @@
+"""Eureka's content data: the hex board and the chip mix, loaded from JSON and validated.
+
+The printed board and chip split are not public (FACTS.md), so the packaged files are
+designed to every constraint the rulebook and the published component list state; a user
+may load a transcription of their own copy with the ``board`` / ``chips`` config options.
+
+Hexes are named like chess squares: a row letter (``a`` is the top row) and the position
+in that row counted from the left (``k11`` is the centre of the radius-10 board).
+
+>>> board = load_board()
+>>> len(board.hexes), len(board.holes), len(board.track)
+(331, 64, 15)
+>>> board.names[board.track[-1]], board.names[board.houses[0]]
+('k11', 'k14')
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from itertools import pairwise
+from pathlib import Path
+from typing import Any
+
+from motherlode.core.errors import ConfigError
+from motherlode.core.hex import Hex, hex_distance, hexagon, neighbours
+
+LAND = 0
+"""Walkable land: gold field, mining hole, street, railway track."""
+HOUSE = 1
+"""A house: entered only by an exact throw through its door, by its owner."""
+BERTH = 2
+"""A raft post: water by the bank where a raft may lie; entered only by an exact throw."""
+WATER = 3
+"""Lake water: never entered."""
+
+TERRAIN_CHARS = {".": "field", "o": "hole", "s": "street", "H": "house", "=": "track"}
+"""Board characters other than lake water (a digit naming its lake)."""
+
+GOLD_VALUES = (1, 2, 3, 4, 5)
+"""Nugget values of gold chips (published component list: 1 to 5)."""
+ROBBER_HATS = (1, 2, 3, 4, 5)
+"""Hat numbers of robber chips (published component list: 1 to 5)."""
+
+
+@dataclass(frozen=True)
+class Lake:
+    """One lake: its raft posts on the city bank and on the field bank."""
+
+    name: str
+    berths: tuple[tuple[int, ...], tuple[int, ...]]
+    """Berth node ids: ``berths[0]`` on the Golden City bank, ``berths[1]`` opposite."""
+    rafts: tuple[int, ...]
+    """Berths holding a raft at set-up."""
+
+
+@dataclass(frozen=True)
+class Board:
+    """A validated board with its movement graph precomputed (node ids in reading order)."""
+
+    radius: int
+    hexes: tuple[Hex, ...]
+    names: tuple[str, ...]
+    index: dict[str, int]
+    terrain: tuple[str, ...]
+    """Per node: ``field``, ``hole``, ``street``, ``house``, ``track``, ``water`` or ``berth``."""
+    kind: tuple[int, ...]
+    """Per node: :data:`LAND`, :data:`HOUSE`, :data:`BERTH` or :data:`WATER`."""
+    nbrs: tuple[tuple[int, ...], ...]
+    """Movement neighbours (walls of houses and water already removed)."""
+    track: tuple[int, ...]
+    """Railway spaces from the tunnel to the last space in Golden City."""
+    houses: tuple[int, ...]
+    """House node per colour (seat ``i`` owns ``houses[i]``)."""
+    colours: tuple[str, ...]
+    doors: tuple[tuple[int, int], ...]
+    holes: tuple[int, ...]
+    """Mining holes in node order (one chip each at set-up)."""
+    lakes: tuple[Lake, ...]
+    berths: tuple[int, ...]
+    """Every raft berth, lake by lake, city bank first."""
+    berth_lake: dict[int, int]
+    berth_side: dict[int, int]
+    city: frozenset[int]
+    """Golden City: streets, houses and the railway inside the city."""
+    source: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def opposite(self, berth: int) -> tuple[int, ...]:
+        """The berths on the opposite bank of ``berth``'s lake."""
+        lake = self.lakes[self.berth_lake[berth]]
+        return lake.berths[1 - self.berth_side[berth]]
+
+    def distances_from(self, sources: list[int], rafts: bool = True) -> list[int]:
+        """Steps from the nearest of ``sources`` to every node (static graph; -1: none).
+
+        With ``rafts``, crossing a lake between berths counts as 3 steps (a heuristic for
+        bots: a crossing ends the turn).
+        """
+        big = 10**6
+        dist = [big] * len(self.hexes)
+        frontier = list(sources)
+        for s in frontier:
+            dist[s] = 0
+        # Dijkstra on small integer weights: buckets.
+        buckets: dict[int, list[int]] = {0: frontier}
+        d = 0
+        while buckets:
+            if d not in buckets:
+                d += 1
+                continue
+            for node in buckets.pop(d):
+                if dist[node] != d:
+                    continue
+                steps: list[tuple[int, int]] = [(n, 1) for n in self.nbrs[node]]
+                if rafts and self.kind[node] == BERTH:
+                    steps += [(b, 3) for b in self.opposite(node)]
+                for n, w in steps:
+                    if d + w < dist[n]:
+                        dist[n] = d + w
+                        buckets.setdefault(d + w, []).append(n)
+            d += 1
+        return [x if x < big else -1 for x in dist]
+
+
+@dataclass(frozen=True)
+class ChipMix:
+    """How many gold chips of each nugget value and robbers of each hat are in the game."""
+
+    gold: tuple[int, ...]
+    """Count per nugget value 1..5."""
+    robbers: tuple[int, ...]
+    """Count per hat 1..5."""
+
+    @property
+    def kinds(self) -> tuple[int, ...]:
+        """Counts per chip kind: gold 1..5 then robber 1..5 (the chance outcome order)."""
+        return self.gold + self.robbers
+
+    @property
+    def total(self) -> int:
+        return sum(self.gold) + sum(self.robbers)
+
+    @property
+    def nuggets(self) -> int:
+        return sum(v * c for v, c in zip(GOLD_VALUES, self.gold, strict=True))
+
+
+def hex_name(h: Hex, radius: int) -> str:
+    """``(q, r)`` -> ``"k11"`` style name (row letter, position in the row from 1)."""
+    q, r = h
+    lo = max(-radius, -r - radius)
+    return f"{chr(ord('a') + r + radius)}{q - lo + 1}"
+
+
+def _fail(source: str, entry: str, problem: str) -> ConfigError:
+    return ConfigError(f"eureka data {source}: {entry}: {problem}")
+
+
+def _read_json(path: str | None, default: str) -> tuple[Any, str]:
+    if path:
+        p = Path(path)
+        try:
+            text = p.read_text(encoding="utf-8")
+        except OSError as err:
+            raise ConfigError(f"eureka data {path}: cannot read: {err.strerror}") from None
+        source = str(p)
+    else:
+        package = resources.files("motherlode.games.eureka")
+        text = package.joinpath("data").joinpath(default).read_text(encoding="utf-8")
+        source = f"data/{default}"
+    try:
+        return json.loads(text), source
+    except json.JSONDecodeError as err:
+        where = f"{err.msg} at line {err.lineno}"
+        raise ConfigError(f"eureka data {source}: not JSON ({where})") from None
+
+
+def _names(src: str, entry: str, value: Any, index: dict[str, int]) -> list[int]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise _fail(src, entry, "must be a list of hex names")
+    out = []
+    for v in value:
+        if v not in index:
+            raise _fail(src, entry, f"no hex named {v!r} on this board")
+        out.append(index[v])
+    return out
+
+
+@cache
+def load_board(path: str | None = None) -> Board:
+    """Load and validate a board file (``None``: the packaged designed board)."""
+    data, src = _read_json(path, "board.json")
+    if not isinstance(data, dict):
+        raise _fail(src, "file", "must hold a JSON object")
+    for key in ("radius", "rows", "track", "houses", "lakes"):
+        if key not in data:
+            raise _fail(src, key, "missing")
+    radius = data["radius"]
+    if not isinstance(radius, int) or not 3 <= radius <= 20:
+        raise _fail(src, "radius", f"must be an integer 3..20 (got {radius!r})")
+    cells = hexagon(radius)
+    rows = data["rows"]
+    if not isinstance(rows, list) or len(rows) != 2 * radius + 1:
+        raise _fail(src, "rows", f"must be a list of {2 * radius + 1} strings")
+    chars: dict[Hex, str] = {}
+    for i, row in enumerate(rows):
+        r = i - radius
+        want = 2 * radius + 1 - abs(r)
+        tokens = row.split() if isinstance(row, str) else []
+        if len(tokens) != want:
+            raise _fail(src, f"rows[{i}]", f"must hold {want} space-separated cells")
+        lo = max(-radius, -r - radius)
+        for j, tok in enumerate(tokens):
+            if tok not in TERRAIN_CHARS and not (len(tok) == 1 and tok.isdigit()):
+                raise _fail(src, f"rows[{i}] cell {j + 1}", f"unknown cell {tok!r}")
+            chars[(lo + j, r)] = tok
+    names = tuple(hex_name(h, radius) for h in cells)
+    index = {n: i for i, n in enumerate(names)}
+    pos = {h: i for i, h in enumerate(cells)}
+    terrain = [TERRAIN_CHARS.get(chars[h], "water") for h in cells]
+
+    # Lakes and berths.
+    lakes_raw = data["lakes"]
+    if not isinstance(lakes_raw, list) or len(lakes_raw) != 3:
+        raise _fail(src, "lakes", "must list the three lakes around Golden City (rulebook)")
+    lakes: list[Lake] = []
+    berth_lake: dict[int, int] = {}
+    berth_side: dict[int, int] = {}
+    all_berths: list[int] = []
+    for li, lk in enumerate(lakes_raw):
+        entry = f"lakes[{li}]"
+        if not isinstance(lk, dict) or not {"name", "water", "berths", "rafts"} <= set(lk):
+            raise _fail(src, entry, "needs name, water, berths (city, fields) and rafts")
+        water = lk["water"]
+        water_cells = [pos[h] for h in cells if chars[h] == water]
+        if not water_cells:
+            raise _fail(src, entry, f"no water cells {water!r} on the board")
+        if not _connected(water_cells, cells, pos):
+            raise _fail(src, entry, "its water is not one connected lake")
+        b = lk["berths"]
+        if not isinstance(b, dict) or set(b) != {"city", "fields"}:
+            raise _fail(src, entry, "berths must be an object with 'city' and 'fields'")
+        sides = []
+        for side_i, side in enumerate(("city", "fields")):
+            nodes = _names(src, f"{entry}.berths.{side}", b[side], index)
+            if not nodes:
+                raise _fail(src, f"{entry}.berths.{side}", "needs at least one raft post")
+            for nd in nodes:
+                if nd in berth_lake:
+                    raise _fail(src, f"{entry}.berths.{side}", f"{names[nd]} listed twice")
+                if chars[cells[nd]] != water:
+                    raise _fail(src, f"{entry}.berths.{side}", f"{names[nd]} is not its water")
+                want_t = ("street", "track") if side == "city" else ("field", "hole", "track")
+                land = [
+                    pos[n] for n in neighbours(cells[nd]) if n in pos and terrain[pos[n]] in want_t
+                ]
+                if not land:
+                    raise _fail(
+                        src, f"{entry}.berths.{side}", f"{names[nd]} is not on the {side} bank"
+                    )
+                berth_lake[nd] = li
+                berth_side[nd] = side_i
+                terrain[nd] = "berth"
+                all_berths.append(nd)
+            sides.append(tuple(nodes))
+        rafts = _names(src, f"{entry}.rafts", lk["rafts"], index)
+        if not rafts or len(set(rafts)) != len(rafts):
+            raise _fail(src, f"{entry}.rafts", "needs at least one raft, each on its own post")
+        for rf in rafts:
+            if berth_lake.get(rf) != li:
+                raise _fail(src, f"{entry}.rafts", f"{names[rf]} is not a post of this lake")
+        lakes.append(Lake(str(lk["name"]), (sides[0], sides[1]), tuple(rafts)))
+    if sum(len(lake.rafts) for lake in lakes) != 6:
+        raise _fail(src, "lakes", "the game has six rafts (published component list)")
+
+    # Houses.
+    houses_raw = data["houses"]
+    if not isinstance(houses_raw, list) or len(houses_raw) != 6:
+        raise _fail(src, "houses", "must list 6 houses (one per miner colour)")
+    houses: list[int] = []
+    doors: list[tuple[int, int]] = []
+    colours: list[str] = []
+    for hi, hs in enumerate(houses_raw):
+        entry = f"houses[{hi}]"
+        if not isinstance(hs, dict) or not {"colour", "hex", "door"} <= set(hs):
+            raise _fail(src, entry, "needs colour, hex and door")
+        (node,) = _names(src, f"{entry}.hex", [hs["hex"]], index)
+        if terrain[node] != "house":
+            raise _fail(src, f"{entry}.hex", f"{names[node]} is not marked H")
+        door = _names(src, f"{entry}.door", hs["door"], index)
+        if len(door) != 2 or door[0] == door[1]:
+            raise _fail(src, f"{entry}.door", "a door is two hexes wide: give two hexes")
+        for d in door:
+            if hex_distance(cells[d], cells[node]) != 1 or terrain[d] not in ("street", "track"):
+                raise _fail(
+                    src, f"{entry}.door", f"{names[d]} is not a street next to the house"
+                )
+        if hex_distance(cells[door[0]], cells[door[1]]) != 1:
+            raise _fail(src, f"{entry}.door", "the two door hexes must be side by side")
+        houses.append(node)
+        doors.append((door[0], door[1]))
+        colours.append(str(hs["colour"]))
+    marked = {i for i, t in enumerate(terrain) if t == "house"}
+    if marked != set(houses):
+        raise _fail(src, "houses", "every H cell must be a listed house and vice versa")
+
+    # Track.
+    track = _names(src, "track", data["track"], index)
+    if len(track) < 2 or len(set(track)) != len(track):
+        raise _fail(src, "track", "needs at least two distinct spaces")
+    if {i for i, t in enumerate(terrain) if t == "track"} != set(track):
+        raise _fail(src, "track", "the listed spaces must be exactly the '=' cells")
+    for a, b2 in pairwise(track):
+        if hex_distance(cells[a], cells[b2]) != 1:
+            raise _fail(src, "track", f"{names[a]} and {names[b2]} are not adjacent")
+    if hex_distance(cells[track[0]], (0, 0)) != radius:
+        raise _fail(src, "track", f"the first space {names[track[0]]} must be at the board edge")
+
+    # Golden City: the streets' connected region, with the houses and the track inside it.
+    streets = [i for i, t in enumerate(terrain) if t == "street"]
+    city = set(streets) | set(houses)
+    for t in track:
+        around = [terrain[pos[n]] for n in neighbours(cells[t]) if n in pos]
+        if "street" in around and "field" not in around and "hole" not in around:
+            city.add(t)
+    if track[-1] not in city:
+        raise _fail(src, "track", f"the last space {names[track[-1]]} must be in Golden City")
+    if not _connected(sorted(i for i in city if terrain[i] != "house"), cells, pos):
+        raise _fail(src, "rows", "Golden City's streets are not connected")
+
+    # Movement graph.
+    kinds = {"house": HOUSE, "berth": BERTH, "water": WATER}
+    kind = [kinds.get(tn, LAND) for tn in terrain]
+    door_of: dict[int, list[int]] = {}
+    for hnode, dr in zip(houses, doors, strict=True):
+        for d in dr:
+            door_of.setdefault(d, []).append(hnode)
+    nbrs: list[tuple[int, ...]] = []
+    for i, h in enumerate(cells):
+        out: list[int] = []
+        for n in neighbours(h):
+            if n not in pos:
+                continue
+            j = pos[n]
+            pair = (kind[i], kind[j])
+            if (
+                pair == (LAND, LAND)
+                or (pair == (LAND, HOUSE) and j in door_of.get(i, []))
+                or (pair == (HOUSE, LAND) and i in door_of.get(j, []))
+                or pair in ((LAND, BERTH), (BERTH, LAND))
+            ):
+                out.append(j)
+        nbrs.append(tuple(sorted(out)))
+    land = [i for i, k in enumerate(kind) if k == LAND]
+    if not _connected(land, cells, pos):
+        raise _fail(src, "rows", "the land is not connected (every field must be reachable)")
+    holes = tuple(i for i, t in enumerate(terrain) if t == "hole")
+    if not holes:
+        raise _fail(src, "rows", "no mining holes")
+    return Board(
+        radius=radius,
+        hexes=tuple(cells),
+        names=names,
+        index=index,
+        terrain=tuple(terrain),
+        kind=tuple(kind),
+        nbrs=tuple(nbrs),
+        track=tuple(track),
+        houses=tuple(houses),
+        colours=tuple(colours),
+        doors=tuple(doors),
+        holes=holes,
+        lakes=tuple(lakes),
+        berths=tuple(all_berths),
+        berth_lake=berth_lake,
+        berth_side=berth_side,
+        city=frozenset(city),
+        source=src,
+    )
+
+
+def _connected(nodes: list[int], cells: list[Hex], pos: dict[Hex, int]) -> bool:
+    if not nodes:
+        return True
+    want = set(nodes)
+    seen = {nodes[0]}
+    stack = [nodes[0]]
+    while stack:
+        cur = stack.pop()
+        for n in neighbours(cells[cur]):
+            j = pos.get(n)
+            if j is not None and j in want and j not in seen:
+                seen.add(j)
+                stack.append(j)
+    return seen == want
+
+
+def _counts(src: str, data: Any, key: str, label: str, allowed: tuple[int, ...]) -> tuple[int, ...]:
+    items = data.get(key)
+    if not isinstance(items, list):
+        raise _fail(src, key, f"must be a list of {{{label}, count, source}}")
+    counts = dict.fromkeys(allowed, 0)
+    for i, it in enumerate(items):
+        entry = f"{key}[{i}]"
+        if not isinstance(it, dict) or label not in it or "count" not in it:
+            raise _fail(src, entry, f"needs {label!r} and 'count'")
+        v, c = it[label], it["count"]
+        if v not in allowed:
+            raise _fail(src, entry, f"{label} must be one of {list(allowed)} (got {v!r})")
+        if not isinstance(c, int) or isinstance(c, bool) or c < 0:
+            raise _fail(src, entry, f"count must be a non-negative integer (got {c!r})")
+        counts[v] += c
+    return tuple(counts[v] for v in allowed)
+
+
+@cache
+def load_chips(path: str | None = None) -> ChipMix:
+    """Load and validate a chip-mix file (``None``: the packaged designed mix)."""
+    data, src = _read_json(path, "chips.json")
+    if not isinstance(data, dict):
+        raise _fail(src, "file", "must hold a JSON object")
+    gold = _counts(src, data, "gold", "nuggets", GOLD_VALUES)
+    robbers = _counts(src, data, "robbers", "hat", ROBBER_HATS)
+    if sum(gold) == 0:
+        raise _fail(src, "gold", "the game needs at least one gold chip")
+    return ChipMix(gold, robbers)
+
+
+def parse_mix(text: str, what: str) -> tuple[int, ...]:
+    """``"14,12,10,7,5"`` -> counts for values 1..5 (a config override of the mix)."""
+    parts = [p.strip() for p in text.split(",")]
+    if len(parts) != 5 or not all(p.isdigit() for p in parts):
+        raise ConfigError(
+            f"invalid eureka config: {what} must be five counts for values 1..5,"
+            f" like '14,12,10,7,5' (got {text!r})"
+        )
+    return tuple(int(p) for p in parts)

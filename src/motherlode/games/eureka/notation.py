@@ -1,0 +1,359 @@
+"""Eureka's action notation and position notation (see ``docs/rules/eureka.md``).
+
+Actions (decisions): ``roll``, ``pass``, ``stay``, ``move k5``, ``cross e8``.
+Chance outcomes: ``die L`` (the locomotive; it counts one in fights), ``die 2`` .. ``die 6``,
+``reveal G1`` .. ``reveal G5`` (a gold chip of that many nuggets), ``reveal R1`` ..
+``reveal R5`` (a robber with that hat number).
+
+A position is one line of space-separated ``key=value`` fields after a version tag::
+
+    eureka/1 players=3 turn=0 actor=0 phase=turn die=0 loco=0 turns=0 duel=-
+      miners=k14:0:0:0:0,n11:0:0:0:0,n8:0:0:0:0 rafts=g9,e8,m13,n14,m7,n5
+      chips=ffffffffffffffff robbers=- bag=14.12.10.7.5.2.3.4.4.3
+
+(one line in reality). ``miners`` gives per seat hex:gold:robbers:house gold:house robbers
+(gold and robbers lying in front of the miner, then those safe in the house); ``chips`` is
+a hex bit mask over the mining holes in board order (bit 0 = the first hole, the lowest
+bit of the last digit) of those still holding a face-down chip; ``robbers`` lists face-up
+robbers as hex:hat:nuggets under it; ``bag`` counts the face-down chips by kind (gold 1..5,
+robber 1..5); ``duel`` is ``attacker v defender : attacker's roll`` while a duel runs.
+
+>>> import motherlode
+>>> game = motherlode.load("eureka", players=3)
+>>> text = game.new_initial_state().serialize()
+>>> text.split()[:4]
+['eureka/1', 'players=3', 'turn=0', 'actor=0']
+>>> game.deserialize(text).serialize() == text
+True
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from motherlode.core.errors import NotationError
+from motherlode.core.protocol import Action
+from motherlode.games.eureka.board import BERTH, HOUSE, WATER
+
+if TYPE_CHECKING:
+    from motherlode.games.eureka.game import Eureka, EurekaState
+
+
+def action_to_string(state: EurekaState, action: Action) -> str:
+    from motherlode.games.eureka import game as g
+
+    if state.is_chance_node():
+        if 0 <= action < 6:
+            return f"die {g.DIE_FACES[action]}"
+        if g.CHIP_BASE <= action < g.CHIP_BASE + g.NUM_KINDS:
+            return f"reveal {g.CHIP_NAMES[action - g.CHIP_BASE]}"
+        return f"chance#{action}"
+    names = state.game.board.names
+    if action == g.PASS:
+        return "pass"
+    if action == g.ROLL_DIE:
+        return "roll"
+    if action == g.STAY:
+        return "stay"
+    if g.MOVE_BASE <= action < state.game.cross_base:
+        return f"move {names[action - g.MOVE_BASE]}"
+    cb = state.game.cross_base
+    if cb <= action < state.game.num_distinct_actions:
+        return f"cross {names[state.game.board.berths[action - cb]]}"
+    return f"action#{action}"
+
+
+def _hex(state: EurekaState, word: str, text: str) -> int:
+    board = state.game.board
+    node = board.index.get(word)
+    if node is None:
+        last = board.names[-1]
+        raise NotationError(
+            f"eureka: {text!r}: no hex named {word!r} (rows a..{last[0]}, a letter and a"
+            f" number, e.g. {board.names[len(board.names) // 2]})"
+        )
+    return node
+
+
+def parse_action(state: EurekaState, text: str) -> Action:
+    """Parse any well-formed action string (legal or not) to its id."""
+    from motherlode.games.eureka import game as g
+
+    words = " ".join(text.split()).lower().split(" ")
+    head = words[0]
+    if head in ("die", "reveal"):
+        if not state.is_chance_node():
+            raise NotationError(
+                f"eureka: {text!r} is a chance outcome, but a player decides now"
+                " (roll, pass, stay, move <hex>, cross <hex>)"
+            )
+        if len(words) != 2:
+            raise NotationError(f"eureka: {text!r}: expected '{head}' and one value")
+        if head == "die":
+            face = words[1].upper()
+            if face == "1":
+                face = "L"
+            if face not in g.DIE_FACES:
+                raise NotationError(f"eureka: {text!r}: a die face is L, 2, 3, 4, 5 or 6")
+            return g.DIE_FACES.index(face)
+        kind = words[1].upper()
+        if kind not in g.CHIP_NAMES:
+            raise NotationError(
+                f"eureka: {text!r}: a chip is G1..G5 (gold nuggets) or R1..R5 (robber hat)"
+            )
+        return g.CHIP_BASE + g.CHIP_NAMES.index(kind)
+    if state.is_chance_node():
+        raise NotationError(
+            f"eureka: {text!r}: chance acts now; give 'die <face>' or 'reveal <chip>'"
+        )
+    simple = {"pass": g.PASS, "roll": g.ROLL_DIE, "stay": g.STAY}
+    if head in simple:
+        if len(words) != 1:
+            raise NotationError(f"eureka: {text!r}: '{head}' takes no argument")
+        return simple[head]
+    if head in ("move", "cross") and len(words) == 2:
+        node = _hex(state, words[1], text)
+        if head == "move":
+            return g.MOVE_BASE + node
+        slot = state.game.berth_slot.get(node)
+        if slot is None:
+            raise NotationError(f"eureka: {text!r}: {words[1]} is not a raft post")
+        return state.game.cross_base + slot
+    raise NotationError(
+        f"eureka: cannot parse {text!r}: actions are roll, pass, stay, move <hex>,"
+        " cross <hex> (chance: die <face>, reveal <chip>)"
+    )
+
+
+def explain_illegal(state: EurekaState, action: Action) -> str:
+    """The rule that forbids ``action`` here."""
+    from motherlode.games.eureka import game as g
+
+    board = state.game.board
+    ph = state.phase
+    if not 0 <= action < state.game.num_distinct_actions:
+        return "no such action"
+    if ph == g.TURN:
+        return "a turn begins by throwing the die ('roll') or passing ('pass')"
+    if ph == g.RAFT:
+        if action == g.STAY or action >= state.game.cross_base:
+            return (
+                "a raft crosses only to a free post on the opposite bank of the same lake"
+            )
+        return "the miner is on a raft: 'cross <post>' or 'stay'"
+    if ph in (g.MOVE, g.RETREAT):
+        if action in (g.PASS, g.ROLL_DIE):
+            return "the die is thrown already: choose where to move"
+        if action == g.STAY:
+            return "the miner can move, so must move the full number"
+        if action >= state.game.cross_base:
+            return "the miner is not on a raft"
+        node = action - g.MOVE_BASE
+        name = board.names[node]
+        kind = board.kind[node]
+        if kind == WATER:
+            return f"{name} is lake water, crossed only by raft"
+        if kind == HOUSE and node != board.houses[state.actor]:
+            owner = board.houses.index(node)
+            return f"{name} is the {board.colours[owner]} house; a miner enters only his own"
+        if node == state.loco_node():
+            return f"{name} holds the locomotive"
+        if kind == BERTH and node not in state.rafts:
+            return f"{name} is a raft post with no raft"
+        if kind == BERTH and node in state.pos:
+            return f"{name}: only one figure may stand on a raft"
+        if ph == g.RETREAT and node == state.pos[state.actor]:
+            return "the miner must move away from this hex"
+        return (
+            f"{name} is not exactly {state.die} hexes away (no straight back and forth"
+            " between two hexes, no jumping the locomotive, houses and rafts end a move)"
+        )
+    return "it is not among the legal actions"
+
+
+# -- position notation ------------------------------------------------------------------
+
+
+def serialize(state: EurekaState) -> str:
+    from motherlode.games.eureka import game as g
+
+    board = state.game.board
+    names = board.names
+    miners = ",".join(
+        f"{names[state.pos[i]]}:{state.gold[i]}:{state.robbers[i]}:"
+        f"{state.house_gold[i]}:{state.house_robbers[i]}"
+        for i in range(state.game.num_players)
+    )
+    mask = 0
+    for i, h in enumerate(board.holes):
+        if state.facedown[h]:
+            mask |= 1 << i
+    width = (len(board.holes) + 3) // 4
+    robbers = ",".join(
+        f"{names[h]}:{hat}:{gold}" for h, (hat, gold) in sorted(state.stacks.items())
+    )
+    a, d, r = state.duel
+    duel = f"{a}v{d}:{r}" if a >= 0 else "-"
+    return (
+        f"{g.NOTATION_VERSION} players={state.game.num_players} turn={state.turn}"
+        f" actor={state.actor} phase={g.PHASES[state.phase]} die={state.die} loco={state.loco}"
+        f" turns={state.turns} duel={duel} miners={miners}"
+        f" rafts={','.join(names[r] for r in state.rafts)} chips={mask:0{width}x}"
+        f" robbers={robbers or '-'} bag={'.'.join(str(c) for c in state.bag)}"
+    )
+
+
+def _int(key: str, value: str, lo: int, hi: int) -> int:
+    if not value.isdigit() or not lo <= int(value) <= hi:
+        raise NotationError(f"eureka position: {key}={value!r} must be an integer {lo}..{hi}")
+    return int(value)
+
+
+def parse_position(game: Eureka, text: str) -> EurekaState:
+    """The state whose notation is ``text``; bad text raises NotationError naming the field."""
+    from motherlode.games.eureka import game as g
+
+    if not isinstance(text, str):
+        raise NotationError("eureka position: not a string")
+    tokens = text.split()
+    if not tokens or tokens[0] != g.NOTATION_VERSION:
+        raise NotationError(f"eureka position must start with {g.NOTATION_VERSION!r}")
+    fields: dict[str, str] = {}
+    for tok in tokens[1:]:
+        key, eq, value = tok.partition("=")
+        if not eq:
+            raise NotationError(f"eureka position: field {tok!r} is not key=value")
+        if key in fields:
+            raise NotationError(f"eureka position: field {key!r} given twice")
+        fields[key] = value
+    want = ["players", "turn", "actor", "phase", "die", "loco", "turns", "duel", "miners",
+            "rafts", "chips", "robbers", "bag"]
+    missing = [k for k in want if k not in fields]
+    extra = [k for k in fields if k not in want]
+    if missing or extra:
+        raise NotationError(
+            "eureka position: "
+            + (f"missing field(s) {', '.join(missing)}" if missing else "")
+            + ("; " if missing and extra else "")
+            + (f"unknown field(s) {', '.join(extra)}" if extra else "")
+        )
+    board = game.board
+    n = game.num_players
+    if _int("players", fields["players"], 1, 99) != n:
+        raise NotationError(f"eureka position: players={fields['players']} but this game has {n}")
+    state = g.EurekaState.initial(game)
+    state.turn = _int("turn", fields["turn"], 0, n - 1)
+    state.actor = _int("actor", fields["actor"], 0, n - 1)
+    if fields["phase"] not in g.PHASES:
+        raise NotationError(
+            f"eureka position: phase={fields['phase']!r} is not one of {', '.join(g.PHASES)}"
+        )
+    state.phase = g.PHASES.index(fields["phase"])
+    state.die = _int("die", fields["die"], 0, 6)
+    state.loco = _int("loco", fields["loco"], 0, len(board.track) - 1)
+    state.turns = _int("turns", fields["turns"], 0, game.cfg.max_turns)
+
+    def node(key: str, word: str) -> int:
+        idx = board.index.get(word)
+        if idx is None:
+            raise NotationError(f"eureka position: {key}: no hex named {word!r}")
+        return idx
+
+    duel = fields["duel"]
+    if duel == "-":
+        state.duel = (-1, -1, 0)
+    else:
+        try:
+            ad, _, roll = duel.partition(":")
+            a, _, d = ad.partition("v")
+            state.duel = (int(a), int(d), int(roll))
+        except ValueError:
+            raise NotationError(f"eureka position: duel={duel!r} is not A v D : roll") from None
+        if not (0 <= state.duel[0] < n and 0 <= state.duel[1] < n and 0 <= state.duel[2] <= 6):
+            raise NotationError(f"eureka position: duel={duel!r} is out of range")
+    miners = fields["miners"].split(",")
+    if len(miners) != n:
+        raise NotationError(f"eureka position: miners lists {len(miners)} seats, not {n}")
+    for i, m in enumerate(miners):
+        parts = m.split(":")
+        if len(parts) != 5:
+            raise NotationError(
+                f"eureka position: miners[{i}]={m!r} is not hex:gold:robbers:housegold:houserobbers"
+            )
+        state.pos[i] = node(f"miners[{i}]", parts[0])
+        nums = [_int(f"miners[{i}]", p, 0, 10_000) for p in parts[1:]]
+        state.gold[i], state.robbers[i], state.house_gold[i], state.house_robbers[i] = nums
+    rafts = fields["rafts"].split(",")
+    if len(rafts) != len(state.rafts):
+        raise NotationError(f"eureka position: rafts lists {len(rafts)}, the board has"
+                            f" {len(state.rafts)}")
+    state.rafts = [node("rafts", r) for r in rafts]
+    for r in state.rafts:
+        if r not in game.berth_slot:
+            raise NotationError(f"eureka position: rafts: {board.names[r]} is not a raft post")
+    chips = fields["chips"]
+    try:
+        mask = int(chips, 16)
+    except ValueError:
+        raise NotationError(f"eureka position: chips={chips!r} is not a hex mask") from None
+    if mask >> len(board.holes):
+        raise NotationError("eureka position: chips mask has bits beyond the mining holes")
+    state.facedown = [False] * len(board.hexes)
+    for i, h in enumerate(board.holes):
+        state.facedown[h] = bool(mask >> i & 1)
+    state.stacks = {}
+    if fields["robbers"] != "-":
+        for item in fields["robbers"].split(","):
+            parts = item.split(":")
+            if len(parts) != 3:
+                raise NotationError(f"eureka position: robbers item {item!r} is not hex:hat:gold")
+            h = node("robbers", parts[0])
+            if h in state.stacks:
+                raise NotationError(f"eureka position: robbers: two on {parts[0]}")
+            hat = _int("robbers", parts[1], 1, 5)
+            state.stacks[h] = (hat, _int("robbers", parts[2], 0, 10_000))
+    bag = fields["bag"].split(".")
+    if len(bag) != g.NUM_KINDS:
+        raise NotationError(f"eureka position: bag needs {g.NUM_KINDS} counts, got {len(bag)}")
+    state.bag = [_int("bag", c, 0, 10_000) for c in bag]
+    _check_phase(state)
+    try:
+        state.check_invariants()
+    except AssertionError as err:
+        raise NotationError(f"eureka position is inconsistent: {err}") from None
+    return state
+
+
+def _check_phase(state: EurekaState) -> None:
+    from motherlode.games.eureka import game as g
+
+    board = state.game.board
+    ph = state.phase
+    here = state.pos[state.actor]
+
+    def bad(why: str) -> NotationError:
+        return NotationError(f"eureka position: phase={g.PHASES[ph]}: {why}")
+
+    if ph in (g.TURN, g.ROLL, g.MOVE, g.REVEAL, g.DEFEND) and state.actor != state.turn:
+        raise bad("the actor must be the seat whose turn it is")
+    if ph == g.MOVE and not 2 <= state.die <= 6:
+        raise bad("die must be 2..6")
+    if ph == g.RETREAT and not 1 <= state.die <= 6:
+        raise bad("die must be 1..6")
+    if ph not in (g.MOVE, g.RETREAT) and state.die:
+        raise bad("die must be 0")
+    if ph == g.RAFT and board.kind[here] != BERTH:
+        raise bad("the actor is not on a raft")
+    if ph == g.REVEAL and not state.facedown[here]:
+        raise bad("no face-down chip under the actor")
+    if ph == g.DEFEND and (here not in state.stacks or state.gold[state.actor] == 0):
+        raise bad("no robber to fight under the actor, or no gold to defend")
+    in_duel = ph in (g.DUEL_A, g.DUEL_D)
+    if in_duel != (state.duel[0] >= 0):
+        raise bad("duel must be given exactly in the duel-a and duel-d phases")
+    if in_duel and (state.duel[0] != state.turn or state.duel[1] == state.turn):
+        raise bad("the attacker is the seat whose turn it is, the defender another")
+    if ph == g.DUEL_A and state.duel[2] != 0:
+        raise bad("the attacker has not rolled yet")
+    if ph == g.DUEL_D and not 1 <= state.duel[2] <= 6:
+        raise bad("the attacker's roll must be 1..6")

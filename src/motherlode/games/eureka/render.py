@@ -1,0 +1,247 @@
+"""Text and SVG boards for Eureka, drawn from a seat's observation (never hidden state).
+
+>>> import motherlode
+>>> state = motherlode.load("eureka", players=3).new_initial_state()
+>>> print(render_text(state).splitlines()[0])
+Eureka  turn 0: red to move (turn)  locomotive 1/15
+>>> svg = render_svg(state, 0)
+>>> svg.startswith("<svg") and 'data-action="roll"' in svg
+True
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from motherlode.core.hex import corners, to_pixel
+from motherlode.core.svg import actionable, document, element
+from motherlode.games.eureka.board import BERTH, HOUSE, WATER
+
+if TYPE_CHECKING:
+    from motherlode.games.eureka.game import EurekaState
+
+FILL = {
+    "field": "#e3cf8f",
+    "hole": "#e3cf8f",
+    "street": "#cfc8bd",
+    "track": "#d9c9a3",
+    "water": "#6fa8dc",
+    "berth": "#6fa8dc",
+}
+MINER = {
+    "red": "#d62728",
+    "blue": "#1f5fbf",
+    "green": "#2ca02c",
+    "yellow": "#f2c80f",
+    "black": "#222222",
+    "white": "#f7f7f7",
+}
+TEXT_ON = {"yellow": "#000", "white": "#000"}
+SIZE = 15.0
+
+
+def _status(obs: dict[str, Any], colours: tuple[str, ...]) -> str:
+    loco = obs["locomotive"]
+    if obs["phase"] == "over":
+        who = ", ".join(colours[w] for w in obs["winners"])
+        head = f"game over ({obs['end']}): winner {who}"
+    elif obs["to_move"] == -1:
+        head = f"turn {obs['turns_played']}: chance ({obs['phase']})"
+    else:
+        head = f"turn {obs['turns_played']}: {colours[obs['to_move']]} to move ({obs['phase']})"
+        if obs["die"]:
+            head += f", {obs['die']} hexes"
+    return f"Eureka  {head}  locomotive {loco['space'] + 1}/{loco['last_space'] + 1}"
+
+
+def render_text(state: EurekaState, seat: int | None = None) -> str:
+    """The board as text: one character per hex, then the miners and their gold.
+
+    ``.`` field, ``o`` face-down chip, ``R`` face-up robber, ``_`` street, ``H`` house,
+    ``=`` railway, ``L`` locomotive, ``~`` water, ``r`` raft, digits: miners (seat + 1),
+    ``*`` several miners.
+    """
+    obs = state.observation(seat)
+    board = state.game.board
+    idx = board.index
+    cells: dict[int, str] = {}
+    for i, t in enumerate(board.terrain):
+        cells[i] = {"field": ".", "hole": ".", "street": "_", "track": "=", "house": "H"}.get(
+            t, "~"
+        )
+    for name in obs["face_down_chips"]:
+        cells[idx[name]] = "o"
+    for rb in obs["robbers"]:
+        cells[idx[rb["hex"]]] = "R"
+    for name in obs["rafts"]:
+        cells[idx[name]] = "r"
+    cells[idx[obs["locomotive"]["hex"]]] = "L"
+    seen: dict[int, int] = {}
+    for m in obs["miners"]:
+        h = idx[m["hex"]]
+        seen[h] = seen.get(h, 0) + 1
+        cells[h] = "*" if seen[h] > 1 else str(m["seat"] + 1)
+    lines = [_status(obs, board.colours)]
+    radius = board.radius
+    for r in range(-radius, radius + 1):
+        letter = chr(ord("a") + r + radius)
+        row = [i for i, h in enumerate(board.hexes) if h[1] == r]
+        lines.append(f"{letter} " + " " * abs(r) + " ".join(cells[i] for i in row))
+    for m in obs["miners"]:
+        where = "house" if m["in_house"] else ("raft " if m["on_raft"] else m["hex"])
+        lines.append(
+            f"{m['seat'] + 1} {m['colour']:<6} at {where:<5} carrying {m['gold']} gold"
+            f" {m['robbers']} robbers; house {m['house_gold']} gold {m['house_robbers']}"
+            f" robbers = {m['house_gold'] + 2 * m['house_robbers']} points"
+        )
+    if obs["robbers"]:
+        lines.append(
+            "robbers: "
+            + ", ".join(f"{r['hex']} hat {r['hat']} with {r['gold']} gold" for r in obs["robbers"])
+        )
+    lines.append(f"face-down chips: {len(obs['face_down_chips'])}")
+    return "\n".join(lines)
+
+
+def render_svg(state: EurekaState, seat: int | None = None) -> str:
+    """The board as SVG from ``seat``'s view; legal actions of the seat to move clickable."""
+    obs = state.observation(seat)
+    board = state.game.board
+    idx = board.index
+    radius = board.radius
+    half_w = SIZE * 3**0.5 * (radius + 0.6)
+    half_h = SIZE * (1.5 * radius + 1.2)
+    ox, oy = half_w + 10, half_h + 34
+    width = 2 * half_w + 20
+    panel = 26 + 16 * len(obs["miners"])
+    height = 2 * half_h + 44 + panel
+
+    def centre(node: int) -> tuple[float, float]:
+        x, y = to_pixel(board.hexes[node], SIZE)
+        return (x + ox, y + oy)
+
+    def poly(node: int, **kw: Any) -> str:
+        pts = " ".join(f"{x:.1f},{y:.1f}" for x, y in corners(centre(node), SIZE))
+        return element("polygon", points=pts, **kw)
+
+    body: list[str] = [element("rect", x=0, y=0, width=width, height=height, fill="#f4ecd8")]
+    body.append(element("text", _status(obs, board.colours), x=10, y=20, font_size=13))
+    # Terrain.
+    house_owner = {h: i for i, h in enumerate(board.houses)}
+    for i, t in enumerate(board.terrain):
+        if t == "house":
+            colour = board.colours[house_owner[i]]
+            body.append(poly(i, fill=MINER.get(colour, "#999"), fill_opacity=0.45,
+                             stroke="#5a4a3a", stroke_width=2))
+            cx, cy = centre(i)
+            body.append(element("text", "⌂", x=cx, y=cy + 5, font_size=14,
+                                text_anchor="middle", fill="#3a2a1a"))
+        else:
+            body.append(poly(i, fill=FILL[t], stroke="#b8a57a" if board.kind[i] != WATER
+                             and t != "berth" else "#5d95c8", stroke_width=0.6))
+        if t == "hole":
+            cx, cy = centre(i)
+            body.append(element("circle", cx=cx, cy=cy, r=3, fill="#8a6d3b", opacity=0.5))
+    # House doors.
+    for house, door in zip(board.houses, board.doors, strict=True):
+        hx, hy = centre(house)
+        for d in door:
+            dx, dy = centre(d)
+            body.append(element("line", x1=(hx + dx) / 2, y1=(hy + dy) / 2, x2=hx, y2=hy,
+                                stroke="#5a4a3a", stroke_width=3, stroke_dasharray="2,2"))
+    # Railway and tunnel.
+    pts = " ".join(f"{x:.1f},{y:.1f}" for x, y in (centre(t) for t in board.track))
+    body.append(element("polyline", points=pts, fill="none", stroke="#6b4f2a", stroke_width=6,
+                        stroke_dasharray="2,3"))
+    body.append(element("polyline", points=pts, fill="none", stroke="#333", stroke_width=1.5))
+    tx, ty = centre(board.track[0])
+    body.append(element("circle", cx=tx, cy=ty + SIZE * 0.9, r=SIZE * 0.7, fill="#333",
+                        raw="<title>tunnel</title>"))
+    lx, ly = centre(board.track[-1])
+    body.append(element("circle", cx=lx, cy=ly, r=SIZE * 0.55, fill="none", stroke="#b8860b",
+                        stroke_width=2, raw="<title>last track space (Golden City)</title>"))
+    # Clickable legal actions of the seat to move (under the pieces, which let clicks
+    # through).
+    to_move = obs["to_move"]
+    buttons: list[tuple[str, str]] = []
+    if to_move >= 0 and (seat is None or seat == to_move):
+        for a in state.legal_actions():
+            text = state.action_to_string(a)
+            verb, _, arg = text.partition(" ")
+            if verb in ("move", "cross"):
+                node = idx[arg]
+                what = "Move to" if verb == "move" else "Cross the lake to"
+                kind = board.kind[node]
+                label = {HOUSE: " (house)", BERTH: " (raft)"}.get(kind, "")
+                body.append(actionable(
+                    poly(node, fill="#ffeb3b", fill_opacity=0.55, stroke="#c08000",
+                         stroke_width=2),
+                    text, f"{what} {arg}{label}"))
+            else:
+                buttons.append((text, {"roll": "Throw the die", "pass": "Pass this turn",
+                                       "stay": "Stay here"}[verb]))
+    # Raft posts and rafts.
+    pieces_start = len(body)
+    for b in board.berths:
+        bx, by = centre(b)
+        body.append(element("circle", cx=bx, cy=by - SIZE * 0.55, r=2, fill="#4a3520"))
+    for name in obs["rafts"]:
+        rx, ry = centre(idx[name])
+        body.append(element("rect", x=rx - 9, y=ry - 6, width=18, height=12, rx=2,
+                            fill="#9c6b30", stroke="#4a3520",
+                            raw=f"<title>raft at {name}</title>"))
+    # Chips.
+    for name in obs["face_down_chips"]:
+        cx, cy = centre(idx[name])
+        body.append(element("circle", cx=cx, cy=cy, r=SIZE * 0.55, fill="#7a5230",
+                            stroke="#3d2914", raw=f"<title>face-down chip at {name}</title>"))
+    for rb in obs["robbers"]:
+        cx, cy = centre(idx[rb["hex"]])
+        title = f"robber (hat {rb['hat']}) at {rb['hex']} with {rb['gold']} gold"
+        body.append(element("circle", cx=cx, cy=cy, r=SIZE * 0.62, fill="#8b0000",
+                            stroke="#f0c000" if rb["gold"] else "#300",
+                            stroke_width=2, raw=f"<title>{title}</title>"))
+        body.append(element("text", f"{rb['hat']}", x=cx, y=cy + 4, font_size=10,
+                            text_anchor="middle", fill="#fff"))
+    # Locomotive.
+    cx, cy = centre(idx[obs["locomotive"]["hex"]])
+    body.append(element("rect", x=cx - 9, y=cy - 7, width=18, height=14, rx=3, fill="#111",
+                        raw="<title>locomotive</title>"))
+    body.append(element("text", "L", x=cx, y=cy + 4, font_size=10, text_anchor="middle",
+                        fill="#ffd700"))
+    # Miners.
+    count: dict[int, int] = {}
+    for m in obs["miners"]:
+        h = idx[m["hex"]]
+        k = count.get(h, 0)
+        count[h] = k + 1
+        mx, my = centre(h)
+        mx += (k % 3 - 1) * 5 * (1 if k else 0)
+        my += -4 * (k // 3) + (3 if k else 0)
+        colour = m["colour"]
+        title = (f"{colour} miner at {m['hex']}: {m['gold']} gold and {m['robbers']} robbers"
+                 f" in the open; house {m['house_gold']} gold, {m['house_robbers']} robbers")
+        body.append(element("circle", cx=mx, cy=my, r=SIZE * 0.45, fill=MINER.get(colour, "#999"),
+                            stroke="#000", stroke_width=1.2, raw=f"<title>{title}</title>"))
+        body.append(element("text", str(m["seat"] + 1), x=mx, y=my + 3.5, font_size=9,
+                            text_anchor="middle", fill=TEXT_ON.get(colour, "#fff")))
+    pieces = "".join(body[pieces_start:])
+    del body[pieces_start:]
+    body.append(f'<g pointer-events="none">{pieces}</g>')
+    y0 = 2 * half_h + 44
+    for i, (text, title) in enumerate(buttons):
+        x = width - 10 - 70 * (len(buttons) - i)
+        shape = element("rect", x=x, y=y0, width=62, height=22, rx=4, fill="#6b4f2a") + element(
+            "text", text, x=x + 31, y=y0 + 15, font_size=12, text_anchor="middle", fill="#fff")
+        body.append(actionable(shape, text, title))
+    for i, m in enumerate(obs["miners"]):
+        y = y0 + 14 + 16 * i
+        body.append(element("circle", cx=16, cy=y - 4, r=5, fill=MINER.get(m["colour"], "#999"),
+                            stroke="#000"))
+        body.append(element(
+            "text",
+            f"{m['colour']}: {m['gold']} gold, {m['robbers']} robbers in the open;"
+            f" house {m['house_gold']} + 2×{m['house_robbers']} ="
+            f" {m['house_gold'] + 2 * m['house_robbers']} points",
+            x=26, y=y, font_size=11))
+    return document(width, height, body, title="Eureka")

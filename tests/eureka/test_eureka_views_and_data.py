@@ -1,0 +1,213 @@
+"""Views (observation, tensor, text, SVG), content data validation, bot, golden record."""
+
+from __future__ import annotations
+
+import json
+import random
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import numpy as np
+import pytest
+from eureka_helpers import game, play, setup
+
+from motherlode.core.agent import RandomAgent
+from motherlode.core.errors import ConfigError
+from motherlode.core.records import GameRecord, replay
+from motherlode.games.eureka import Eureka
+from motherlode.games.eureka.board import load_board
+from motherlode.games.eureka.bot import GreedyAgent
+
+DATA = Path(__file__).parent / "data"
+BOARD = Path(__file__).parents[2] / "src/motherlode/games/eureka/data/board.json"
+
+
+# -- views ---------------------------------------------------------------------------------------
+
+
+def test_observation_shows_face_down_chips_as_face_down_only() -> None:
+    s = setup(phase="move", die=2, miners={0: "c5:0:0:0:0"})
+    obs = s.observation(1)
+    assert "c7" in obs["face_down_chips"]
+    text = json.dumps(obs)
+    assert "c7" in text and text.count("c7") == 1  # no identity attached anywhere
+    play(s, "move c7", "reveal G4")
+    after = s.observation(1)
+    assert "c7" not in after["face_down_chips"] and after["miners"][0]["gold"] == 4
+
+
+def test_observation_tensor_has_the_fixed_shape() -> None:
+    g = game(players=5)
+    s = g.new_initial_state()
+    t = s.observation_tensor(2)
+    assert t.dtype == np.float32 and t.shape == g.observation_tensor_shape()
+    assert t.shape == (331 * 10 + 11 + 3 + 25 + 10,)
+
+
+def test_text_board_shows_track_lakes_rafts_houses_and_miners() -> None:
+    s = setup(miners={1: "c5:0:0:0:0"})
+    text = str(s)
+    lines = text.splitlines()
+    assert lines[0].startswith("Eureka  turn 0: red to move")
+    assert lines[11].startswith("k ") and "1" in lines[11]  # red in its house on row k
+    assert "L" in lines[21] and "~" in text and "r" in text and "=" in text
+    assert "2" in lines[3]  # blue in the north fields, row c
+
+
+def test_svg_board_is_wellformed_and_every_legal_action_is_clickable() -> None:
+    s = setup(phase="move", die=3)
+    svg = s.render_svg(0)
+    root = ET.fromstring(svg)
+    clickable = {e.get("data-action") for e in root.iter() if e.get("data-action")}
+    assert clickable == {s.action_to_string(a) for a in s.legal_actions()}
+    assert "<title>Move to" in svg and "locomotive" in svg and "raft at" in svg
+    other = s.render_svg(1)
+    assert "data-action" not in other  # not blue's move
+
+
+def test_svg_buttons_for_roll_and_pass() -> None:
+    s = game().new_initial_state()
+    root = ET.fromstring(s.render_svg(None))
+    assert {e.get("data-action") for e in root.iter() if e.get("data-action")} == {"roll", "pass"}
+
+
+# -- content data and config -----------------------------------------------------------------------
+
+
+def test_designed_board_follows_the_stated_constraints() -> None:
+    b = load_board()
+    assert len(b.hexes) == 331 and len(b.holes) == 64 and 12 <= len(b.track) <= 20
+    assert len(b.lakes) == 3 and all(len(lake.rafts) == 2 for lake in b.lakes)
+    assert b.track[-1] in b.city and all(h in b.city for h in b.houses)
+    for house, door in zip(b.houses, b.doors, strict=True):
+        assert set(b.nbrs[house]) == set(door)
+    assert not set(b.holes) & set(b.track)
+
+
+def test_chip_mix_default_and_override() -> None:
+    assert Eureka.from_config().mix.kinds == (14, 12, 10, 7, 5, 2, 3, 4, 4, 3)
+    g = Eureka.from_config(gold_mix="20,12,10,4,2", robber_mix="6,4,3,2,1")
+    assert g.mix.nuggets == 20 + 24 + 30 + 16 + 10 and g.mix.total == 64
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"gold_mix": "1,2,3"}, "gold_mix must be five counts"),
+        ({"gold_mix": "10,10,10,10,10"}, "66 chips but the board"),
+        ({"players": 7}, "players must be 2..6"),
+        ({"nuggets_end": "never"}, "nuggets_end"),
+        ({"max_turns": 0}, "max_turns"),
+        ({"board": "/no/such/file.json"}, "cannot read"),
+    ],
+)
+def test_bad_config_raises_config_error(options: dict[str, object], message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        Eureka.from_config(**options)
+
+
+def _board_variant(tmp_path: Path, edit) -> str:  # type: ignore[no-untyped-def]
+    data = json.loads(BOARD.read_text())
+    edit(data)
+    path = tmp_path / "board.json"
+    path.write_text(json.dumps(data))
+    return str(path)
+
+
+def test_a_users_own_board_file_loads(tmp_path: Path) -> None:
+    path = _board_variant(tmp_path, lambda d: d.update(name="my copy"))
+    assert len(Eureka.from_config(board=path).board.holes) == 64
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (lambda d: d["houses"][0].update(door=["k13", "j12"]), "houses\\[0\\].door"),
+        (lambda d: d["houses"][0].update(door=["k13"]), "two hexes wide"),
+        (lambda d: d["track"].reverse(), "track"),
+        (lambda d: d["track"].pop(3), "track"),
+        (lambda d: d["lakes"][0].update(rafts=["k11", "e8"]), "lakes\\[0\\].rafts"),
+        (lambda d: d["lakes"][1]["berths"].update(city=["e8"]), "lakes\\[1\\].berths.city"),
+        (lambda d: d["rows"].pop(), "rows"),
+        (lambda d: d["lakes"].pop(), "three lakes"),
+        (lambda d: d["lakes"][0].update(rafts=["g9"]), "six rafts"),
+        (lambda d: d.pop("radius"), "radius: missing"),
+    ],
+)
+def test_broken_boards_are_rejected_naming_file_entry_and_problem(
+    tmp_path: Path, edit, message: str  # type: ignore[no-untyped-def]
+) -> None:
+    path = _board_variant(tmp_path, edit)
+    with pytest.raises(ConfigError, match=message) as err:
+        Eureka.from_config(board=path)
+    assert str(tmp_path) in str(err.value)
+
+
+def test_disconnected_land_is_rejected(tmp_path: Path) -> None:
+    def wall(d: dict) -> None:  # type: ignore[type-arg]
+        rows = d["rows"]
+        for i in (2,):
+            rows[i] = " ".join("9" for _ in rows[i].split())
+        d["rows"] = rows
+
+    path = _board_variant(tmp_path, wall)
+    with pytest.raises(ConfigError, match="the land is not connected"):
+        Eureka.from_config(board=path)
+
+
+def test_bad_chip_file(tmp_path: Path) -> None:
+    path = tmp_path / "chips.json"
+    path.write_text(json.dumps({"gold": [{"nuggets": 7, "count": 3}], "robbers": []}))
+    with pytest.raises(ConfigError, match="gold\\[0\\]: nuggets must be one of"):
+        Eureka.from_config(chips=str(path))
+
+
+# -- bot and records -----------------------------------------------------------------------------
+
+
+def _play(g: Eureka, agents: list, seed: int):  # type: ignore[no-untyped-def,type-arg]
+    rng = random.Random(seed)
+    s = g.new_initial_state()
+    while not s.is_terminal():
+        s.apply_action(s.sample_chance(rng) if s.is_chance_node()
+                       else agents[s.current_player()].act(s))
+    return s
+
+
+def test_greedy_is_deterministic_given_its_seed() -> None:
+    g = game(players=3)
+    a = _play(g, [GreedyAgent(g, seed=5), GreedyAgent(g, seed=6), RandomAgent(7)], 3)
+    b = _play(g, [GreedyAgent(g, seed=5), GreedyAgent(g, seed=6), RandomAgent(7)], 3)
+    assert a.history() == b.history()
+
+
+def test_greedy_beats_random_clearly() -> None:
+    g = game(players=4)
+    wins = 0.0
+    for i in range(16):
+        seat = i % 4
+        agents = [GreedyAgent(g, seed=i) if k == seat else RandomAgent(seed=10 * i + k)
+                  for k in range(4)]
+        s = _play(g, agents, i)
+        if seat in s.winners():
+            wins += 1 / len(s.winners())
+    assert wins / 16 >= 0.75
+
+
+def test_greedy_banks_gold_when_its_house_is_in_reach() -> None:
+    s = setup(phase="move", die=2, miners={0: "j13:4:0:0:0"}, revealed=["G4"])
+    assert s.action_to_string(GreedyAgent(s.game).act(s)) == "move k14"
+
+
+def test_greedy_is_exposed_by_the_game() -> None:
+    g = game()
+    assert isinstance(g.bots()["greedy"](g, seed=3, bank_at=5), GreedyAgent)
+
+
+def test_golden_record_replays_identically() -> None:
+    record = GameRecord.load(DATA / "golden_4p.json")
+    state = replay(record)
+    assert state.serialize() == (DATA / "golden_4p.final.txt").read_text().strip()
+    assert state.scores() == record.scores == [22.0, 0.0, 36.0, 0.0]
+    again = GameRecord.from_state(state, record.players, record.seed)
+    assert again.actions == record.actions
