@@ -71,8 +71,10 @@ def test_random_playouts_reach_the_end(name: str, config: dict) -> None:
         assert len(returns) == n and len(state.scores()) == n
         assert all(game.min_utility <= r <= game.max_utility for r in returns)
         winners = state.winners()
-        assert winners
-        if len(winners) == n:
+        assert winners or n == 1, "only a solo game can have no winner"
+        if n == 1:
+            assert returns == ([1.0] if winners else [-1.0])
+        elif len(winners) == n:
             assert returns == [0.0] * n
         else:
             assert all(returns[p] == 1.0 for p in winners)

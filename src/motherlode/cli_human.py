@@ -22,7 +22,7 @@ class HumanAgent(Agent):
     def act(self, state: State) -> Action:
         legal = state.legal_actions()
         self.console.print()
-        self.console.print(state.render_text(self.seat), highlight=False)
+        self.console.print(state.render_text(self.seat), markup=False, highlight=False)
         names = [state.action_to_string(a) for a in legal]
         self.console.print(f"[bold]P{self.seat + 1}[/], your move:")
         width = max(len(n) for n in names) + 6
@@ -31,6 +31,7 @@ class HumanAgent(Agent):
             chunk = names[i : i + per_line]
             self.console.print(
                 "".join(f"{i + j + 1:>3}) {n:<{width - 5}}" for j, n in enumerate(chunk)),
+                markup=False,
                 highlight=False,
             )
         while True:
@@ -46,13 +47,13 @@ class HumanAgent(Agent):
             try:
                 action = state.string_to_action(answer)
             except MotherlodeError as err:
-                self.console.print(f"[red]{err}[/]", highlight=False)
+                self.console.print(str(err), style="red", markup=False, highlight=False)
                 continue
             if action not in legal:
                 probe = state.clone()
                 try:
                     probe.apply_action(action)
                 except MotherlodeError as err:
-                    self.console.print(f"[red]{err}[/]", highlight=False)
+                    self.console.print(str(err), style="red", markup=False, highlight=False)
                     continue
             return action

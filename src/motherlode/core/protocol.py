@@ -328,17 +328,25 @@ class State(ABC):
         return len(self._history)
 
     def returns(self) -> list[float]:
-        """+1 for each winner, -1 for the others; 0 for all when all tie. Zeros before the end."""
+        """+1 for each winner, -1 for the others; 0 for all when all tie. Zeros before the end.
+
+        A one-seat game (a solo mode) returns ``[1.0]`` for a win, ``[-1.0]`` for a loss.
+        """
         n = self.game.num_players
         if not self.is_terminal():
             return [0.0] * n
         winners = self.winners()
+        if n == 1:
+            return [1.0] if winners else [-1.0]
         if len(winners) == n:
             return [0.0] * n
         return [1.0 if p in winners else -1.0 for p in range(n)]
 
     def winners(self) -> tuple[Player, ...]:
-        """The winning seats of a finished game (most points; ties share the victory)."""
+        """The winning seats of a finished game (most points; ties share the victory).
+
+        Empty only in a one-seat game that was lost.
+        """
         sc = self.scores()
         best = max(sc)
         return tuple(p for p, s in enumerate(sc) if s == best)

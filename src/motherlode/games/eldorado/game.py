@@ -1,0 +1,866 @@
+"""El Dorado: the dice adventure — the rules engine.
+
+A turn is a sequence of atomic decisions (DESIGN.md §2)::
+
+    [roll: one chance node per die]  ->  start  ->  use  ->  (next seat)
+
+* **roll** — when no die lies in the middle, every die is rolled, one chance node per die
+  in die order (``roll d3=torch``). The re-roll special action and the ethnographer roll
+  too.
+* **start** — the seat may use the ethnographer (first action only), a special-action
+  resource (re-roll all, take two dice, use one die twice / three times), then chooses a
+  die (``take d2``), or two with *take two*.
+* **use** — each use of a chosen die (``d2 move c4``, ``d2 offer e2``, ``d2 pay f3``,
+  ``d2 fill 3coins/1``), optionally one resource activated (``activate 2machetes``) and
+  its items used (``res move c5``), or a die's coins combined with a coin resource for
+  one offering (``d2+res offer h3``). A die or item without any possible use is discarded
+  (``discard d2``). ``end`` closes the turn when only the optional resource is left; the
+  turn also ends by itself when nothing is left to do.
+
+The position notation and every rule interpretation are in ``docs/rules/eldorado.md``.
+
+>>> import motherlode
+>>> state = motherlode.deal(motherlode.load("eldorado", players=2, map=1), seed=3)
+>>> state.current_player(), state.phase_name()
+(0, 'start')
+>>> state.action_to_string(state.legal_actions()[0])
+'take d0'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import numpy as np
+from pydantic import Field, field_validator
+
+from motherlode.core.protocol import CHANCE, TERMINAL, Action, Game, GameConfig, Player, State
+from motherlode.games.eldorado.sheets import (
+    AMULET,
+    COIN0,
+    GOLDEN,
+    MAP,
+    PATH,
+    SETTLEMENT,
+    SIGNPOST,
+    SLOT_ANY,
+    SLOT_COIN,
+    SYMBOL_LETTERS,
+    TEMPLE,
+    TORCH,
+    Face,
+    Sheet,
+    face_name,
+    load_dice,
+    load_sheet,
+)
+
+if TYPE_CHECKING:
+    from motherlode.core.agent import Agent
+
+NUM_DICE = 7
+SIGNPOST_DIE = 6
+ROLL, START, USE, OVER = range(4)
+PHASES = ("roll", "start", "use", "over")
+ZERO = 99
+"""Item code of the zero-offering right (map 2)."""
+
+SRC_RES = 7
+SRC_REWARD = 8
+SRC_COMBO = 9
+NUM_SRC = 16
+"""Sources of a targeted action: 0..6 die ``d``, 7 the active resource's next item, 8 the
+map-1 reward (a die showing a signpost), 9..15 die ``d - 9`` plus the resource's coins."""
+
+
+class EldoradoConfig(GameConfig):
+    """Options of El Dorado: the dice adventure."""
+
+    players: int = Field(
+        default=2, description="number of players, 1..4 (1 = solo, our extension)"
+    )
+    map: int = Field(
+        default=1, ge=1, le=4, description="expedition sheet 1..4 (harder as it rises)"
+    )
+    hard: bool = Field(
+        default=False,
+        description="harder level: keep the yellow temple (one more temple to offer in)",
+    )
+    max_rounds: int = Field(
+        default=60, ge=1, le=500,
+        description="round limit (our extension, so that every game ends): if nobody has"
+        " entered El Dorado by then, most temples offered in wins, then most coins offered",
+    )
+    coin_faces: str | None = Field(
+        default=None,
+        description="coins on the coin face of each of the six expedition dice, e.g."
+        " '1,1,2,2,3,3' (default: data/dice.json, designed)",
+    )
+    dice_file: str | None = Field(default=None, description="a user's own dice JSON file")
+    sheet_file: str | None = Field(
+        default=None, description="a user's own transcription of the sheet (JSON, as data/)"
+    )
+
+    @field_validator("coin_faces", mode="before")
+    @classmethod
+    def _join_coin_faces(cls, value: Any) -> Any:
+        """Accept ``[1, 1, 2, 2, 3, 3]`` (as the CLI splits commas) as well as ``"1,1,..."``."""
+        if isinstance(value, list | tuple):
+            return ",".join(str(v).strip() for v in value)
+        return value
+
+
+class Eldorado(Game):
+    """El Dorado: the dice adventure, for 1..4 players on one of the four sheets."""
+
+    name: ClassVar[str] = "eldorado"
+    Config: ClassVar[type[GameConfig]] = EldoradoConfig
+    min_players: ClassVar[int] = 1
+    max_players: ClassVar[int] = 4
+
+    def __init__(self, config: GameConfig) -> None:
+        super().__init__(config)
+        assert isinstance(config, EldoradoConfig)
+        self.cfg: EldoradoConfig = config
+        self.sheet: Sheet = load_sheet(config.map, config.sheet_file)
+        self.dice: tuple[tuple[Face, ...], ...] = load_dice(config.dice_file, config.coin_faces)
+        self.required = self.sheet.required(config.hard)
+        sh = self.sheet
+        self.ns = len(sh.spaces)
+        self.nl = sh.num_slots
+        self.nr = len(sh.resources)
+        self.nt = self.ns + self.nl
+        self.choose_base = NUM_SRC * self.nt
+        self.activate_base = self.choose_base + NUM_DICE
+        self.ethno_action = self.activate_base + self.nr
+        self.discard_base = self.ethno_action + 1
+        self.end_action = self.discard_base + SRC_REWARD + 1
+        self.res_mask = tuple(sum(1 << s for s in r.slots) for r in sh.resources)
+        self.visit_mask = tuple(sum(1 << s for s in r.visit) for r in sh.resources)
+        self.cartographer = sh.ability_index("map_as_signpost")
+        self.guide2 = sh.ability_index("amulet_as_2_coins")
+        self.guide1 = sh.ability_index("plus_one_coin")
+        self.ethnographer = sh.ability_index("reroll_on_torch")
+        self.reward_mask = sum(1 << s.index for s in sh.spaces if s.reward)
+        # chance: one outcome per distinct face (its first index on the die), p = count / 6
+        self.roll_outcomes: tuple[list[tuple[Action, float]], ...] = tuple(
+            [(i, die.count(f) / 6) for i, f in enumerate(die) if die.index(f) == i]
+            for die in self.dice
+        )
+
+    # -- facts ------------------------------------------------------------------------
+
+    @classmethod
+    def conformance_configs(cls) -> list[dict[str, Any]]:
+        """Every sheet at 2 players on both levels, plus 1, 3 and 4 players on sheets 1 and 4."""
+        out: list[dict[str, Any]] = [
+            {"players": 2, "map": m, "hard": h} for m in (1, 2, 3, 4) for h in (False, True)
+        ]
+        out += [{"players": 1, "map": 1, "hard": False}, {"players": 3, "map": 4, "hard": True},
+                {"players": 4, "map": 3, "hard": False}]
+        return out
+
+    @property
+    def num_distinct_actions(self) -> int:
+        return self.end_action + 1
+
+    @property
+    def max_chance_outcomes(self) -> int:
+        return 6
+
+    @property
+    def max_game_length(self) -> int:
+        # per turn: <= 2 re-rolls of 7 dice + the needed roll, <= 2 chooses, 3 die uses,
+        # an activation, 2 items, rewards, discards, end: 80 is a safe bound
+        return self.cfg.max_rounds * self.num_players * 80
+
+    def observation_tensor_shape(self) -> tuple[int, ...]:
+        per_player = 3 * self.ns + self.nl + self.nr + 2
+        return (self.num_players * per_player + NUM_DICE * 13 + 2 * self.ns + 16,)
+
+    # -- states -----------------------------------------------------------------------
+
+    def new_initial_state(self) -> EldoradoState:
+        return EldoradoState(self)
+
+    def deserialize(self, text: str) -> EldoradoState:
+        from motherlode.games.eldorado.notation import parse_position
+
+        return parse_position(self, text)
+
+    def bots(self) -> dict[str, Callable[..., Agent]]:
+        from motherlode.games.eldorado.bot import GreedyAgent
+
+        def greedy(game: Game, seed: int = 0, **params: Any) -> Agent:
+            assert isinstance(game, Eldorado)
+            return GreedyAgent(game, seed=seed, **params)
+
+        return {"greedy": greedy}
+
+
+class EldoradoState(State):
+    """A position: the dice, the turn in progress and every player's sheet (all public)."""
+
+    game: Eldorado
+
+    def __init__(self, game: Eldorado, *, blank: bool = False) -> None:
+        super().__init__(game)
+        n = game.num_players
+        ns = game.ns
+        self.round = 1
+        self.seat = 0
+        self.phase = ROLL
+        # the dice: face in the middle or -1; the mover's chosen dice and their uses
+        self.middle: list[int] = [-1] * NUM_DICE
+        self.to_roll: list[int] = list(range(NUM_DICE))
+        self.held: list[int] = [-1] * NUM_DICE
+        self.uses: list[int] = [0] * NUM_DICE
+        # the turn in progress
+        self.choose_left = 1
+        self.uses_per_die = 1
+        self.res_active = -1
+        self.items: list[int] = []
+        self.res_used = False
+        self.reward = 0
+        self.first = True
+        self.bonus_used = False
+        # public marks: first offering per temple, claimed map-1 rewards
+        self.minima: list[int] = [-1] * ns
+        self.claimed: list[int] = [-1] * ns
+        # the sheets
+        self.visited: list[int] = [0] * n
+        self.frontier: list[int] = [0] * n
+        self.paid: list[list[int]] = [[0] * ns for _ in range(n)]
+        self.filled: list[int] = [0] * n
+        self.used: list[int] = [0] * n
+        self.offers: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+        if blank:
+            self.to_roll = []
+
+    def clone(self) -> EldoradoState:
+        new = EldoradoState.__new__(EldoradoState)
+        new.game = self.game
+        new._history = list(self._history)
+        new.round, new.seat, new.phase = self.round, self.seat, self.phase
+        new.middle = list(self.middle)
+        new.to_roll = list(self.to_roll)
+        new.held = list(self.held)
+        new.uses = list(self.uses)
+        new.choose_left, new.uses_per_die = self.choose_left, self.uses_per_die
+        new.res_active, new.items, new.res_used = self.res_active, list(self.items), self.res_used
+        new.reward, new.first, new.bonus_used = self.reward, self.first, self.bonus_used
+        new.minima = list(self.minima)
+        new.claimed = list(self.claimed)
+        new.visited = list(self.visited)
+        new.frontier = list(self.frontier)
+        new.paid = [list(p) for p in self.paid]
+        new.filled = list(self.filled)
+        new.used = list(self.used)
+        new.offers = [list(o) for o in self.offers]
+        return new
+
+    # -- queries ------------------------------------------------------------------------
+
+    def phase_name(self) -> str:
+        return PHASES[self.phase]
+
+    def current_player(self) -> Player:
+        if self.phase == ROLL:
+            return CHANCE
+        if self.phase == OVER:
+            return TERMINAL
+        return self.seat
+
+    def obtained(self, p: Player, r: int) -> bool:
+        """True when seat ``p`` has obtained resource / hired helper ``r``."""
+        g = self.game
+        res = g.sheet.resources[r]
+        if res.visit:
+            m = g.visit_mask[r]
+            return self.visited[p] & m == m
+        m = g.res_mask[r]
+        return self.filled[p] & m == m
+
+    def has(self, p: Player, r: int) -> bool:
+        return r >= 0 and self.obtained(p, r)
+
+    def entered(self, p: Player) -> bool:
+        return bool(self.visited[p] >> self.game.sheet.golden & 1)
+
+    def temples_offered(self, p: Player) -> int:
+        """Offerings in ordinary temples (the golden temple not counted)."""
+        g = self.game.sheet.golden
+        return sum(1 for s, _ in self.offers[p] if s != g)
+
+    def coins_offered(self, p: Player) -> int:
+        """Coins written on the temple symbols and beside them (the tie-break)."""
+        g = self.game.sheet.golden
+        return sum(c for s, c in self.offers[p] if s != g)
+
+    def accessible(self, p: Player) -> int:
+        """Bitmask of the spaces ``p`` may fill next (a start space for the first one)."""
+        v = self.visited[p]
+        if v == 0:
+            return self.game.sheet.start_mask
+        return self.frontier[p] & ~v
+
+    def die_coins(self, p: Player, face: Face) -> int:
+        """Coins a chosen die gives ``p`` now (guides included)."""
+        g = self.game
+        c = face - COIN0 if face > COIN0 else 0
+        if face == AMULET and self.has(p, g.guide2):
+            c = 2
+        if c and not self.bonus_used and self.has(p, g.guide1):
+            c += 1
+        return c
+
+    def _targets(self, p: Player, face: int, is_die: bool, extra: int = 0) -> list[int]:
+        """Targets (space index, or ``ns + slot``) a unit showing ``face`` may act on.
+
+        ``extra``: coins of the resource combined with a die (an offering only).
+        """
+        g = self.game
+        sh = g.sheet
+        acc = self.accessible(p)
+        out: list[int] = []
+        joker = face == SIGNPOST or (is_die and face == MAP and self.has(p, g.cartographer))
+        coins = self.die_coins(p, face) if is_die else (face - COIN0 if COIN0 < face < ZERO else 0)
+        if extra:
+            coins += extra
+            m = acc & sh.temple_mask
+        else:
+            m = 0
+            if face < 6:
+                m = acc & (sh.path_mask if joker else sh.symbol_mask[face])
+            if is_die and coins:
+                m |= acc & (sh.temple_mask | sh.settlement_mask)
+            elif face == ZERO:
+                m |= acc & sh.temple_mask
+        minima = self.minima
+        while m:
+            low = m & -m
+            s = low.bit_length() - 1
+            m ^= low
+            if (sh.temple_mask >> s) & 1:
+                mn = minima[s]
+                if face == ZERO:
+                    if mn > 0:
+                        continue
+                elif coins < mn:
+                    continue
+            out.append(s)
+        gold = sh.golden
+        if ((is_die or extra) and coins >= sh.golden_minimum and (acc >> gold) & 1
+                and self.temples_offered(p) >= g.required):
+            out.append(gold)
+            out.sort()
+        if extra:
+            return out
+        # resources-and-helpers zone: the first free slot of each kind the unit fits
+        filled = self.filled[p]
+        kinds = sh.slot_kind
+        ns = g.ns
+        for res in sh.resources:
+            if not res.slots or filled & g.res_mask[res.index] == g.res_mask[res.index]:
+                continue
+            seen = 0
+            for slot in res.slots:
+                if (filled >> slot) & 1:
+                    continue
+                k = kinds[slot]
+                if (seen >> k) & 1:
+                    continue
+                seen |= 1 << k
+                if k == SLOT_ANY:
+                    ok = is_die
+                elif k == SLOT_COIN:
+                    ok = coins > 0
+                else:
+                    ok = face == k or (joker and face < 6)
+                if ok:
+                    out.append(ns + slot)
+        return out
+
+    def _item_useful(self, p: Player, r: int) -> bool:
+        res = self.game.sheet.resources[r]
+        if res.items:
+            return bool(self._targets(p, res.items[0], False))
+        if res.zero:
+            return bool(self._targets(p, ZERO, False))
+        if self._targets(p, COIN0 + res.coins, False):
+            return True
+        return any(
+            self.uses[d] and self.die_coins(p, self.held[d])
+            and self._targets(p, self.held[d], True, res.coins)
+            for d in range(NUM_DICE)
+        )
+
+    def _activatable(self, p: Player) -> list[int]:
+        if self.res_used:
+            return []
+        g = self.game
+        out = []
+        for res in g.sheet.resources:
+            r = res.index
+            if (res.gives_items and not (self.used[p] >> r) & 1 and self.obtained(p, r)
+                    and self._item_useful(p, r)):
+                out.append(r)
+        return out
+
+    def _legal_actions(self) -> list[Action]:
+        g = self.game
+        p = self.seat
+        nt = g.nt
+        if self.phase == START:
+            out = [g.choose_base + d for d in range(NUM_DICE) if self.middle[d] >= 0]
+            in_middle = len(out)
+            if not self.res_used and self.choose_left == 1:
+                for res in g.sheet.resources:
+                    r = res.index
+                    if (res.special and not (self.used[p] >> r) & 1 and self.obtained(p, r)
+                            and (res.special != "take_two" or in_middle >= 2)):
+                        out.append(g.activate_base + r)
+            if self.first and self.has(p, g.ethnographer) and TORCH in self.middle:
+                out.append(g.ethno_action)
+            return out
+        out = []
+        if self.reward:
+            t = self._targets(p, SIGNPOST, True)
+            if not t:
+                return [g.discard_base + SRC_REWARD]
+            return [SRC_REWARD * nt + x for x in t]
+        busy = False
+        for d in range(NUM_DICE):
+            if self.uses[d]:
+                busy = True
+                t = self._targets(p, self.held[d], True)
+                if t:
+                    base = d * nt
+                    out.extend(base + x for x in t)
+                else:
+                    out.append(g.discard_base + d)
+        if self.items:
+            busy = True
+            item = self.items[0]
+            t = self._targets(p, item, False)
+            if t:
+                out.extend(SRC_RES * nt + x for x in t)
+            else:
+                out.append(g.discard_base + SRC_RES)
+            if COIN0 < item < ZERO:
+                for d in range(NUM_DICE):
+                    if self.uses[d] and self.die_coins(p, self.held[d]):
+                        base = (SRC_COMBO + d) * nt
+                        out.extend(base + x for x in self._targets(p, self.held[d], True,
+                                                                   item - COIN0))
+        if self.res_active < 0:
+            out.extend(g.activate_base + r for r in self._activatable(p))
+        if not busy:
+            out.append(g.end_action)
+        out.sort()
+        return out
+
+    def _chance_outcomes(self) -> list[tuple[Action, float]]:
+        return list(self.game.roll_outcomes[self.to_roll[0]])
+
+    # -- moving -----------------------------------------------------------------------------
+
+    def _visit(self, p: Player, s: int) -> None:
+        g = self.game
+        self.visited[p] |= 1 << s
+        self.frontier[p] |= g.sheet.adj_mask[s]
+        if (g.reward_mask >> s) & 1 and self.claimed[s] < 0:
+            self.claimed[s] = p
+            self.reward += 1
+
+    def _apply_action(self, action: Action) -> None:
+        g = self.game
+        if self.phase == ROLL:
+            d = self.to_roll.pop(0)
+            self.middle[d] = g.dice[d][action]
+            if not self.to_roll:
+                self.phase = START
+            return
+        p = self.seat
+        self.first = False
+        if action < g.choose_base:
+            self._apply_targeted(p, action // g.nt, action % g.nt)
+        elif action < g.activate_base:
+            d = action - g.choose_base
+            self.held[d] = self.middle[d]
+            self.middle[d] = -1
+            self.uses[d] = self.uses_per_die
+            self.choose_left -= 1
+            if self.choose_left == 0:
+                self.phase = USE
+        elif action < g.ethno_action:
+            self._activate(p, action - g.activate_base)
+        elif action == g.ethno_action:
+            self.to_roll = [d for d in range(NUM_DICE) if self.middle[d] >= 0]
+            for d in self.to_roll:
+                self.middle[d] = -1
+            self.phase = ROLL
+        elif action < g.end_action:
+            src = action - g.discard_base
+            if src < NUM_DICE:
+                self.uses[src] -= 1
+            elif src == SRC_RES:
+                self.items.pop(0)
+            else:
+                self.reward -= 1
+        else:
+            self._end_turn()
+            return
+        if self.phase == USE:
+            self._maybe_end_turn(p)
+
+    def _activate(self, p: Player, r: int) -> None:
+        res = self.game.sheet.resources[r]
+        self.res_used = True
+        self.used[p] |= 1 << r
+        self.res_active = r
+        if res.items:
+            self.items = list(res.items)
+        elif res.coins:
+            self.items = [COIN0 + res.coins]
+        elif res.zero:
+            self.items = [ZERO]
+        elif res.special == "reroll_all":
+            self.middle = [-1] * NUM_DICE
+            self.to_roll = list(range(NUM_DICE))
+            self.phase = ROLL
+        elif res.special == "take_two":
+            self.choose_left = 2
+        elif res.special == "use_twice":
+            self.uses_per_die = 2
+        elif res.special == "use_thrice":
+            self.uses_per_die = 3
+
+    def _apply_targeted(self, p: Player, src: int, target: int) -> None:
+        g = self.game
+        sh = g.sheet
+        extra = 0
+        if src < NUM_DICE or src >= SRC_COMBO:
+            d = src if src < NUM_DICE else src - SRC_COMBO
+            face = self.held[d]
+            self.uses[d] -= 1
+            is_die = True
+            if src >= SRC_COMBO:
+                extra = self.items.pop(0) - COIN0
+        elif src == SRC_RES:
+            face = self.items.pop(0)
+            is_die = False
+        else:
+            face = SIGNPOST
+            self.reward -= 1
+            is_die = True
+        if target >= g.ns:
+            self._fill_slot(p, face, is_die, target - g.ns)
+            return
+        space = sh.spaces[target]
+        kind = space.kind
+        if kind == PATH:
+            self._visit(p, target)
+            return
+        if face == ZERO:
+            coins = 0
+        else:
+            coins = self.die_coins(p, face) + extra if is_die else 0
+            if (face > COIN0 or (face == AMULET and self.has(p, g.guide2))) and self.has(
+                p, g.guide1
+            ):
+                self.bonus_used = True
+        if kind == SETTLEMENT:
+            paid = self.paid[p]
+            paid[target] = min(space.fee, paid[target] + coins)
+            if paid[target] == space.fee:
+                self._visit(p, target)
+            return
+        # a temple or the golden temple: an offering
+        self.offers[p].append((target, coins))
+        if kind == TEMPLE and self.minima[target] < 0:
+            self.minima[target] = coins
+        self._visit(p, target)
+
+    def _fill_slot(self, p: Player, face: int, is_die: bool, slot: int) -> None:
+        g = self.game
+        sh = g.sheet
+        if sh.slot_kind[slot] != SLOT_COIN:
+            self.filled[p] |= 1 << slot
+            return
+        if is_die:
+            coins = self.die_coins(p, face)
+            if self.has(p, g.guide1):
+                self.bonus_used = True
+        else:
+            coins = face - COIN0
+        res = sh.resources[sh.slot_owner[slot]]
+        for s in res.slots:
+            if coins and sh.slot_kind[s] == SLOT_COIN and not (self.filled[p] >> s) & 1:
+                self.filled[p] |= 1 << s
+                coins -= 1
+
+    def _maybe_end_turn(self, p: Player) -> None:
+        if self.reward or self.items or any(self.uses):
+            return
+        if self.res_used or not self._activatable(p):
+            self._end_turn()
+
+    def _end_turn(self) -> None:
+        self.held = [-1] * NUM_DICE
+        self.uses = [0] * NUM_DICE
+        self.choose_left = 1
+        self.uses_per_die = 1
+        self.res_active = -1
+        self.items = []
+        self.res_used = False
+        self.reward = 0
+        self.first = True
+        self.bonus_used = False
+        self.seat += 1
+        n = self.game.num_players
+        if self.seat == n:
+            if self.round >= self.game.cfg.max_rounds or any(self.entered(q) for q in range(n)):
+                self.phase = OVER
+                self.seat = 0
+                return
+            self.round += 1
+            self.seat = 0
+        if max(self.middle) < 0:
+            self.to_roll = list(range(NUM_DICE))
+            self.phase = ROLL
+        else:
+            self.phase = START
+
+    # -- results ------------------------------------------------------------------------------
+
+    def scores(self) -> list[float]:
+        """Coins offered in temples (the rulebook's tie-break count), per seat."""
+        return [float(self.coins_offered(p)) for p in range(self.game.num_players)]
+
+    def winners(self) -> tuple[Player, ...]:
+        """Who entered El Dorado, most coins offered among them, ties share.
+
+        Nobody in (round limit, our extension): most temples offered in, then most coins,
+        then shared. Solo (our extension): the seat if it entered El Dorado, else nobody.
+        """
+        n = self.game.num_players
+        if n == 1:
+            return (0,) if self.entered(0) else ()
+        pool = [p for p in range(n) if self.entered(p)]
+        if not pool:
+            top = max(self.temples_offered(p) for p in range(n))
+            pool = [p for p in range(n) if self.temples_offered(p) == top]
+        best = max(self.coins_offered(p) for p in pool)
+        return tuple(p for p in pool if self.coins_offered(p) == best)
+
+    def solo_won(self) -> bool:
+        """Solo (our extension): won when El Dorado is entered within ``max_rounds`` rounds."""
+        return self.is_terminal() and self.entered(0)
+
+    # -- notation ---------------------------------------------------------------------------
+
+    def _action_to_string(self, action: Action) -> str:
+        from motherlode.games.eldorado.notation import action_to_string
+
+        return action_to_string(self, action)
+
+    def _parse_action(self, text: str) -> Action:
+        from motherlode.games.eldorado.notation import parse_action
+
+        return parse_action(self, text)
+
+    def _explain_illegal(self, action: Action) -> str:
+        from motherlode.games.eldorado.notation import explain_illegal
+
+        return explain_illegal(self, action)
+
+    def serialize(self) -> str:
+        from motherlode.games.eldorado.notation import format_position
+
+        return format_position(self)
+
+    # -- views ------------------------------------------------------------------------------
+
+    def observation(self, player: Player | None = None) -> dict[str, Any]:
+        """Everything (all sheets are open, the dice lie in the middle); ``seat`` is the viewer."""
+        g = self.game
+        sh = g.sheet
+        labels = [s.label for s in sh.spaces]
+
+        def sheet_view(p: int) -> dict[str, Any]:
+            resources = {}
+            for res in sh.resources:
+                resources[res.id] = {
+                    "filled": [bool((self.filled[p] >> s) & 1) for s in res.slots],
+                    "obtained": self.obtained(p, res.index),
+                    "used": bool((self.used[p] >> res.index) & 1),
+                }
+            return {
+                "visited": [labels[s] for s in range(g.ns) if (self.visited[p] >> s) & 1],
+                "settlement_payments": {labels[s]: c for s, c in enumerate(self.paid[p]) if c},
+                "offerings": [[labels[s], c] for s, c in self.offers[p]],
+                "temples_offered": self.temples_offered(p),
+                "coins_offered": self.coins_offered(p),
+                "resources": resources,
+                "entered_el_dorado": self.entered(p),
+            }
+
+        return {
+            "game": "eldorado",
+            "map": sh.number,
+            "hard": g.cfg.hard,
+            "temples_required": g.required,
+            "golden_minimum": sh.golden_minimum,
+            "seat": player,
+            "round": self.round,
+            "max_rounds": g.cfg.max_rounds,
+            "to_move": self.current_player(),
+            "phase": PHASES[self.phase],
+            "dice_in_middle": {f"d{d}": face_name(f) for d, f in enumerate(self.middle) if f >= 0},
+            "dice_to_roll": [f"d{d}" for d in self.to_roll],
+            "turn": {
+                "chosen": {f"d{d}": {"face": face_name(self.held[d]), "uses_left": self.uses[d]}
+                           for d in range(NUM_DICE) if self.held[d] >= 0},
+                "dice_to_choose": self.choose_left if self.phase == START else 0,
+                "resource": sh.resources[self.res_active].id if self.res_active >= 0 else None,
+                "items_left": [_item_name(i) for i in self.items],
+                "resource_used": self.res_used,
+                "reward_signposts": self.reward,
+            },
+            "temple_minima": {labels[s]: m for s, m in enumerate(self.minima) if m >= 0},
+            "rewards_claimed": {labels[s]: q for s, q in enumerate(self.claimed) if q >= 0},
+            "sheets": [sheet_view(p) for p in range(g.num_players)],
+        }
+
+    def observation_tensor(self, player: Player | None = None) -> np.ndarray:
+        """Flat float32 vector: each sheet (the viewer's first), the dice, public marks, turn."""
+        g = self.game
+        sh = g.sheet
+        ns = g.ns
+        n = g.num_players
+        out = np.zeros(g.observation_tensor_shape(), dtype=np.float32)
+        me = 0 if player is None else player
+        i = 0
+        for k in range(n):
+            p = (me + k) % n
+            v = self.visited[p]
+            for s in range(ns):
+                out[i + s] = (v >> s) & 1
+                fee = sh.spaces[s].fee
+                if fee:
+                    out[i + ns + s] = self.paid[p][s] / fee
+            for s, c in self.offers[p]:
+                out[i + 2 * ns + s] = c / 4.0
+            i += 3 * ns
+            f = self.filled[p]
+            for s in range(g.nl):
+                out[i + s] = (f >> s) & 1
+            i += g.nl
+            for r in range(g.nr):
+                out[i + r] = (self.used[p] >> r) & 1
+            i += g.nr
+            out[i] = self.temples_offered(p) / max(1, g.required)
+            out[i + 1] = float(self.entered(p))
+            i += 2
+        for d in range(NUM_DICE):
+            if self.middle[d] >= 0:
+                out[i + self.middle[d]] = 1.0
+            if self.held[d] >= 0:
+                out[i + 10] = 1.0
+                out[i + 11] = self.uses[d] / 3.0
+            if d in self.to_roll:
+                out[i + 12] = 1.0
+            i += 13
+        for s in range(ns):
+            if self.minima[s] >= 0:
+                out[i + s] = (self.minima[s] + 1) / 5.0
+            if self.claimed[s] >= 0:
+                out[i + ns + s] = 1.0
+        i += 2 * ns
+        out[i + self.phase] = 1.0
+        out[i + 4] = self.round / g.cfg.max_rounds
+        out[i + 5] = float(self.res_used)
+        out[i + 6] = float(self.first)
+        out[i + 7] = float(self.bonus_used)
+        out[i + 8] = len(self.items) / 2.0
+        out[i + 9] = float(self.reward)
+        out[i + 10] = self.choose_left / 2.0
+        out[i + 11] = self.uses_per_die / 3.0
+        if self.phase in (START, USE):
+            out[i + 12 + (self.seat - me) % n] = 1.0
+        return out
+
+    def __str__(self) -> str:
+        from motherlode.games.eldorado.render import render_text
+
+        return render_text(self)
+
+    def render_svg(self, seat: Player | None = None) -> str:
+        from motherlode.games.eldorado.render import render_svg
+
+        return render_svg(self, seat)
+
+    # -- invariants ---------------------------------------------------------------------------
+
+    def check_invariants(self) -> None:
+        """Dice: each of the 7 is in the middle, being rolled, chosen, or out; marks consistent."""
+        g = self.game
+        sh = g.sheet
+        n = g.num_players
+        for d in range(NUM_DICE):
+            places = (self.middle[d] >= 0) + (d in self.to_roll) + (self.held[d] >= 0)
+            assert places <= 1, f"die d{d} is in two places"
+            if self.middle[d] >= 0:
+                assert self.middle[d] in g.dice[d], f"d{d} shows a face it does not have"
+            assert 0 <= self.uses[d] <= 3 and (self.uses[d] == 0 or self.held[d] >= 0)
+        assert self.to_roll == sorted(self.to_roll)
+        assert (self.phase == ROLL) == bool(self.to_roll)
+        assert sum(1 for d in range(NUM_DICE) if self.held[d] >= 0) <= 2
+        for s in range(g.ns):
+            m = self.minima[s]
+            if m >= 0:
+                firsts = [c for p in range(n) for t, c in self.offers[p] if t == s]
+                assert m in firsts and m <= min(firsts), f"minimum of {sh.spaces[s].label} wrong"
+            if self.claimed[s] >= 0:
+                assert (self.visited[self.claimed[s]] >> s) & 1, "reward claimed by a non-visitor"
+        for p in range(n):
+            v = self.visited[p]
+            seen: set[int] = set()
+            for s, c in self.offers[p]:
+                assert s not in seen, "two offerings in one temple"
+                seen.add(s)
+                assert (v >> s) & 1 and c >= 0
+            for s in range(g.ns):
+                kind = sh.spaces[s].kind
+                if kind in (TEMPLE, GOLDEN) and (v >> s) & 1:
+                    assert s in seen, f"temple {sh.spaces[s].label} entered without an offering"
+                if kind == SETTLEMENT:
+                    assert 0 <= self.paid[p][s] <= sh.spaces[s].fee
+                    assert bool((v >> s) & 1) == (self.paid[p][s] == sh.spaces[s].fee)
+                elif self.paid[p][s]:
+                    raise AssertionError("payment on a space that is no settlement")
+            used = self.used[p]
+            for r in range(g.nr):
+                if (used >> r) & 1:
+                    assert self.obtained(p, r), "a resource used before it was obtained"
+        assert self.round <= g.cfg.max_rounds
+
+
+def _item_name(item: int) -> str:
+    if item == ZERO:
+        return "zero offering"
+    if item > COIN0:
+        return f"{item - COIN0} coins"
+    return face_name(item)
+
+
+def face_letter(face: int) -> str:
+    """One-character face code of the position notation: ``MPTAKS`` or the coins digit."""
+    if face > COIN0:
+        return str(face - COIN0)
+    return SYMBOL_LETTERS[face]
+
+
+__all__ = ["Eldorado", "EldoradoConfig", "EldoradoState"]
