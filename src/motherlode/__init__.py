@@ -3,6 +3,9 @@
 >>> import motherlode
 >>> "yukon" in motherlode.games()
 True
+>>> import motherlode.games.yukon  # importing a game package keeps games() callable
+>>> motherlode.games() == sorted(motherlode.games())
+True
 >>> game = motherlode.load("yukon", players=3)
 >>> state = motherlode.deal(game, seed=7)
 >>> state.current_player()
@@ -27,6 +30,12 @@ from motherlode.core.errors import (
     RecordError,
 )
 from motherlode.core.protocol import CHANCE, TERMINAL, Action, Game, Outcome, Player, State
+
+# Import the ``motherlode.games`` subpackage *before* defining the ``games()`` function:
+# Python sets a subpackage as an attribute of its parent when it is first imported, which
+# would otherwise replace the function the first time a game is loaded.
+from motherlode.games import game_class as _game_class
+from motherlode.games import registry as _registry
 
 __version__ = "0.1.0"
 
@@ -53,16 +62,12 @@ __all__ = [
 
 def games() -> list[str]:
     """The names of the registered games, sorted."""
-    from motherlode.games import registry
-
-    return list(registry())
+    return list(_registry())
 
 
 def load(name: str, **config: Any) -> Game:
     """The game ``name`` with its validated ``config``; bad config raises :class:`ConfigError`."""
-    from motherlode.games import game_class
-
-    return game_class(name).from_config(**config)
+    return _game_class(name).from_config(**config)
 
 
 def deal(game: Game, seed: int = 0) -> State:
