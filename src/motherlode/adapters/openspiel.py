@@ -1,0 +1,388 @@
+"""Every motherlode game as an OpenSpiel Python game.
+
+Importing this module registers each game under the short name
+``python_motherlode_<game>``, its config options as the game's parameters
+(see :mod:`motherlode.adapters.params` for how non-scalar options are carried)::
+
+    import pyspiel
+    import motherlode.adapters.openspiel  # registers the games
+    game = pyspiel.load_game("python_motherlode_yukon(players=3,expansion=True)")
+    state = game.new_initial_state()
+
+or without a game string: ``load_game("yukon", players=3, expansion=True)``.
+
+What OpenSpiel sees, all derived from the game's own facts (nothing here names a game):
+
+* ``GameType``: sequential, explicit chance when the game has chance outcomes, perfect or
+  imperfect information from ``Game.perfect_information``, terminal rewards; utility
+  zero-sum for 2 players with the protocol's +1/-1/0 returns, general-sum otherwise
+  (n-player "+1 each winner, -1 the others" does not sum to a constant; solo returns 0).
+  The registered type describes the default config; each loaded game carries the exact
+  type of its own config (a 2-player config of a 2-6 player game is zero-sum).
+* ``GameInfo``: ``num_distinct_actions``, ``max_chance_outcomes``, players, utility bounds,
+  ``max_game_length`` (an upper bound on decisions and chance draws together, so it also
+  bounds ``max_chance_nodes_in_history``).
+* Chance outcome ids live in their own space ``0..max_chance_outcomes-1``, as in OpenSpiel.
+* Observations through an Observer (``make_py_observer``): the tensor is
+  ``State.observation_tensor(seat)`` with the game's fixed shape, the string is
+  ``State.observation(seat)`` as compact JSON (exactly what that seat may see). A public
+  observer (``PrivateInfoType.NONE``) sees the spectator's view. For perfect-information
+  games the perfect-recall information state string is the action history.
+* Clone: OpenSpiel's bridge deep-copies the Python attributes of a state; ours hold one
+  ``_Position`` whose ``__deepcopy__`` is the game's own fast ``clone()``.
+* Serialization: ``state.serialize()`` is readable text, ``history=<ids>`` then
+  ``position=<the game's position notation>``; ``game.deserialize_state(text)`` replays the
+  history (so OpenSpiel's history is right) and checks the position. The bridge's own
+  C++ path (``pyspiel.serialize_game_and_state``, ``random_sim_test``) pickles the Python
+  attributes: there ``_Position`` reduces to the same notation and history, never to the
+  engine's objects.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import numpy as np
+import pyspiel  # type: ignore[import-not-found]  # pyspiel ships no type stubs
+
+import motherlode
+from motherlode.adapters.params import decode_config, encode_config
+from motherlode.core.errors import NotationError
+from motherlode.core.protocol import Action, Game, Player, State
+from motherlode.games import game_class, registry
+
+__all__ = [
+    "PREFIX",
+    "MotherlodeGame",
+    "MotherlodeObserver",
+    "MotherlodeState",
+    "game_type",
+    "load_game",
+    "register",
+    "short_name",
+]
+
+PREFIX = "python_motherlode_"
+"""OpenSpiel short names are ``PREFIX + game name``."""
+
+_SERIAL_HISTORY = "history="
+_SERIAL_POSITION = "position="
+
+
+def short_name(name: str) -> str:
+    """The OpenSpiel short name of the motherlode game ``name``."""
+    return PREFIX + name
+
+
+def _zero_sum(game: Game) -> bool:
+    """Two players with the protocol's +1/-1/0 returns (not overridden by the game)."""
+    state_cls = type(game.new_initial_state())
+    return (
+        game.num_players == 2
+        and state_cls.returns is State.returns
+        and game.min_utility == -game.max_utility
+    )
+
+
+def game_type(game: Game) -> Any:
+    """The ``pyspiel.GameType`` of ``game`` (its exact config)."""
+    cls = type(game)
+    return pyspiel.GameType(
+        short_name=short_name(game.name),
+        long_name=f"motherlode {game.name}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=(
+            pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+            if game.max_chance_outcomes > 0
+            else pyspiel.GameType.ChanceMode.DETERMINISTIC
+        ),
+        information=(
+            pyspiel.GameType.Information.PERFECT_INFORMATION
+            if game.perfect_information
+            else pyspiel.GameType.Information.IMPERFECT_INFORMATION
+        ),
+        utility=(
+            pyspiel.GameType.Utility.ZERO_SUM
+            if _zero_sum(game)
+            else pyspiel.GameType.Utility.GENERAL_SUM
+        ),
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=cls.max_players,
+        min_num_players=cls.min_players,
+        provides_information_state_string=game.perfect_information,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=encode_config(cls, {}),
+    )
+
+
+def game_info(game: Game) -> Any:
+    """The ``pyspiel.GameInfo`` of ``game``."""
+    return pyspiel.GameInfo(
+        num_distinct_actions=game.num_distinct_actions,
+        max_chance_outcomes=game.max_chance_outcomes,
+        num_players=game.num_players,
+        min_utility=game.min_utility,
+        max_utility=game.max_utility,
+        utility_sum=0.0 if _zero_sum(game) else None,
+        max_game_length=game.max_game_length,
+    )
+
+
+class _Position:
+    """The engine's state, held in the one Python attribute OpenSpiel's bridge copies.
+
+    ``copy.deepcopy`` (the bridge's clone) is the game's fast ``clone()``; ``pickle``
+    (the bridge's serialization) reduces to the position notation and the history.
+    """
+
+    __slots__ = ("state",)
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Position:
+        return _Position(self.state.clone())
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        game = self.state.game
+        return (
+            _restore_position,
+            (
+                game.name,
+                json.dumps(game.config.model_dump(mode="json")),
+                self.state.serialize(),
+                self.state.history(),
+            ),
+        )
+
+
+def _restore_position(name: str, config: str, text: str, history: list[int]) -> _Position:
+    """Rebuild a pickled :class:`_Position`: replay ``history``, check it against ``text``."""
+    game = motherlode.load(name, **json.loads(config))
+    state = game.new_initial_state()
+    for action in history:
+        state.apply_action(action)
+    if state.serialize() != text:
+        # the position was set without its history: load the notation itself
+        state = game.deserialize(text)
+    return _Position(state)
+
+
+class MotherlodeState(pyspiel.State):  # type: ignore[misc]  # pyspiel.State is untyped
+    """An OpenSpiel state wrapping a motherlode state (``.motherlode_state``)."""
+
+    def __init__(self, game: MotherlodeGame, state: State | None = None) -> None:
+        super().__init__(game)
+        self._pos = _Position(state if state is not None else game.motherlode.new_initial_state())
+
+    @property
+    def motherlode_state(self) -> State:
+        """The engine's state (moves with this one; do not apply actions to it directly)."""
+        return self._pos.state
+
+    # -- the PySpiel hooks ------------------------------------------------------------
+
+    def current_player(self) -> Player:
+        return self._pos.state.current_player()
+
+    def is_terminal(self) -> bool:
+        return self._pos.state.is_terminal()
+
+    def _legal_actions(self, player: Player) -> list[Action]:
+        return self._pos.state.legal_actions()
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        return self._pos.state.chance_outcomes()
+
+    def _apply_action(self, action: Action) -> None:
+        # the checked path: an illegal id from an outside tool raises IllegalActionError
+        self._pos.state.apply_action(int(action))
+
+    def _action_to_string(self, player: Player, action: Action) -> str:
+        return self._pos.state.action_to_string(int(action))
+
+    def returns(self) -> list[float]:
+        return [float(r) for r in self._pos.state.returns()]
+
+    def __str__(self) -> str:
+        return str(self._pos.state)
+
+    # -- readable serialization ---------------------------------------------------------
+
+    def serialize(self) -> str:
+        """``history=<ids, comma-separated>`` and ``position=<notation>`` on two lines."""
+        inner = self._pos.state
+        return (
+            f"{_SERIAL_HISTORY}{','.join(str(a) for a in inner.history())}\n"
+            f"{_SERIAL_POSITION}{inner.serialize()}"
+        )
+
+
+class MotherlodeObserver:
+    """OpenSpiel's PyObserver interface over ``observation_tensor`` and ``observation``.
+
+    ``tensor`` is flat ``float32``; ``dict`` holds the one named view ``"observation"``
+    in the game's tensor shape. With ``perfect_recall`` (perfect-information games only)
+    the string is the action history and there is no tensor.
+    """
+
+    def __init__(self, game: Game, iig_obs_type: Any, params: dict[str, Any] | None) -> None:
+        if params:
+            raise ValueError(f"observation parameters are not supported; got {params}")
+        self.game = game
+        self.perfect_recall = bool(iig_obs_type.perfect_recall)
+        if self.perfect_recall and not game.perfect_information:
+            raise ValueError(
+                f"{game.name}: no perfect-recall observer for an imperfect-information game"
+            )
+        private = iig_obs_type.private_info
+        if private == pyspiel.PrivateInfoType.ALL_PLAYERS and not game.perfect_information:
+            raise ValueError(f"{game.name}: no all-players observer for imperfect information")
+        # NONE: the public (spectator's) view; SINGLE_PLAYER / ALL_PLAYERS: the seat's own
+        self.public = private == pyspiel.PrivateInfoType.NONE
+        self.tensor: np.ndarray[Any, np.dtype[np.float32]] | None
+        self.dict: dict[str, np.ndarray[Any, np.dtype[np.float32]]]
+        if self.perfect_recall:
+            self.tensor = None
+            self.dict = {}
+        else:
+            shape = game.observation_tensor_shape()
+            self.tensor = np.zeros(int(np.prod(shape)), np.float32)
+            self.dict = {"observation": self.tensor.reshape(shape)}
+
+    def _seat(self, player: Player) -> Player | None:
+        return None if self.public else player
+
+    def set_from(self, state: MotherlodeState, player: Player) -> None:
+        if self.tensor is not None:
+            values = state.motherlode_state.observation_tensor(self._seat(player))
+            self.tensor[:] = np.asarray(values, dtype=np.float32).ravel()
+
+    def string_from(self, state: MotherlodeState, player: Player) -> str:
+        inner = state.motherlode_state
+        if self.perfect_recall:
+            return " ".join(str(a) for a in inner.history())
+        return json.dumps(
+            inner.observation(self._seat(player)), separators=(",", ":"), sort_keys=True
+        )
+
+
+class MotherlodeGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel.Game is untyped
+    """An OpenSpiel game wrapping a motherlode game (``.motherlode``)."""
+
+    game_name: str = ""
+    """The motherlode game; each registered game is a subclass that sets it."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        cls = game_class(self.game_name)
+        config = decode_config(cls, dict(params or {}))
+        self.motherlode: Game = motherlode.load(self.game_name, **config)
+        full = encode_config(cls, self.motherlode.config.model_dump())
+        super().__init__(game_type(self.motherlode), game_info(self.motherlode), full)
+
+    def new_initial_state(self, text: str | None = None) -> MotherlodeState:
+        """A fresh game; with ``text``, the state :meth:`deserialize_state` reads from it."""
+        if text is not None:
+            return self.deserialize_state(text)
+        return MotherlodeState(self)
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
+    ) -> MotherlodeObserver:
+        return MotherlodeObserver(
+            self.motherlode,
+            iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False),
+            params,
+        )
+
+    def max_chance_nodes_in_history(self) -> int:
+        return self.motherlode.max_game_length
+
+    def deserialize_state(self, text: str) -> MotherlodeState:
+        """Read :meth:`MotherlodeState.serialize`'s text (or a bare position notation).
+
+        The history is replayed through the checked path and must reach the position;
+        a bare position (no ``history=`` line) loads with an empty OpenSpiel history.
+        """
+        game = self.motherlode
+        if not text.startswith(_SERIAL_HISTORY):
+            return MotherlodeState(self, game.deserialize(text))
+        first, sep, rest = text.partition("\n")
+        if not sep or not rest.startswith(_SERIAL_POSITION):
+            raise NotationError(
+                f"{game.name}: serialized state needs a {_SERIAL_POSITION!r} line: {text!r}"
+            )
+        position = rest[len(_SERIAL_POSITION) :]
+        ids = first[len(_SERIAL_HISTORY) :]
+        try:
+            history = [int(a) for a in ids.split(",")] if ids else []
+        except ValueError:
+            raise NotationError(f"{game.name}: bad history {ids!r} in {text!r}") from None
+        state = MotherlodeState(self)
+        for action in history:
+            state.apply_action(action)
+        reached = state.motherlode_state.serialize()
+        if reached != position:
+            raise NotationError(
+                f"{game.name}: history reaches {reached!r}, not the position {position!r}"
+            )
+        return state
+
+
+def game_class_for(name: str) -> type[MotherlodeGame]:
+    """The :class:`MotherlodeGame` subclass registered for ``name`` (made on first use).
+
+    OpenSpiel keeps the creator it is given for the life of the process, past the
+    interpreter's shutdown; a class (unlike a closure) is never freed by a reference
+    count reaching zero there, so registering classes keeps the exit clean.
+    """
+    if name not in _CLASSES:
+        title = "".join(part.title() for part in name.split("_"))
+        _CLASSES[name] = type(
+            f"Motherlode{title}Game",
+            (MotherlodeGame,),
+            {"game_name": name, "__module__": __name__},
+        )
+    return _CLASSES[name]
+
+
+_CLASSES: dict[str, type[MotherlodeGame]] = {}
+_REGISTERED: set[str] = set()
+
+
+def register(names: list[str] | None = None) -> list[str]:
+    """Register the games ``names`` (default: every registered game) with OpenSpiel.
+
+    Safe to call again (a game already registered is skipped); returns the short names.
+    """
+    registered = {t.short_name for t in pyspiel.registered_games()}
+    out = []
+    for name in names if names is not None else list(registry()):
+        short = short_name(name)
+        if short not in registered and short not in _REGISTERED:
+            default = game_class(name).from_config()
+            pyspiel.register_game(game_type(default), game_class_for(name))
+            _REGISTERED.add(short)
+        out.append(short)
+    return out
+
+
+def load_game(name: str, **config: Any) -> MotherlodeGame:
+    """The OpenSpiel game of motherlode game ``name`` with ``config`` (registers it first).
+
+    >>> game = load_game("yukon", players=3)
+    >>> game.num_players(), game.get_type().short_name
+    (3, 'python_motherlode_yukon')
+    """
+    register([name])
+    cls = game_class(name)
+    params = encode_config(cls, config)
+    game = pyspiel.load_game(short_name(name), params)
+    assert isinstance(game, MotherlodeGame)
+    return game
+
+
+register()
