@@ -1,7 +1,7 @@
-"""Eurorails content: the map of Europe, the load chart, the trains and the card decks.
+"""Eurorails: the map of Europe, the load chart, the trains, the card decks and the rules.
 
-This package holds the game's *content* (issue 6); the rules engine comes later and
-stands on it, so it sets no ``GAME`` yet (the registry skips it). Everything loads from
+The content (map, decks, load chart: ``mapdata.py``, ``content.py``) is kept apart from the
+rules engine (``game.py``), which reads it through ``board.py`` only. Everything loads from
 ``data/*.json``, checked at load with a :class:`~motherlode.core.errors.ConfigError`
 naming the file, the entry and the problem:
 
@@ -28,13 +28,19 @@ from motherlode.games.eurorails.content import (
     load_events,
     load_loads,
 )
+from motherlode.games.eurorails.game import EurorailsGame, EurorailsState
 from motherlode.games.eurorails.mapdata import City, EuroMap, Ferry, load_map
 
+GAME = EurorailsGame
+
 __all__ = [
+    "GAME",
     "City",
     "Content",
     "DemandCard",
     "EuroMap",
+    "EurorailsGame",
+    "EurorailsState",
     "EventCard",
     "Ferry",
     "Load",

@@ -1,0 +1,1213 @@
+"""Eurorails: the rules engine (../shared/rulebooks/eurorails.txt), base game.
+
+A turn is a sequence of atomic actions (DESIGN.md §2): the operations phase (start city,
+move one milepost, board a ferry, pick up, drop, deliver, end movement) or discarding the
+hand instead of the turn, then the building phase (build one segment, upgrade, end the
+turn). Card draws are chance nodes over what remains in the draw pile; the engine holds
+no RNG. Lost turns pass without a decision.
+
+Decision action ids (N mileposts, see :mod:`.board` for directions)::
+
+    [0, 6N)          build from milepost m in direction d: m*6+d        "build 612>613"
+    U0 + t           upgrade to train t (0..3)                          "upgrade Fast Freight"
+    END_BUILD        end the building phase (and the turn)              "end turn"
+    MOVE0 + d        move one milepost in direction d                   "move 613"
+    CHUNNEL_MOVE     move through the Chunnel                           "chunnel"
+    FERRY0 + k       board the ferry here on seat k's line              "ferry P2"
+    PICK0 + L        pick up load L                                     "pick Wine"
+    DROP0 + L        drop load L                                        "drop Wine"
+    DELIVER0 + 3s+j  deliver demand j of the card in hand slot s        "deliver Wine to Paris #12"
+    END_MOVE         end the operations phase                           "end move"
+    DISCARD          discard the hand instead of the turn               "discard hand"
+    START0 + c       start the train in city c                          "start Paris"
+    LOSE0 + L        lose load L to an event                            "lose Wine"
+
+Chance outcome ids: ``card_number - 1`` (0..167), "draw #12".
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, ClassVar, Self
+
+import numpy as np
+from pydantic import Field
+
+from motherlode.core.agent import Agent
+from motherlode.core.errors import NotationError
+from motherlode.core.protocol import CHANCE, TERMINAL, Action, Game, GameConfig, Player, State
+from motherlode.games.eurorails.board import (
+    ALPINE,
+    CENTRE,
+    CHUNNEL,
+    FERRY,
+    MEDIUM,
+    OUTPOST,
+    SMALL,
+    Board,
+    event_area,
+    load_board,
+)
+
+NUM_CARDS = 168
+FIRST_EVENT = 147
+MAX_LOADS = 32
+MAX_PLAYERS = 6
+RENT = 4
+SPEND_LIMIT = 20
+FOREVER = 1 << 30
+CHANNEL = "English Channel"
+
+# phases of the turn player
+DEAL, BUILD, OPS, OVER = range(4)
+PHASE_NAMES = ("deal", "build", "move", "over")
+
+
+class EurorailsConfig(GameConfig):
+    """Options of Eurorails (the rulebook's values by default)."""
+
+    players: int = Field(3, description="2 to 6 players")
+    turn_limit: int = Field(
+        200, ge=1, description="tournament time limit, in rounds of normal turns (then adjudicate)"
+    )
+    ferry_printing: str = Field(
+        "first",
+        pattern="^(first|second)$",
+        description="ferry costs of the 'first' or 'second' printing",
+    )
+    starting_cash: int = Field(50, ge=0, description="cash each player starts with (million)")
+    target_cash: int = Field(250, ge=1, description="cash needed to win (million)")
+    majors_to_connect: int = Field(7, ge=1, le=8, description="major cities to connect to win")
+    building_turns: int = Field(2, ge=0, description="building-only turns (Switchback Start)")
+    chunnel_needs_upgrade: bool = Field(
+        True, description="the Chunnel needs a Fast/Heavy Freight or better (rulebook)"
+    )
+    open_hands: bool = Field(
+        True, description="demand cards face up for all (Courtesy in Play); False: private"
+    )
+
+
+class EurorailsGame(Game):
+    """Eurorails, base game.
+
+    >>> game = EurorailsGame.from_config(players=3)
+    >>> game.num_players, game.board.n
+    (3, 2084)
+    """
+
+    name: ClassVar[str] = "eurorails"
+    Config: ClassVar[type[GameConfig]] = EurorailsConfig
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 6
+
+    def __init__(self, config: GameConfig) -> None:
+        super().__init__(config)
+        assert isinstance(config, EurorailsConfig)
+        self.cfg: EurorailsConfig = config
+        self.board: Board = load_board(config.ferry_printing)
+        n = self.board.n
+        self.U0 = 6 * n
+        self.END_BUILD = self.U0 + 4
+        self.MOVE0 = self.END_BUILD + 1
+        self.CHUNNEL_MOVE = self.MOVE0 + 6
+        self.FERRY0 = self.CHUNNEL_MOVE + 1
+        self.PICK0 = self.FERRY0 + MAX_PLAYERS
+        self.DROP0 = self.PICK0 + MAX_LOADS
+        self.DELIVER0 = self.DROP0 + MAX_LOADS
+        self.END_MOVE = self.DELIVER0 + 9
+        self.DISCARD = self.END_MOVE + 1
+        self.START0 = self.DISCARD + 1
+        self.LOSE0 = self.START0 + len(self.board.city_names)
+        self._num_actions = self.LOSE0 + MAX_LOADS
+        self.event_kind: dict[int, str] = {
+            k: self.board.events[k].kind for k in range(FIRST_EVENT, NUM_CARDS + 1)
+        }
+        self.weather_cache: dict[tuple[int, ...], frozenset[int]] = {}
+        self.areas: dict[int, frozenset[int]] = {
+            k: event_area(config.ferry_printing, k) for k in range(FIRST_EVENT, NUM_CARDS + 1)
+        }
+
+    @classmethod
+    def conformance_configs(cls) -> list[dict[str, Any]]:
+        return [{"players": n, "turn_limit": 5} for n in range(2, 7)] + [
+            {"players": 3, "turn_limit": 5, "open_hands": False}
+        ]
+
+    @property
+    def num_distinct_actions(self) -> int:
+        return self._num_actions
+
+    @property
+    def max_chance_outcomes(self) -> int:
+        return NUM_CARDS
+
+    @property
+    def max_game_length(self) -> int:
+        per_turn = 1500
+        return NUM_CARDS + (self.cfg.turn_limit + self.cfg.building_turns + 1) * (
+            self.num_players * per_turn
+        )
+
+    @property
+    def perfect_information(self) -> bool:
+        return False
+
+    def observation_tensor_shape(self) -> tuple[int, ...]:
+        from motherlode.games.eurorails.view import tensor_size
+
+        return (tensor_size(self),)
+
+    def new_initial_state(self) -> EurorailsState:
+        return EurorailsState(self)
+
+    def deserialize(self, text: str) -> EurorailsState:
+        return EurorailsState.from_text(self, text)
+
+    def bots(self) -> dict[str, Any]:
+        from motherlode.games.eurorails.bot import GreedyAgent
+
+        def greedy(game: Game, seed: int = 0, **params: Any) -> Agent:
+            return GreedyAgent(game, seed=seed, **params)
+
+        return {"greedy": greedy}
+
+
+# fields copied by clone / serialize (lists of ints, or lists of lists of ints)
+_SCALARS = (
+    "phase",
+    "first",
+    "t",
+    "moves",
+    "halved",
+    "spent",
+    "from_major",
+    "upgraded",
+    "end_now",
+    "discarding",
+    "target",
+    "cash_public",
+    "over",
+)
+_LISTS = (
+    "cash",
+    "train",
+    "pos",
+    "prev",
+    "draw",
+    "discard",
+    "aside",
+    "chips",
+    "edge_owner",
+    "turns_done",
+    "lost",
+    "on_ferry",
+    "rented",
+    "declared",
+    "pending",
+    "winners_",
+    "blocked",
+)
+_NESTED = ("loads", "hands", "link_owners", "active", "reserve", "erased")
+
+
+class EurorailsState(State):
+    """A Eurorails position (see the module docstring for the action ids)."""
+
+    game: EurorailsGame
+
+    def __init__(self, game: EurorailsGame) -> None:
+        super().__init__(game)
+        b = game.board
+        n = game.num_players
+        cfg = game.cfg
+        self.phase = DEAL
+        self.first = 0
+        self.t = 0  # turn sequence number (building turns first)
+        self.moves = 0
+        self.halved = 0
+        self.spent = 0
+        self.from_major = 0
+        self.upgraded = 0
+        self.end_now = 0
+        self.discarding = 0
+        self.target = cfg.target_cash
+        self.cash_public = 0
+        self.over = 0
+        self.cash = [cfg.starting_cash] * n
+        self.train = [0] * n
+        self.pos = [-1] * n
+        self.prev = [-1] * n
+        self.draw = list(range(1, NUM_CARDS + 1))
+        self.discard: list[int] = []
+        self.aside: list[int] = []
+        self.chips = list(b.load_chips)
+        self.edge_owner = [-1] * len(b.edge_ends)
+        self.turns_done = [0] * n
+        self.lost = [0] * n
+        self.on_ferry = [-1] * n  # destination port while crossing
+        self.rented = [0] * n  # this turn, rent paid to seat k
+        self.declared = [0] * n
+        self.pending: list[int] = []  # seats that must choose a load to lose
+        self.winners_: list[int] = []
+        self.blocked: list[int] = []  # this turn: m*64+L picked (+32: dropped) at m
+        self.loads: list[list[int]] = [[] for _ in range(n)]
+        self.hands: list[list[int]] = [[] for _ in range(n)]
+        self.link_owners: list[list[int]] = [[] for _ in b.links]
+        self.active: list[list[int]] = []  # [card, drawer, expires at drawer's turns_done]
+        self.reserve: list[list[int]] = []  # [edge, owner, until owner's turns_done]
+        self.erased: list[list[int]] = []  # [flood card, edge, owner]
+        # derived, rebuilt from edge_owner/link_owners: per-player segment counts
+        self.touch: list[list[int]] = [[0] * b.n for _ in range(n)]
+        self.net: list[set[int]] = [set() for _ in range(n)]
+        self._present: dict[int, list[int]] = {}
+
+    # -- copying and notation -------------------------------------------------------------
+
+    def clone(self) -> Self:
+        new = object.__new__(type(self))
+        new.game = self.game
+        new._history = list(self._history)
+        for k in _SCALARS:
+            setattr(new, k, getattr(self, k))
+        for k in _LISTS:
+            setattr(new, k, list(getattr(self, k)))
+        for k in _NESTED:
+            setattr(new, k, [list(x) for x in getattr(self, k)])
+        new.touch = [list(x) for x in self.touch]
+        new.net = [set(x) for x in self.net]
+        new._present = dict(self._present)
+        return new
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {k: getattr(self, k) for k in (*_SCALARS, *_LISTS, *_NESTED)}
+        owned: dict[str, list[int]] = {}
+        for e, o in enumerate(self.edge_owner):
+            if o >= 0:
+                owned.setdefault(str(o), []).append(e)
+        d["edge_owner"] = owned
+        d["history"] = self._history
+        return d
+
+    def serialize(self) -> str:
+        """The position notation: compact JSON of every field (documented in the docs)."""
+        return "eurorails:" + json.dumps(self.to_dict(), separators=(",", ":"), sort_keys=True)
+
+    @classmethod
+    def from_text(cls, game: EurorailsGame, text: str) -> EurorailsState:
+        if not isinstance(text, str) or not text.startswith("eurorails:"):
+            raise NotationError(
+                f"eurorails: a position starts with 'eurorails:', got {text[:40]!r}"
+            )
+        try:
+            d = json.loads(text[len("eurorails:") :])
+            state = cls(game)
+            for k in _SCALARS:
+                setattr(state, k, int(d[k]))
+            for k in _LISTS:
+                if k != "edge_owner":
+                    setattr(state, k, [int(x) for x in d[k]])
+            for k in _NESTED:
+                setattr(state, k, [[int(y) for y in x] for x in d[k]])
+            state._history = [int(x) for x in d["history"]]
+            for o, edges in d["edge_owner"].items():
+                for e in edges:
+                    state.edge_owner[int(e)] = int(o)
+        except (KeyError, ValueError, TypeError, IndexError, json.JSONDecodeError) as err:
+            raise NotationError(f"eurorails: bad position ({type(err).__name__}: {err})") from None
+        n = game.num_players
+        if (
+            len(state.cash) != n
+            or len(state.hands) != n
+            or len(state.edge_owner) != len(game.board.edge_ends)
+        ):
+            raise NotationError(f"eurorails: the position is not for {n} players on this map")
+        state._rebuild_touch()
+        return state
+
+    def _rebuild_touch(self) -> None:
+        b = self.game.board
+        n = self.game.num_players
+        self.touch = [[0] * b.n for _ in range(n)]
+        for e, o in enumerate(self.edge_owner):
+            if o >= 0:
+                a, c = b.edge_ends[e]
+                self.touch[o][a] += 1
+                self.touch[o][c] += 1
+        for k, owners in enumerate(self.link_owners):
+            for o in owners:
+                for p in b.links[k].ends:
+                    self.touch[o][p] += 1
+        self.net = [{m for m, c in enumerate(tp) if c} for tp in self.touch]
+        self._present = {}
+
+    # -- whose move ----------------------------------------------------------------------
+
+    def turn_player(self) -> int:
+        n = self.game.num_players
+        bt = self.game.cfg.building_turns
+        t = self.t
+        if t < bt * n:
+            rnd, k = divmod(t, n)
+            return (self.first + (k if rnd % 2 == 0 else n - 1 - k)) % n
+        return (self.first + (t - bt * n)) % n
+
+    def normal_round(self) -> int:
+        """The index of the current round of normal turns (-1 while building turns last)."""
+        n = self.game.num_players
+        bt = self.game.cfg.building_turns
+        return -1 if self.t < bt * n else (self.t - bt * n) // n
+
+    def current_player(self) -> Player:
+        if self.over:
+            return TERMINAL
+        if self.phase == DEAL:
+            return CHANCE
+        if self.pending:
+            return self.pending[0]
+        if len(self.hands[self.turn_player()]) < 3:
+            return CHANCE
+        return self.turn_player()
+
+    # -- chance ----------------------------------------------------------------------------
+
+    def _chance_outcomes(self) -> list[tuple[Action, float]]:
+        p = 1.0 / len(self.draw)
+        return [(c - 1, p) for c in self.draw]
+
+    def _draw_card(self, card: int) -> None:
+        self.draw.remove(card)
+        if not self.draw:
+            self.draw, self.discard = sorted(self.discard), []
+
+    # -- queries used by the rules -------------------------------------------------------
+
+    def is_event_active(self, card: int) -> bool:
+        return any(a[0] == card for a in self.active)
+
+    def weather_area(self) -> frozenset[int]:
+        """Every milepost at half rate and closed to building (snow, fog, gale areas)."""
+        g = self.game
+        key = tuple(a[0] for a in self.active if g.event_kind[a[0]] in ("snow", "fog", "gale"))
+        if not key:
+            return _EMPTY
+        found = g.weather_cache.get(key)
+        if found is None:
+            found = frozenset().union(*(g.areas[c] for c in key))
+            g.weather_cache[key] = found
+        return found
+
+    def weather_at(self, m: int) -> bool:
+        """Half rate here (an active snow, fog or gale area)."""
+        return bool(self.active) and m in self.weather_area()
+
+    def no_build_at(self, m: int) -> bool:
+        return self.weather_at(m)
+
+    def strike_at_city(self, c: int) -> bool:
+        b = self.game.board
+        for a in self.active:
+            ev = b.events[a[0]]
+            if ev.kind == "strike" and ev.scope != "drawer":
+                assert ev.coast_distance is not None
+                near = b.city_coast[c] <= ev.coast_distance
+                if (ev.scope == "coastal") == near:
+                    return True
+        return False
+
+    def wildcat_drawer(self) -> int:
+        for a in self.active:
+            if a[0] == 149:
+                return a[1]
+        return -1
+
+    def flooded_rivers(self) -> set[str]:
+        b = self.game.board
+        out = set()
+        for a in self.active:
+            ev = b.events[a[0]]
+            if ev.kind == "flood" and ev.river:
+                out.add(ev.river)
+        return out
+
+    def closed_alpine(self, m: int) -> bool:
+        b = self.game.board
+        if b.terrain[m] != ALPINE:
+            return False
+        for a in self.active:
+            ev = b.events[a[0]]
+            if ev.kind == "snow" and ev.close_alpine and m in self.game.areas[a[0]]:
+                return True
+        return False
+
+    # -- building ------------------------------------------------------------------------
+
+    def build_refusal(self, p: int, a: int, d: int) -> str | None:
+        """Why player ``p`` may not build from ``a`` in direction ``d`` now (None: legal)."""
+        g = self.game
+        b = g.board
+        e = b.eid[a * 6 + d]
+        if e < 0:
+            return "there is no milepost there to build to"
+        if b.edge_internal[e]:
+            return "no track may be built in the red area of a major city"
+        if self.edge_owner[e] >= 0:
+            return "only one track may be built between two mileposts"
+        if not (self.touch[p][a] or b.terrain[a] in (CENTRE, OUTPOST)):
+            return "track is built from a major-city milepost or from the player's own track"
+        to = b.nb[a * 6 + d]
+        if b.terrain[a] == OUTPOST and self.from_major >= 2:
+            return "at most two segments a turn may be built out of major-city mileposts"
+        if self.wildcat_drawer() == p:
+            return "the Wildcat strike forbids the drawing player to build"
+        if self.no_build_at(a) or self.no_build_at(to):
+            return "no building in an area of bad weather (snow, fog or gale)"
+        river = b.edge_river[e]
+        if river and river in self.flooded_rivers():
+            return f"the {river} is flooded: no track across it until the flood ends"
+        for edge, owner, until in self.reserve:
+            if edge == e and owner != p and self.turns_done[owner] < until:
+                return "the owner of the washed-away bridge has the first right to rebuild it"
+        for m in (a, to):
+            why = self._limit_refusal(p, m, a, to)
+            if why:
+                return why
+        cost = self.build_cost(p, a, d)
+        if self.spent + cost > SPEND_LIMIT:
+            return f"it costs {cost} and only {SPEND_LIMIT - self.spent} of the 20 remain this turn"
+        if cost > self.cash[p]:
+            return f"it costs {cost} and the player has only {self.cash[p]} (no credit)"
+        return None
+
+    def _limit_refusal(self, p: int, m: int, a: int, to: int) -> str | None:
+        b = self.game.board
+        g = self.game
+        k = b.link_at[m]
+        if k >= 0:
+            link = b.links[k]
+            owners = self.link_owners[k]
+            if p not in owners:
+                if len(owners) >= link.capacity:
+                    what = "the Chunnel" if link.kind == CHUNNEL else "a ferry port"
+                    return f"only {link.capacity} player(s) may build to {what}"
+                if link.kind == CHUNNEL and g.cfg.chunnel_needs_upgrade and self.train[p] == 0:
+                    return "the Chunnel needs a Fast or Heavy Freight or better"
+                if link.sea == CHANNEL and not self._channel_slot_free(p):
+                    return "every player has the right to build to one English Channel ferry line"
+            elif link.kind == FERRY and len(owners) < min(link.capacity, g.num_players):
+                free = self._free_edges_at(m) - 1
+                if free < min(link.capacity, g.num_players) - len(owners):
+                    return "it would block a second player from track to each end of the ferry"
+        c = b.city_of[m]
+        if c < 0:
+            return None
+        size = b.city_size[c]
+        present = self.present_at(c)
+        if size in (SMALL, MEDIUM):
+            limit = 2 if size == SMALL else 3
+            if p not in present and len(present) >= limit:
+                kind = "small" if size == SMALL else "medium"
+                return f"only {limit} players may build into a {kind} city"
+            if self.touch[p][m] >= 3:
+                return "no player may build more than three sections to a medium or small city"
+            if p in present:
+                free = self._free_edges(c) - 1
+                if free < min(limit, g.num_players) - len(present):
+                    return "it would prevent another player from building into the city"
+        elif size == CENTRE and p in present:
+            free = self._free_edges(c) - 1
+            if free < g.num_players - len(present):
+                return "it would block another player's right to enter the major city"
+        return None
+
+    def _at_city(self, q: int, c: int) -> bool:
+        return q in self.present_at(c)
+
+    def present_at(self, c: int) -> list[int]:
+        """The seats with track at city ``c`` (cached until the next build or flood)."""
+        found = self._present.get(c)
+        if found is None:
+            posts = self.game.board.city_posts[c]
+            found = [q for q, tq in enumerate(self.touch) if any(tq[m] for m in posts)]
+            self._present[c] = found
+        return found
+
+    def _channel_slot_free(self, p: int) -> bool:
+        """May ``p`` buy another English Channel ferry and still leave one to everyone?"""
+        b = self.game.board
+        lines = [k for k, link in enumerate(b.links) if link.sea == CHANNEL]
+        if not any(p in self.link_owners[k] for k in lines):
+            return True
+        free = sum(b.links[k].capacity - len(self.link_owners[k]) for k in lines) - 1
+        without = sum(
+            1
+            for q in range(self.game.num_players)
+            if q != p and not any(q in self.link_owners[k] for k in lines)
+        )
+        return free >= without
+
+    def _free_edges_at(self, m: int) -> int:
+        b = self.game.board
+        free = 0
+        for d in range(6):
+            e = b.eid[m * 6 + d]
+            if e >= 0 and not b.edge_internal[e] and self.edge_owner[e] < 0:
+                free += 1
+        return free
+
+    def _free_edges(self, c: int) -> int:
+        b = self.game.board
+        free = 0
+        for m in b.city_posts[c]:
+            for d in range(6):
+                e = b.eid[m * 6 + d]
+                if e >= 0 and not b.edge_internal[e] and self.edge_owner[e] < 0:
+                    free += 1
+        return free
+
+    def build_cost(self, p: int, a: int, d: int) -> int:
+        """The cost of the segment from ``a`` in direction ``d`` for player ``p``."""
+        b = self.game.board
+        e = b.eid[a * 6 + d]
+        to = b.nb[a * 6 + d]
+        cross = b.edge_cross_cost[e]
+        k = b.link_at[to]
+        if k >= 0:
+            return cross + (0 if p in self.link_owners[k] else b.links[k].cost)
+        return cross + b.milepost_cost[to]
+
+    def _build_actions(self, p: int) -> list[int]:
+        b = self.game.board
+        out: list[int] = []
+        if self.wildcat_drawer() == p:
+            return out
+        left = min(SPEND_LIMIT - self.spent, self.cash[p])
+        if left <= 0:
+            return out
+        sources = set(self.net[p])
+        if self.from_major < 2:
+            sources.update(b.major_posts)
+        for a in sources:
+            base = a * 6
+            for d in range(6):
+                e = b.eid[base + d]
+                if e < 0 or b.edge_internal[e] or self.edge_owner[e] >= 0:
+                    continue
+                if self.build_cost(p, a, d) > left:
+                    continue
+                if self.build_refusal(p, a, d) is None:
+                    out.append(base + d)
+        return out
+
+    def _build(self, p: int, a: int, d: int) -> None:
+        b = self.game.board
+        e = b.eid[a * 6 + d]
+        to = b.nb[a * 6 + d]
+        cost = self.build_cost(p, a, d)
+        self.cash[p] -= cost
+        self.spent += cost
+        if b.terrain[a] == OUTPOST:
+            self.from_major += 1
+        self.edge_owner[e] = p
+        self.reserve = [r for r in self.reserve if r[0] != e]
+        self._touch(p, a, 1)
+        self._touch(p, to, 1)
+        k = b.link_at[to]
+        if k >= 0 and p not in self.link_owners[k]:
+            self.link_owners[k].append(p)
+            for m in b.links[k].ends:
+                self._touch(p, m, 1)
+
+    def _touch(self, p: int, m: int, delta: int) -> None:
+        if self.game.board.city_of[m] >= 0:
+            self._present.clear()
+        self.touch[p][m] += delta
+        if self.touch[p][m] > 0:
+            self.net[p].add(m)
+        else:
+            self.net[p].discard(m)
+
+    # -- legal actions ---------------------------------------------------------------------
+
+    def _legal_actions(self) -> list[Action]:
+        g = self.game
+        if self.pending:
+            q = self.pending[0]
+            return sorted({g.LOSE0 + x for x in self.loads[q]})
+        p = self.turn_player()
+        if self.phase == BUILD:
+            out = self._build_actions(p)
+            if not self.spent and not self.upgraded:
+                for target, cost in g.board.upgrades[self.train[p]]:
+                    if cost <= self.cash[p] and cost <= SPEND_LIMIT:
+                        out.append(g.U0 + target)
+            out.append(g.END_BUILD)
+            return sorted(out)
+        return self._ops_actions(p)
+
+    def _ops_actions(self, p: int) -> list[int]:
+        g = self.game
+        b = g.board
+        out: list[int] = []
+        fresh = not self.halved & 2
+        if self.pos[p] < 0:
+            out.extend(g.START0 + c for c in range(len(b.city_names)))
+            out.append(g.END_MOVE)
+            if fresh:
+                out.append(g.DISCARD)
+            return sorted(out)
+        m = self.pos[p]
+        c = b.city_of[m]
+        if self.moves > 0:
+            for d in range(6):
+                if self.move_refusal(p, d) is None:
+                    out.append(g.MOVE0 + d)
+            if self._chunnel_refusal(p) is None:
+                out.append(g.CHUNNEL_MOVE)
+        k = b.link_at[m]
+        if k >= 0 and b.links[k].kind == FERRY:
+            for o in self.link_owners[k]:
+                if o == p or self.rented[o] or self.cash[p] >= RENT:
+                    out.append(g.FERRY0 + o)
+        if c >= 0:
+            strike = self.strike_at_city(c)
+            load_set = set(self.loads[p])
+            if not strike and len(self.loads[p]) < b.train_capacity[self.train[p]]:
+                for x in b.city_goods[c]:
+                    if self.chips[x] > 0 and m * 64 + 32 + x not in self.blocked:
+                        out.append(g.PICK0 + x)
+            for x in load_set:
+                if m * 64 + x not in self.blocked:
+                    out.append(g.DROP0 + x)
+            if not strike:
+                for s, card in enumerate(self.hands[p]):
+                    if card < FIRST_EVENT:
+                        for j, dem in enumerate(b.demands[card]):
+                            if dem.city == c and dem.load in load_set:
+                                out.append(g.DELIVER0 + 3 * s + j)
+        out.append(g.END_MOVE)
+        if fresh:
+            out.append(g.DISCARD)
+        return sorted(out)
+
+    def move_refusal(self, p: int, d: int) -> str | None:
+        """Why ``p``'s train may not move in direction ``d`` now (None: legal)."""
+        b = self.game.board
+        m = self.pos[p]
+        if self.moves <= 0:
+            return "the train has no movement left"
+        to = b.nb[m * 6 + d]
+        if to < 0:
+            return "there is no milepost there"
+        e = b.eid[m * 6 + d]
+        owner = self.edge_owner[e]
+        if owner < 0 and not b.edge_internal[e]:
+            return "there is no track there"
+        if to == self.prev[p] and not self.may_reverse(m):
+            return "a train may only reverse direction in a city or at a junction"
+        if owner >= 0 and owner == self.wildcat_drawer():
+            return "the Wildcat strike stops every train on the drawing player's track"
+        if self.closed_alpine(to):
+            return "heavy snow closes the alpine mileposts of its area"
+        if owner >= 0 and owner != p and not self.rented[owner] and self.cash[p] < RENT:
+            return f"renting P{owner + 1}'s track costs {RENT} and must be paid before use"
+        return None
+
+    def may_reverse(self, m: int) -> bool:
+        """A city milepost (any major-city milepost included), or a junction: a milepost
+        where at least three built track sections meet (red areas count)."""
+        b = self.game.board
+        if b.city_of[m] >= 0:
+            return True
+        tracks = 0
+        for d in range(6):
+            e = b.eid[m * 6 + d]
+            if e >= 0 and (self.edge_owner[e] >= 0 or b.edge_internal[e]):
+                tracks += 1
+        return tracks >= 3
+
+    def _chunnel_refusal(self, p: int) -> str | None:
+        b = self.game.board
+        m = self.pos[p]
+        k = b.link_at[m]
+        if k < 0 or b.links[k].kind != CHUNNEL:
+            return "the train is not at the Chunnel"
+        link = b.links[k]
+        owners = self.link_owners[k]
+        if not owners:
+            return "nobody has built the Chunnel"
+        other = link.ends[1] if link.ends[0] == m else link.ends[0]
+        if other == self.prev[p] and not self.may_reverse(m):
+            return "a train may only reverse direction in a city or at a junction"
+        if self.moves < link.length:
+            return f"crossing the Chunnel takes {link.length} mileposts of movement"
+        o = owners[0]
+        if o != p:
+            if self.train[p] == 0 and self.game.cfg.chunnel_needs_upgrade:
+                return "a Freight may not use the Chunnel by renting it"
+            if not self.rented[o] and self.cash[p] < RENT:
+                return f"renting the Chunnel costs {RENT}"
+            if o == self.wildcat_drawer():
+                return "the Wildcat strike stops every train on the drawing player's track"
+        elif o == self.wildcat_drawer():
+            return "the Wildcat strike stops every train on the drawing player's track"
+        return None
+
+    # -- applying ------------------------------------------------------------------------
+
+    def _apply_action(self, action: Action) -> None:
+        g = self.game
+        if self.phase == DEAL:
+            self._deal(action + 1)
+            return
+        if self.current_player() == CHANCE:
+            self._draw_into_hand(action + 1)
+            self._settle()
+            return
+        if self.pending:
+            q = self.pending.pop(0)
+            self._lose_load(q, action - g.LOSE0)
+            self._settle()
+            return
+        p = self.turn_player()
+        if action < g.U0:
+            a, d = divmod(action, 6)
+            self._build(p, a, d)
+        elif action < g.END_BUILD:
+            cost = dict(g.board.upgrades[self.train[p]])[action - g.U0]
+            self.cash[p] -= cost
+            self.train[p] = action - g.U0
+            self.upgraded = 1
+            self._finish_turn()
+        elif action == g.END_BUILD:
+            self._finish_turn()
+        elif action < g.CHUNNEL_MOVE:
+            self._move(p, action - g.MOVE0)
+        elif action == g.CHUNNEL_MOVE:
+            self._chunnel(p)
+        elif action < g.PICK0:
+            self._board_ferry(p, action - g.FERRY0)
+        elif action < g.DROP0:
+            x = action - g.PICK0
+            self.chips[x] -= 1
+            self.loads[p].append(x)
+            self.loads[p].sort()
+            self.blocked.append(self.pos[p] * 64 + x)
+            self.halved |= 2
+        elif action < g.DELIVER0:
+            x = action - g.DROP0
+            self.loads[p].remove(x)
+            self.chips[x] += 1
+            self.blocked.append(self.pos[p] * 64 + 32 + x)
+            self.halved |= 2
+        elif action < g.END_MOVE:
+            self._deliver(p, *divmod(action - g.DELIVER0, 3))
+        elif action == g.END_MOVE:
+            self._to_build()
+        elif action == g.DISCARD:
+            self.discard.extend(self.hands[p])
+            self.hands[p] = []
+            self.discarding = 1
+            if not self.draw:
+                self.draw, self.discard = sorted(self.discard), []
+        else:
+            c = action - g.START0
+            self.pos[p] = g.board.city_centre[c]
+            self.prev[p] = -1
+            self.halved |= 2
+            self._start_moves(p)
+        self._settle()
+
+    def _settle(self) -> None:
+        """Resolve what follows automatically: the end of a discarding or lost turn."""
+        while not self.over and not self.pending and self.phase != DEAL:
+            p = self.turn_player()
+            if len(self.hands[p]) < 3:
+                return
+            if self.discarding or self.end_now:
+                self.discarding = self.end_now = 0
+                self._finish_turn()
+                continue
+            return
+
+    def _deal(self, card: int) -> None:
+        self._draw_card(card)
+        p = next(q for q in range(self.game.num_players) if len(self.hands[q]) < 3)
+        if card >= FIRST_EVENT:
+            self.aside.append(card)
+        else:
+            self.hands[p].append(card)
+        if all(len(h) == 3 for h in self.hands):
+            self.draw = sorted(self.draw + self.aside + self.discard)
+            self.aside, self.discard = [], []
+            b = self.game.board
+
+            def key(q: int) -> tuple[list[int], int]:
+                pays = sorted(
+                    (d.payment for c in self.hands[q] for d in b.demands[c]), reverse=True
+                )
+                return (pays, -q)
+
+            self.first = max(range(self.game.num_players), key=key)
+            self.phase = BUILD if self.game.cfg.building_turns else OPS
+            self._start_turn()
+
+    def _draw_into_hand(self, card: int) -> None:
+        p = self.turn_player()
+        self._draw_card(card)
+        if card < FIRST_EVENT:
+            self.hands[p].append(card)
+        else:
+            self._event(card, p)
+
+    def _start_moves(self, p: int) -> None:
+        b = self.game.board
+        if self.weather_at(self.pos[p]):
+            self.moves = b.train_half[self.train[p]]
+            self.halved = 1 | (self.halved & 2)
+        else:
+            self.moves = b.train_speed[self.train[p]]
+
+    def _move(self, p: int, d: int) -> None:
+        b = self.game.board
+        m = self.pos[p]
+        e = b.eid[m * 6 + d]
+        to = b.nb[m * 6 + d]
+        owner = self.edge_owner[e]
+        if owner >= 0 and owner != p and not self.rented[owner]:
+            self._pay_rent(p, owner)
+        self.prev[p] = m
+        self.pos[p] = to
+        self.moves -= 1
+        self.halved |= 2
+        if not self.halved & 1 and self.weather_at(to):
+            self.moves = (self.moves + 1) // 2
+            self.halved |= 1
+
+    def _pay_rent(self, p: int, owner: int) -> None:
+        self.cash[p] -= RENT
+        self.cash[owner] += RENT
+        self.rented[owner] = 1
+
+    def _chunnel(self, p: int) -> None:
+        b = self.game.board
+        m = self.pos[p]
+        k = b.link_at[m]
+        link = b.links[k]
+        o = self.link_owners[k][0]
+        if o != p and not self.rented[o]:
+            self._pay_rent(p, o)
+        other = link.ends[1] if link.ends[0] == m else link.ends[0]
+        self.prev[p] = m
+        self.pos[p] = other
+        self.moves -= link.length
+        self.halved |= 2
+
+    def _board_ferry(self, p: int, owner: int) -> None:
+        b = self.game.board
+        m = self.pos[p]
+        link = b.links[b.link_at[m]]
+        if owner != p and not self.rented[owner]:
+            self._pay_rent(p, owner)
+        self.on_ferry[p] = link.ends[1] if link.ends[0] == m else link.ends[0]
+        self._to_build()
+
+    def _to_build(self) -> None:
+        self.phase = BUILD
+        self.moves = 0
+
+    def _deliver(self, p: int, slot: int, j: int) -> None:
+        b = self.game.board
+        card = self.hands[p][slot]
+        dem = b.demands[card][j]
+        pay = dem.payment
+        self.loads[p].remove(dem.load)
+        self.chips[dem.load] += 1
+        for a in list(self.active):
+            ev = b.events[a[0]]
+            if ev.kind == "bonus" and ev.amount is not None:
+                hit = (ev.load is not None and b.load_names[dem.load] == ev.load) or (
+                    ev.countries is not None and b.city_country[dem.city] in ev.countries
+                )
+                if hit:
+                    pay += ev.amount
+                    self.active.remove(a)
+                    self.discard.append(a[0])
+        self.cash[p] += pay
+        del self.hands[p][slot]
+        self.discard.append(card)
+        self.halved |= 2
+
+    # -- events ----------------------------------------------------------------------------
+
+    def _event(self, card: int, drawer: int) -> None:
+        g = self.game
+        b = g.board
+        ev = b.events[card]
+        n = g.num_players
+        area = g.areas[card]
+        expires = self.turns_done[drawer] + 2
+        if ev.kind == "tax":
+            assert ev.brackets is not None
+            for q in range(n):
+                due = 0
+                for lo, amount in ev.brackets:
+                    if self.cash[q] >= lo:
+                        due = amount
+                self.cash[q] -= due
+            self.cash_public = 1
+            self.discard.append(card)
+        elif ev.kind == "derailment":
+            for q in range(n):
+                if self.pos[q] >= 0 and self.pos[q] in area:
+                    self._lose_turn(q, drawer)
+                    self._queue_loss(q)
+            self.discard.append(card)
+        elif ev.kind == "bonus":
+            self.active.append([card, drawer, FOREVER])
+        else:
+            self.active.append([card, drawer, expires])
+            if ev.kind == "flood" and ev.river:
+                for e, r in enumerate(b.edge_river):
+                    if r == ev.river and self.edge_owner[e] >= 0:
+                        o = self.edge_owner[e]
+                        self.erased.append([card, e, o])
+                        self.edge_owner[e] = -1
+                        a, c = b.edge_ends[e]
+                        self._touch(o, a, -1)
+                        self._touch(o, c, -1)
+            if ev.kind == "gale":
+                assert ev.seas is not None
+                for q in range(n):
+                    m = self.pos[q]
+                    if m < 0:
+                        continue
+                    k = b.link_at[m]
+                    at_port = k >= 0 and b.links[k].kind == FERRY and m in area
+                    dest = self.on_ferry[q]
+                    crossing = dest >= 0 and b.links[b.link_at[dest]].sea in ev.seas
+                    if at_port or crossing:
+                        self._lose_turn(q, drawer)
+                        self._queue_loss(q)
+            if ev.kind in ("snow", "fog", "gale") and self.phase == OPS:
+                p = self.turn_player()
+                if p == drawer and self.pos[p] in area and not self.halved & 1:
+                    self.moves = (self.moves + 1) // 2
+                    self.halved |= 1
+
+    def _lose_turn(self, q: int, drawer: int) -> None:
+        if q == drawer and self.turn_player() == q and self.phase != DEAL:
+            self.end_now = 1
+        self.lost[q] = 1
+
+    def _queue_loss(self, q: int) -> None:
+        if not self.loads[q]:
+            return
+        if len(set(self.loads[q])) == 1:
+            self._lose_load(q, self.loads[q][0])
+        else:
+            self.pending.append(q)
+
+    def _lose_load(self, q: int, x: int) -> None:
+        self.loads[q].remove(x)
+        self.chips[x] += 1
+
+    # -- turns -----------------------------------------------------------------------------
+
+    def _start_turn(self) -> None:
+        """Begin the turn of seat ``turn_player()``; lost turns pass by themselves."""
+        g = self.game
+        n = g.num_players
+        while not self.over:
+            p = self.turn_player()
+            self.moves = self.halved = self.spent = self.from_major = self.upgraded = 0
+            self.rented = [0] * n
+            self.blocked = []
+            if self.lost[p]:
+                self.lost[p] = 0
+                self._end_of_turn(p)
+                continue
+            if self.t < g.cfg.building_turns * n:
+                self.phase = BUILD
+                return
+            self.phase = OPS
+            if self.on_ferry[p] >= 0:
+                self.pos[p] = self.on_ferry[p]
+                self.on_ferry[p] = -1
+                self.prev[p] = -1
+                self.moves = g.board.train_half[self.train[p]]
+                self.halved = 1
+            elif self.pos[p] >= 0:
+                self._start_moves(p)
+            return
+
+    def _finish_turn(self) -> None:
+        p = self.turn_player()
+        self._end_of_turn(p)
+        self._start_turn()
+
+    def _end_of_turn(self, p: int) -> None:
+        """Turn bookkeeping: the victory declaration, event expiry, the round's end."""
+        g = self.game
+        n = g.num_players
+        if self.normal_round() >= 0 and self.cash[p] >= self.target and self.connected(p):
+            self.declared[p] = 1
+        self.turns_done[p] += 1
+        keep = []
+        for a in self.active:
+            if a[1] == p and a[2] <= self.turns_done[p]:
+                self.discard.append(a[0])
+                for card, e, o in self.erased:
+                    if card == a[0]:
+                        self.reserve.append([e, o, self.turns_done[o] + 1])
+                self.erased = [x for x in self.erased if x[0] != a[0]]
+            else:
+                keep.append(a)
+        self.active = keep
+        self.reserve = [r for r in self.reserve if self.turns_done[r[1]] < r[2]]
+        rnd = self.normal_round()
+        last_of_round = rnd >= 0 and (self.t - g.cfg.building_turns * n) % n == n - 1
+        self.t += 1
+        if not last_of_round:
+            return
+        if any(self.declared):
+            cands = [q for q in range(n) if self.declared[q]]
+            best = max(self.cash[q] for q in cands)
+            top = [q for q in cands if self.cash[q] == best]
+            if len(top) == 1:
+                self.winners_ = top
+                self.over = 1
+                self.phase = OVER
+                return
+            self.target += 50
+            self.declared = [0] * n
+        if rnd + 1 >= g.cfg.turn_limit:
+            linked = [q for q in range(n) if self.connected(q)]
+            pool = linked or list(range(n))
+            best = max(self.cash[q] for q in pool)
+            self.winners_ = [q for q in pool if self.cash[q] == best]
+            self.over = 1
+            self.phase = OVER
+
+    def connected(self, p: int) -> bool:
+        """A continuous line of ``p``'s track joins enough major cities (red areas join)."""
+        return self.majors_connected(p) >= self.game.cfg.majors_to_connect
+
+    def majors_connected(self, p: int) -> int:
+        """The most major cities one continuous piece of ``p``'s track connects."""
+        b = self.game.board
+        net = self.net[p]
+        seen: set[int] = set()
+        best = 0
+        for start_city in b.majors:
+            posts = b.city_posts[start_city]
+            if not any(m in net for m in posts) or posts[0] in seen:
+                continue
+            stack = list(posts)
+            comp = set(posts)
+            while stack:
+                m = stack.pop()
+                for d in range(6):
+                    e = b.eid[m * 6 + d]
+                    if e < 0:
+                        continue
+                    if self.edge_owner[e] == p or b.edge_internal[e]:
+                        x = b.nb[m * 6 + d]
+                        if x not in comp:
+                            comp.add(x)
+                            stack.append(x)
+                k = b.link_at[m]
+                if k >= 0 and p in self.link_owners[k]:
+                    for x in b.links[k].ends:
+                        if x not in comp:
+                            comp.add(x)
+                            stack.append(x)
+                c = b.city_of[m]
+                if c >= 0 and b.city_size[c] == CENTRE:
+                    for x in b.city_posts[c]:
+                        if x not in comp:
+                            comp.add(x)
+                            stack.append(x)
+            seen |= comp
+            count = sum(1 for c in b.majors if b.city_posts[c][0] in comp)
+            best = max(best, count)
+        return best
+
+    # -- results ---------------------------------------------------------------------------
+
+    def scores(self) -> list[float]:
+        return [float(c) for c in self.cash]
+
+    def winners(self) -> tuple[Player, ...]:
+        if self.over:
+            return tuple(self.winners_)
+        return super().winners()
+
+    # -- notation --------------------------------------------------------------------------
+
+    def _action_to_string(self, action: Action) -> str:
+        from motherlode.games.eurorails.notation import action_string
+
+        return action_string(self, action)
+
+    def _parse_action(self, text: str) -> Action:
+        from motherlode.games.eurorails.notation import parse_action
+
+        return parse_action(self, text)
+
+    def _explain_illegal(self, action: Action) -> str:
+        from motherlode.games.eurorails.notation import explain
+
+        return explain(self, action)
+
+    # -- views -----------------------------------------------------------------------------
+
+    def observation(self, player: Player | None = None) -> dict[str, Any]:
+        from motherlode.games.eurorails.view import observation
+
+        return observation(self, player)
+
+    def observation_tensor(self, player: Player | None = None) -> np.ndarray:
+        from motherlode.games.eurorails.view import tensor
+
+        return tensor(self, player)
+
+    def __str__(self) -> str:
+        from motherlode.games.eurorails.view import text_summary
+
+        return text_summary(self, None)
+
+    def render_text(self, seat: Player | None = None) -> str:
+        from motherlode.games.eurorails.view import text_board
+
+        return text_board(self, seat)
+
+    def render_svg(self, seat: Player | None = None) -> str:
+        from motherlode.games.eurorails.view import svg_board
+
+        return svg_board(self, seat)
+
+    def check_invariants(self) -> None:
+        """Every card and load chip is accounted for; cash never negative."""
+        in_hands = sum(len(h) for h in self.hands)
+        cards = len(self.draw) + len(self.discard) + len(self.aside) + in_hands + len(self.active)
+        assert cards == NUM_CARDS, f"{cards} cards accounted for, the game has {NUM_CARDS}"
+        every = sorted(
+            [
+                *self.draw,
+                *self.discard,
+                *self.aside,
+                *(c for h in self.hands for c in h),
+                *(a[0] for a in self.active),
+            ]
+        )
+        assert every == list(range(1, NUM_CARDS + 1)), "a card is missing or doubled"
+        b = self.game.board
+        for x, total in enumerate(b.load_chips):
+            held = sum(ld.count(x) for ld in self.loads)
+            assert self.chips[x] + held == total, f"{b.load_names[x]}: chips do not add up"
+        assert all(c >= 0 for c in self.cash), "negative cash"
+        for q, ld in enumerate(self.loads):
+            assert len(ld) <= b.train_capacity[self.train[q]], "a train over its capacity"
+
+
+_EMPTY: frozenset[int] = frozenset()

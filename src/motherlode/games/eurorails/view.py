@@ -1,0 +1,368 @@
+"""What a seat sees of a Eurorails position: the observation, a tensor, text and SVG.
+
+Everything here is drawn from :func:`observation` (never from hidden state) except the
+tensor, which encodes the same information. Hidden: other players' cash until an Excess
+Profits Tax card has appeared ("Courtesy in Play"), and, with ``open_hands=False``, other
+players' demand cards. The draw pile is only a count.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from motherlode.core import svg as svgh
+from motherlode.core.protocol import Player
+from motherlode.games.eurorails.board import DIR_NAMES, Board, base_svg
+
+if TYPE_CHECKING:
+    from motherlode.games.eurorails.game import EurorailsGame, EurorailsState
+
+COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf")
+COLOUR_NAMES = ("red", "blue", "green", "purple", "orange", "cyan")
+
+
+def _card_view(b: Board, card: int) -> dict[str, Any]:
+    return {
+        "card": card,
+        "demands": [
+            {"load": b.load_names[d.load], "city": b.city_names[d.city], "payment": d.payment}
+            for d in b.demands[card]
+        ],
+    }
+
+
+def observation(state: EurorailsState, player: Player | None = None) -> dict[str, Any]:
+    """The JSON-able view of ``player`` (None: a spectator)."""
+    g = state.game
+    b = g.board
+    n = g.num_players
+    track: list[list[list[int]]] = [[] for _ in range(n)]
+    for e, o in enumerate(state.edge_owner):
+        if o >= 0:
+            track[o].append(list(b.edge_ends[e]))
+    players = []
+    for q in range(n):
+        see_hand = g.cfg.open_hands or q == player
+        see_cash = bool(state.cash_public) or q == player
+        players.append(
+            {
+                "seat": q,
+                "colour": COLOUR_NAMES[q],
+                "cash": state.cash[q] if see_cash else None,
+                "train": b.train_names[state.train[q]],
+                "at": state.pos[q],
+                "at_city": b.city_names[b.city_of[state.pos[q]]]
+                if state.pos[q] >= 0 and b.city_of[state.pos[q]] >= 0
+                else None,
+                "on_ferry_to": state.on_ferry[q] if state.on_ferry[q] >= 0 else None,
+                "loads": [b.load_names[x] for x in state.loads[q]],
+                "hand": [_card_view(b, c) for c in state.hands[q]] if see_hand else None,
+                "hand_size": len(state.hands[q]),
+                "track": track[q],
+                "links": [b.links[k].name for k, o in enumerate(state.link_owners) if q in o],
+                "majors_connected": state.majors_connected(q),
+                "turns": state.turns_done[q],
+                "loses_next_turn": bool(state.lost[q]),
+                "declared": bool(state.declared[q]),
+            }
+        )
+    to_move = state.current_player()
+    events = [
+        {
+            "card": a[0],
+            "title": b.events[a[0]].title,
+            "drawn_by": a[1],
+            "until": "used" if a[2] >= 1 << 29 else f"end of P{a[1] + 1}'s turn {a[2]}",
+        }
+        for a in state.active
+    ]
+    from motherlode.games.eurorails.game import PHASE_NAMES
+
+    return {
+        "game": "eurorails",
+        "seat": player,
+        "to_move": to_move,
+        "turn_player": state.turn_player() if state.phase != 0 else None,
+        "phase": PHASE_NAMES[state.phase],
+        "round": state.normal_round(),
+        "first_player": state.first,
+        "target_cash": state.target,
+        "cash_public": bool(state.cash_public),
+        "players": players,
+        "moves_left": state.moves,
+        "spent_this_turn": state.spent,
+        "events": events,
+        "chips": {b.load_names[x]: c for x, c in enumerate(state.chips)},
+        "draw_pile": len(state.draw),
+        "discard_pile": list(state.discard),
+        "pending_load_loss": list(state.pending),
+        "legal": [state.action_to_string(a) for a in state.legal_actions()]
+        if player is not None and player == to_move
+        else [],
+        "terminal": bool(state.over),
+        "winners": list(state.winners_) if state.over else None,
+    }
+
+
+def tensor_size(game: EurorailsGame) -> int:
+    n = game.num_players
+    return game.board.n * (2 * n + 1) + n * (2 + 4 + 32 + 2 + 9 * 2) + 22 + 32 + n + 4
+
+
+def tensor(state: EurorailsState, player: Player | None = None) -> np.ndarray:
+    """Per milepost: track of each seat, train of each seat, bad weather; then per seat:
+    cash (0 when hidden) and whether it is visible, train type, loads, lost turn, declared,
+    the 9 demands (load, payment; city via the card id scaled) when visible; active
+    events, tray chips, the seat to move, the phase."""
+    g = state.game
+    b = g.board
+    n = g.num_players
+    t = np.zeros(tensor_size(g), dtype=np.float32)
+    big = b.n
+    for e, o in enumerate(state.edge_owner):
+        if o >= 0:
+            x, y = b.edge_ends[e]
+            t[x * (2 * n + 1) + o] = 1.0
+            t[y * (2 * n + 1) + o] = 1.0
+    for q in range(n):
+        if state.pos[q] >= 0:
+            t[state.pos[q] * (2 * n + 1) + n + q] = 1.0
+    for m in state.weather_area():
+        t[m * (2 * n + 1) + 2 * n] = 1.0
+    o = big * (2 * n + 1)
+    for q in range(n):
+        visible = bool(state.cash_public) or q == player
+        t[o] = state.cash[q] / 100.0 if visible else 0.0
+        t[o + 1] = 1.0 if visible else 0.0
+        t[o + 2 + state.train[q]] = 1.0
+        for x in state.loads[q]:
+            t[o + 6 + x] += 1.0
+        t[o + 38] = float(state.lost[q])
+        t[o + 39] = float(state.declared[q])
+        if g.cfg.open_hands or q == player:
+            k = 0
+            for c in state.hands[q]:
+                for d in b.demands[c]:
+                    t[o + 40 + 2 * k] = (d.load + 1) / 32.0
+                    t[o + 41 + 2 * k] = d.payment / 100.0
+                    k += 1
+        o += 58
+    for a in state.active:
+        t[o + a[0] - 147] = 1.0
+    o += 22
+    for x, c in enumerate(state.chips):
+        t[o + x] = c / 4.0
+    o += 32
+    cp = state.current_player()
+    if 0 <= cp < n:
+        t[o + cp] = 1.0
+    o += n
+    t[o + state.phase] = 1.0
+    return t
+
+
+def text_summary(state: EurorailsState, seat: Player | None = None) -> str:
+    """Players, trains, loads, hands, events: a few lines."""
+    obs = observation(state, seat)
+    lines = [
+        f"Eurorails, {obs['phase']} phase, "
+        f"round {obs['round'] + 1 if obs['round'] >= 0 else 'build'}"
+        f", to move: {_who(obs['to_move'])}, target {obs['target_cash']}M"
+    ]
+    for pl in obs["players"]:
+        cash = "?" if pl["cash"] is None else f"{pl['cash']}M"
+        where = pl["at_city"] or (pl["at"] if pl["at"] >= 0 else "not placed")
+        lines.append(
+            f"  P{pl['seat'] + 1} ({pl['colour']}): {cash}, {pl['train']} at {where}, loads "
+            f"{', '.join(pl['loads']) or '-'}, {len(pl['track'])} segments, "
+            f"{pl['majors_connected']}/8 majors"
+            + (" [loses next turn]" if pl["loses_next_turn"] else "")
+        )
+        if pl["hand"]:
+            for card in pl["hand"]:
+                ds = "; ".join(f"{d['load']}>{d['city']} {d['payment']}" for d in card["demands"])
+                lines.append(f"      #{card['card']}: {ds}")
+    if obs["events"]:
+        lines.append("  events: " + ", ".join(f"#{e['card']} {e['title']}" for e in obs["events"]))
+    if obs["terminal"]:
+        lines.append("  winners: " + ", ".join(f"P{w + 1}" for w in obs["winners"] or []))
+    return "\n".join(lines)
+
+
+def _who(p: int) -> str:
+    return {-1: "chance", -4: "nobody (game over)"}.get(p, f"P{p + 1}")
+
+
+def text_board(state: EurorailsState, seat: Player | None = None, radius: int = 7) -> str:
+    """The summary and a window of the map around the seat's train (or its track)."""
+    b = state.game.board
+    centre = -1
+    if seat is not None and seat >= 0:
+        centre = state.pos[seat]
+        if centre < 0 and state.net[seat]:
+            centre = min(state.net[seat])
+    if centre < 0:
+        centre = b.city_centre[b.city_index("Paris")]
+    owner_at: dict[int, int] = {}
+    for e, o in enumerate(state.edge_owner):
+        if o >= 0:
+            for x in b.edge_ends[e]:
+                owner_at.setdefault(x, o)
+    trains = {state.pos[q]: q for q in range(state.game.num_players) if state.pos[q] >= 0}
+    q0, r0 = b.q[centre], b.r[centre]
+    rows = []
+    symbol = {0: ".", 1: "m", 2: "^", 3: "p", 4: "s", 5: "M", 6: "C", 7: "o"}
+    for dr in range(radius, -radius - 1, -1):
+        r = r0 + dr
+        line = " " * (radius + dr)
+        for dq in range(-2 * radius, 2 * radius + 1):
+            q = q0 + dq
+            i = b.lattice.get((q, r))
+            if abs(dq + dr / 2) > 1.6 * radius:
+                continue
+            if i is None:
+                line += "  "
+            elif i in trains:
+                line += str(trains[i] + 1) + " "
+            elif i in owner_at:
+                line += "abcdef"[owner_at[i]] + " "
+            else:
+                line += symbol[b.terrain[i]] + " "
+        rows.append(line.rstrip())
+    legend = (
+        "map around milepost " + b.name(centre) + ": digits = trains, a-f = track of P1-P6,"
+        " . clear, m mountain, ^ alpine, p port, s/M small/medium city, C/o major city"
+    )
+    extra = []
+    if seat is not None and seat >= 0 and state.pos[seat] >= 0:
+        pos = state.pos[seat]
+        nbs = [
+            f"{DIR_NAMES[d]}:{b.name(b.nb[pos * 6 + d])}"
+            for d in range(6)
+            if b.nb[pos * 6 + d] >= 0
+        ]
+        extra.append("neighbours of your train: " + ", ".join(nbs))
+    return "\n".join([text_summary(state, seat), legend, *rows, *extra])
+
+
+def svg_board(state: EurorailsState, seat: Player | None = None) -> str:
+    """The map with every player's track in their colour, trains, loads and events."""
+    g = state.game
+    b = g.board
+    x0, y1, scale, base = base_svg(g.cfg.ferry_printing)
+    obs = observation(state, seat)
+
+    def at(i: int) -> tuple[float, float]:
+        x, y = b.xy[i]
+        return ((x - x0) * scale, (y1 - y) * scale)
+
+    body: list[str] = []
+    shade = {"snow": "#9ecae1", "fog": "#bdbdbd", "gale": "#6baed6", "flood": "#3182bd"}
+    for ev in obs["events"]:
+        kind = g.event_kind[ev["card"]]
+        if kind in ("snow", "fog", "gale"):
+            for m in sorted(g.areas[ev["card"]]):
+                x, y = at(m)
+                body.append(
+                    svgh.element(
+                        "circle",
+                        cx=round(x, 1),
+                        cy=round(y, 1),
+                        r=9,
+                        fill=shade[kind],
+                        fill_opacity=0.35,
+                    )
+                )
+        elif kind == "flood":
+            river = b.events[ev["card"]].river
+            for e, name in enumerate(b.edge_river):
+                if name == river:
+                    (ax, ay), (cx, cy) = (at(v) for v in b.edge_ends[e])
+                    body.append(
+                        svgh.element(
+                            "line",
+                            x1=round(ax, 1),
+                            y1=round(ay, 1),
+                            x2=round(cx, 1),
+                            y2=round(cy, 1),
+                            stroke=shade[kind],
+                            stroke_width=5,
+                            stroke_opacity=0.5,
+                        )
+                    )
+    for pl in obs["players"]:
+        colour = COLOURS[pl["seat"]]
+        for a, c in pl["track"]:
+            (ax, ay), (cx, cy) = at(a), at(c)
+            body.append(
+                svgh.element(
+                    "line",
+                    x1=round(ax, 1),
+                    y1=round(ay, 1),
+                    x2=round(cx, 1),
+                    y2=round(cy, 1),
+                    stroke=colour,
+                    stroke_width=2.6,
+                    stroke_linecap="round",
+                )
+            )
+    legal = obs["legal"]
+    for text in legal:
+        if text.startswith("build "):
+            a_s, c_s = text[6:].split(">")
+            (ax, ay), (cx, cy) = at(int(a_s)), at(int(c_s))
+            shape = svgh.element(
+                "line",
+                x1=round(ax, 1),
+                y1=round(ay, 1),
+                x2=round(cx, 1),
+                y2=round(cy, 1),
+                stroke="#000",
+                stroke_opacity=0.25,
+                stroke_width=4,
+            )
+            body.append(svgh.actionable(shape, text))
+        elif text.startswith("move "):
+            tx, ty = at(int(text[5:]))
+            shape = svgh.element(
+                "circle", cx=round(tx, 1), cy=round(ty, 1), r=5, fill="#ffd700", fill_opacity=0.6
+            )
+            body.append(svgh.actionable(shape, text))
+    for pl in obs["players"]:
+        if pl["at"] >= 0:
+            x, y = at(pl["at"])
+            x += 4 * pl["seat"] - 8
+            title = f"P{pl['seat'] + 1} {pl['train']}: {', '.join(pl['loads']) or 'empty'}"
+            body.append(
+                svgh.element(
+                    "rect",
+                    raw=f"<title>{escape(title)}</title>",
+                    x=round(x - 5, 1),
+                    y=round(y - 5, 1),
+                    width=10,
+                    height=10,
+                    fill=COLOURS[pl["seat"]],
+                    stroke="#000",
+                    stroke_width=1,
+                )
+            )
+            if pl["loads"]:
+                body.append(
+                    svgh.element(
+                        "text",
+                        "/".join(ld[:3] for ld in pl["loads"]),
+                        x=round(x + 7, 1),
+                        y=round(y - 6, 1),
+                        font_size=9,
+                        fill="#000",
+                    )
+                )
+    y = 20.0
+    for line in text_summary(state, seat).splitlines():
+        body.append(svgh.element("text", line, x=10, y=round(y, 1), font_size=11, fill="#000"))
+        y += 13
+    overlay = "".join(body)
+    return base.replace("</svg>", overlay + "</svg>")
