@@ -8,6 +8,7 @@ players' demand cards. The draw pile is only a count.
 
 from __future__ import annotations
 
+import re
 from html import escape
 from typing import TYPE_CHECKING, Any
 
@@ -360,9 +361,25 @@ def svg_board(state: EurorailsState, seat: Player | None = None) -> str:
                         fill="#000",
                     )
                 )
-    y = 20.0
-    for line in text_summary(state, seat).splitlines():
-        body.append(svgh.element("text", line, x=10, y=round(y, 1), font_size=11, fill="#000"))
-        y += 13
+    # The status panel goes below the map, on a strip added to the canvas, so that it
+    # never covers the map's title, legend or track.
+    match = re.search(r'viewBox="0 0 ([\d.]+) ([\d.]+)"', base)
+    assert match is not None, "the base map has a viewBox"
+    width, height = float(match.group(1)), float(match.group(2))
+    summary = text_summary(state, seat).splitlines()
+    strip = 24 + 15 * len(summary)
+    body.append(
+        svgh.element("rect", x=0, y=height, width=width, height=strip, fill="#f4eedb")
+    )
+    y = height + 20
+    for line in summary:
+        body.append(svgh.element("text", line, x=14, y=round(y, 1), font_size=13, fill="#222"))
+        y += 15
+    total = height + strip
+    head = base[: base.index(">") + 1]
+    new_head = head.replace(
+        f'viewBox="0 0 {match.group(1)} {match.group(2)}"',
+        f'viewBox="0 0 {match.group(1)} {total:g}"',
+    ).replace(f'height="{match.group(2)}"', f'height="{total:g}"', 1)
     overlay = "".join(body)
-    return base.replace("</svg>", overlay + "</svg>")
+    return new_head + base[len(head) :].replace("</svg>", overlay + "</svg>")
