@@ -1,4 +1,4 @@
-"""The ``motherlode`` command (typer): games, play, simulate, replay, render.
+"""The ``motherlode`` command (typer): games, play, simulate, arena, analyse, replay, render.
 
 Game options are passed as ``--key value`` (``--players 3``, ``--map 2``) or as flags
 (``--expansion``, ``--no-expansion``); they are validated by the game's config model, and
@@ -189,7 +189,7 @@ def play_command(
     except (KeyboardInterrupt, EOFError):
         raise fail("game abandoned", code=1) from None
     state = played.state
-    console.print(state.render_text(None), highlight=False)
+    console.print(state.render_text(None), markup=False, highlight=False)
     outcome = state.outcome()
     assert outcome is not None
     winners = ", ".join(f"P{p + 1} ({seats[p]})" for p in outcome.winners)
@@ -206,7 +206,7 @@ def simulate_command(
     ctx: typer.Context,
     game_name: Annotated[str, typer.Argument(metavar="GAME")],
     agents: Annotated[
-        str, typer.Option(help="Comma-separated agent specs, one per seat.")
+        str, typer.Option(help="Agent specs, one per seat: random,greedy or mcts:seconds=1;greedy.")
     ] = "random",
     games: Annotated[int, typer.Option(min=1, help="How many games.")] = 100,
     seed: Annotated[int, typer.Option(help="Seed of the first game (game i uses seed+i).")] = 0,
@@ -219,9 +219,10 @@ def simulate_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Play many games between agents; print wins, scores, lengths and games/s."""
+    from motherlode.agents import split_specs
     from motherlode.arena.simulate import simulate
 
-    specs = [s for s in (x.strip() for x in agents.split(",")) if s]
+    specs = split_specs(agents)
     if players is None:
         players = len(specs) if len(specs) > 1 else None
     game = run(lambda: load_game(game_name, ctx.args, players))
@@ -263,8 +264,8 @@ def replay_command(
     state = run(lambda: replay(rec))
     if verbose:
         for i, text in enumerate(rec.actions, start=1):
-            console.print(f"{i:>4}. {text}", highlight=False)
-    console.print(state.render_text(None), highlight=False)
+            console.print(f"{i:>4}. {text}", markup=False, highlight=False)
+    console.print(state.render_text(None), markup=False, highlight=False)
     status = "verified" if rec.scores is not None else "replayed (no final scores to verify)"
     console.print(f"{len(rec.actions)} actions {status}; scores {state.scores()}")
     if svg is not None:
@@ -303,7 +304,7 @@ def render_command(
     view = None if seat is None else seat - 1
     if view is not None and not 0 <= view < game.num_players:
         raise fail(f"--seat must be 1..{game.num_players}")
-    console.print(state.render_text(view), highlight=False)
+    console.print(state.render_text(view), markup=False, highlight=False)
     console.print(f"[dim]{state.serialize()}[/]", highlight=False)
     if svg is not None:
         svg.write_text(state.render_svg(view))
@@ -331,7 +332,9 @@ def _game_commands(game_name: str, what: str) -> Any:
 @app.command("map")
 def map_command(
     game_name: Annotated[str, typer.Argument(metavar="GAME")],
-    distances: Annotated[bool, typer.Option(help="The city-to-city milepost distance chart.")] = False,
+    distances: Annotated[
+        bool, typer.Option(help="The city-to-city milepost distance chart.")
+    ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     svg: Annotated[Path | None, typer.Option(help="Write the map as SVG.")] = None,
     png: Annotated[Path | None, typer.Option(help="Write the map as PNG.")] = None,
@@ -349,6 +352,238 @@ def cards_command(
     """List a game's card decks (Eurorails demand and event cards)."""
     module = _game_commands(game_name, "cards")
     print(run(lambda: module.cards_command(as_json)))
+
+
+DEFAULT_STORE = Path("motherlode-results.sqlite")
+
+
+def _open_results(store: Path | None, fmt: str | None) -> Any:
+    from motherlode.arena.store import open_store
+
+    if store is None:
+        store = Path("motherlode-results.parquet") if fmt == "parquet" else DEFAULT_STORE
+    return run(lambda: open_store(store, fmt))
+
+
+def _print_tournament(report: dict[str, Any]) -> None:
+    summary = report["summary"]
+    players = ", ".join(str(n) for n in summary["players"])
+    table = Table(
+        title=f"{report['game']} tournament {report['tournament']}: {summary['games']} games"
+        f" ({players} players; {report['played']} played now, {report['skipped']} stored before)"
+    )
+    for col in (
+        "agent",
+        "rating mu ± 2σ",
+        "ordinal",
+        "seats",
+        "wins",
+        "win rate (95% CI)",
+        "mean score",
+    ):
+        table.add_column(col, justify="left" if col == "agent" else "right")
+    for row in summary["agents"]:
+        table.add_row(
+            row["agent"],
+            f"{row['mu']:.1f} ± {2 * row['sigma']:.1f}",
+            f"{row['ordinal']:.1f}",
+            str(row["seats"]),
+            f"{row['wins']:g}",
+            f"{row['win_rate']:.3f} ({row['win_low']:.3f}-{row['win_high']:.3f})",
+            f"{row['mean_score']:.2f}",
+        )
+    console.print(table)
+    names = [row["agent"] for row in summary["agents"]]
+    head = summary["head_to_head"]
+    if len(names) > 1:
+        duel = Table(title="head to head: row finished ahead of column (ties half)")
+        duel.add_column("")
+        for name in names:
+            duel.add_column(name, justify="right")
+        for a in names:
+            cells = []
+            for b in names:
+                cell = head.get(a, {}).get(b)
+                cells.append("-" if cell is None else f"{cell['rate']:.2f} ({cell['games']})")
+            duel.add_row(a, *cells)
+        console.print(duel)
+    console.print(
+        f"mean length {summary['mean_length']:.1f} decisions;"
+        f" {summary['seconds_per_game']:.2f} s per game"
+    )
+
+
+@app.command("arena", context_settings=GAME_OPTIONS)
+def arena_command(
+    ctx: typer.Context,
+    game_name: Annotated[str, typer.Argument(metavar="GAME")],
+    agents: Annotated[
+        str,
+        typer.Option(
+            help="Agent specs, comma-separated (mcts:seconds=1,rollout=greedy,greedy,random);"
+            " ';' also separates."
+        ),
+    ] = "random",
+    games: Annotated[int, typer.Option(min=1, help="Games in the tournament.")] = 100,
+    workers: Annotated[
+        int, typer.Option(min=1, help="Parallel games (processes or Ray CPUs).")
+    ] = 1,
+    backend: Annotated[str, typer.Option(help="local (processes) or ray.")] = "local",
+    address: Annotated[
+        str | None, typer.Option(help="Ray cluster address (default: start a local Ray).")
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Tournament seed (deals and agents).")] = 0,
+    players: Annotated[int | None, typer.Option(help="Number of players.")] = None,
+    store: Annotated[
+        Path | None,
+        typer.Option(help="Results store: a SQLite file, or a Parquet directory (*.parquet)."),
+    ] = None,
+    store_format: Annotated[
+        str | None, typer.Option("--format", help="sqlite or parquet (default: from --store).")
+    ] = None,
+    tournament: Annotated[
+        str | None, typer.Option(help="Tournament id (default: derived; reruns resume).")
+    ] = None,
+    plot: Annotated[
+        Path | None, typer.Option(help="PNG of ratings and win rates (default: next to store).")
+    ] = None,
+    no_plot: Annotated[bool, typer.Option("--no-plot", help="Do not draw the plot.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """A tournament with rotated seats: results stored (resumable), openskill ratings, a plot."""
+    from motherlode.agents import create, split_specs
+    from motherlode.arena.backends import BACKENDS
+    from motherlode.arena.plot import plot_tournament
+    from motherlode.arena.runner import run_tournament
+
+    if backend not in BACKENDS:
+        raise fail(f"--backend must be one of {', '.join(BACKENDS)} (got {backend!r})")
+    specs = split_specs(agents)
+    if not specs:
+        raise fail("--agents needs at least one agent spec")
+    game = run(lambda: load_game(game_name, ctx.args, players))
+    if specs == ["help"]:
+        from motherlode.agents import describe
+
+        print(f"agents for {game.name}:\n{describe(game)}")
+        return
+    for spec in specs:
+        run(lambda spec=spec: create(spec, game, seed=0))  # bad specs fail before any file
+    results = _open_results(store, store_format)
+    try:
+        report = run(
+            lambda: run_tournament(
+                game,
+                specs,
+                games,
+                store=results,
+                seed=seed,
+                backend=backend,
+                workers=workers,
+                address=address,
+                tournament=tournament,
+                progress=not as_json,
+            )
+        )
+    except KeyboardInterrupt:
+        results.close()
+        raise fail("interrupted: the finished games are stored; run again to resume", 1) from None
+    results.close()
+    if not no_plot:
+        target = plot or results.path.with_name(f"{report['tournament']}.png")
+        report["plot"] = str(run(lambda: plot_tournament(report, target)))
+    if as_json:
+        print(json.dumps(report, indent=1))
+        return
+    _print_tournament(report)
+    plotted = f"; plot {report['plot']}" if not no_plot else ""
+    console.print(f"results in {results.path}{plotted}")
+
+
+def _print_analysis(result: dict[str, Any]) -> None:
+    for group in result["groups"]:
+        n = group["players"]
+        table = Table(
+            title=f"{result['game']} {group['label']}: {group['games']} games"
+            f" (agents: {', '.join(group['agents'])})"
+        )
+        for col in ("seat", "win share (95% CI)", "vs 1/n", "mean score", "sd", "p10-p90"):
+            table.add_column(col, justify="right")
+        for seat in group["seats"]:
+            sc = seat["score"]
+            table.add_row(
+                str(seat["seat"]),
+                f"{seat['win_share']:.3f} ({seat['win_low']:.3f}-{seat['win_high']:.3f})",
+                f"{seat['win_share'] - 1 / n:+.3f}",
+                f"{sc['mean']:.2f}",
+                f"{sc['sd']:.2f}",
+                f"{sc['p10']:.1f}-{sc['p90']:.1f}",
+            )
+        console.print(table)
+        ln = group["length"]
+        ws = group["winner_score"]
+        console.print(
+            f"first-player advantage {group['first_player_advantage']:+.3f};"
+            f" length (decisions) mean {ln['mean']:.1f} sd {ln['sd']:.1f}, median"
+            f" {ln['median']:.0f}, p10-p90 {ln['p10']:.0f}-{ln['p90']:.0f}, range"
+            f" {ln['min']:.0f}-{ln['max']:.0f}; winner's score mean {ws['mean']:.1f};"
+            f" shared victories {group['shared']}",
+            highlight=False,
+        )
+
+
+@app.command("analyse")
+def analyse_command(
+    game_name: Annotated[str, typer.Argument(metavar="GAME")],
+    store: Annotated[
+        Path | None, typer.Option(help="Results store written by `motherlode arena`.")
+    ] = None,
+    store_format: Annotated[
+        str | None, typer.Option("--format", help="sqlite or parquet (default: from --store).")
+    ] = None,
+    tournament: Annotated[
+        str | None, typer.Option(help="Only this tournament (default: every stored game).")
+    ] = None,
+    by: Annotated[
+        str | None,
+        typer.Option(help="Config options to group by, comma-separated (default: all that vary)."),
+    ] = None,
+    plot: Annotated[Path | None, typer.Option(help="Write the plots to this PNG.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """First-player advantage, game lengths and scores per config, from stored results."""
+    from motherlode.arena.analyse import analyse
+    from motherlode.arena.plot import plot_analysis
+
+    path = store or (
+        Path("motherlode-results.parquet") if store_format == "parquet" else DEFAULT_STORE
+    )
+    if not path.exists():
+        raise fail(f"no results store at {str(path)!r}; run `motherlode arena {game_name}` first")
+    results = _open_results(path, store_format)
+    rows = results.rows(tournament=tournament, game=game_name)
+    results.close()
+    if not rows:
+        where = f" in tournament {tournament!r}" if tournament else ""
+        raise fail(f"no stored {game_name} games{where} in {str(path)!r}")
+    keys = [k.strip() for k in by.split(",") if k.strip()] if by else None
+    result = analyse(rows, keys)
+    if plot is not None:
+        result["plot"] = str(run(lambda: plot_analysis(result, plot)))
+    if as_json:
+        slim = {
+            **result,
+            "groups": [
+                {k: v for k, v in g.items() if k != "lengths"}
+                | {"seats": [{k: v for k, v in s.items() if k != "scores"} for s in g["seats"]]}
+                for g in result["groups"]
+            ],
+        }
+        print(json.dumps(slim, indent=1))
+        return
+    _print_analysis(result)
+    if plot is not None:
+        console.print(f"plot written to {result['plot']}")
 
 
 def main() -> None:

@@ -1,32 +1,135 @@
-"""Agents from spec strings: ``create("random", game)``, ``create("greedy", game, seed=3)``.
+"""Agents from spec strings: ``create("random", game)``, ``create("mcts:iterations=500", game)``.
 
-A spec is ``name`` or ``name:key=value,key=value``. Built-in agents work for every game;
-game-specific ones (``greedy``) come from ``game.bots()``.
+A spec is ``name`` or ``name:key=value,key=value``. The built-in agents work for every
+game through the protocol alone; game-specific ones (``greedy``) come from ``game.bots()``.
+
+=================  ==========================================================================
+``random``         uniformly random legal actions
+``mcts``           Monte Carlo tree search for n players with chance (:mod:`.mcts`)
+``alphabeta``      alpha-beta / expectimax for two-player games (:mod:`.search`);
+                   ``expectimax`` and ``ab`` are other names for it
+``greedy`` ...     the game's own bots (``game.bots()``)
+=================  ==========================================================================
 
 >>> import motherlode
 >>> game = motherlode.load("yukon")
 >>> create("random", game, seed=1).name
 'random'
->>> create("nonsense", game)
+>>> create("mcts:iterations=50,rollout=greedy", game).name
+'mcts:iterations=50,rollout=greedy'
+>>> create("mcts:iterations=lots", game)  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-motherlode.core.errors.AgentSpecError: unknown agent 'nonsense' for yukon; agents: random, greedy
+motherlode.core.errors.AgentSpecError: agent spec 'mcts:iterations=lots': iterations must be ...
+>>> create("nonsense", game)  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+motherlode.core.errors.AgentSpecError: unknown agent 'nonsense' for yukon; the agents are:
+  random: uniformly random legal actions
+...
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import inspect
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from motherlode.core.agent import Agent, RandomAgent
 from motherlode.core.errors import AgentSpecError
 from motherlode.core.protocol import Game
 
-__all__ = ["Agent", "RandomAgent", "available", "create", "parse_spec"]
+__all__ = [
+    "Agent",
+    "AgentInfo",
+    "Param",
+    "RandomAgent",
+    "agent_infos",
+    "available",
+    "create",
+    "describe",
+    "parse_spec",
+    "split_specs",
+]
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter of an agent spec: its name, type, default and meaning."""
+
+    name: str
+    kind: type
+    default: Any
+    help: str
+    choices: tuple[str, ...] = ()
+
+    def coerce(self, raw: str, spec: str) -> Any:
+        """``raw`` (the text after ``=``) as this parameter's type; bad text raises."""
+        if self.kind is bool:
+            low = raw.lower()
+            if low in ("true", "yes", "1", "on"):
+                return True
+            if low in ("false", "no", "0", "off"):
+                return False
+            raise AgentSpecError(f"agent spec {spec!r}: {self.name} must be true or false")
+        if self.kind in (int, float):
+            try:
+                value = self.kind(raw)
+            except ValueError:
+                raise AgentSpecError(
+                    f"agent spec {spec!r}: {self.name} must be {_a(self.kind.__name__)}"
+                    f" (got {raw!r})"
+                ) from None
+            if value < 0:
+                raise AgentSpecError(f"agent spec {spec!r}: {self.name} must not be negative")
+            return value
+        if self.choices and raw.lower() not in self.choices:
+            raise AgentSpecError(
+                f"agent spec {spec!r}: {self.name} must be one of {', '.join(self.choices)}"
+                f" (got {raw!r})"
+            )
+        return raw.lower() if self.choices else raw
+
+    def describe(self) -> str:
+        kind = "|".join(self.choices) if self.choices else self.kind.__name__
+        return f"{self.name}={kind} (default {self.default}): {self.help}"
+
+
+def _a(word: str) -> str:
+    return ("an " if word[0] in "aeiou" else "a ") + word
+
+
+@dataclass(frozen=True)
+class AgentInfo:
+    """An agent the spec language knows: its name, a summary and its parameters.
+
+    ``params`` is ``None`` for game bots whose parameters are not declared: their raw
+    values are passed on as int, float, bool or text.
+    """
+
+    name: str
+    summary: str
+    factory: Callable[..., Agent]
+    params: tuple[Param, ...] | None = ()
+    aliases: tuple[str, ...] = field(default=())
+
+    def describe(self) -> str:
+        names = ", ".join((self.name, *self.aliases))
+        lines = [f"  {names}: {self.summary}"]
+        if self.params is None:
+            lines.append("      (the game's own bot; its parameters pass through)")
+        for p in self.params or ():
+            lines.append(f"      {p.describe()}")
+        return "\n".join(lines)
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
-    """Split ``"mcts:iterations=100,rollout=greedy"`` into its name and raw parameters."""
+    """Split ``"mcts:iterations=100,rollout=greedy"`` into its name and raw parameters.
+
+    >>> parse_spec("mcts:iterations=100, rollout=greedy")
+    ('mcts', {'iterations': '100', 'rollout': 'greedy'})
+    """
     spec = spec.strip()
     if not spec:
         raise AgentSpecError("empty agent spec")
@@ -37,35 +140,138 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
             key, eq, value = part.partition("=")
             if not eq or not key.strip():
                 raise AgentSpecError(f"agent spec {spec!r}: parameter {part!r} is not key=value")
+            if key.strip() in params:
+                raise AgentSpecError(f"agent spec {spec!r}: parameter {key.strip()!r} given twice")
             params[key.strip()] = value.strip()
     return name.strip().lower(), params
 
 
-def _builtin(game: Game) -> dict[str, Callable[..., Agent]]:
-    return {"random": RandomAgent}
+def split_specs(text: str) -> list[str]:
+    """Split a comma-separated list of specs whose own parameters also use commas.
+
+    A part that looks like ``key=value`` (no ``:`` before its ``=``) continues the spec
+    before it; ``;`` always separates.
+
+    >>> split_specs("mcts:seconds=1.0,rollout=greedy,greedy,random")
+    ['mcts:seconds=1.0,rollout=greedy', 'greedy', 'random']
+    """
+    specs: list[str] = []
+    for chunk in text.split(";"):
+        these: list[str] = []
+        for part in chunk.split(","):
+            part = part.strip()
+            if not part:
+                continue
+            eq, colon = part.find("="), part.find(":")
+            if these and eq > 0 and (colon < 0 or colon > eq) and ":" in these[-1]:
+                these[-1] += "," + part
+            else:
+                these.append(part)
+        specs.extend(these)
+    return specs
+
+
+def _random_factory(game: Game, seed: int = 0) -> Agent:
+    return RandomAgent(seed=seed)
+
+
+def _mcts_factory(game: Game, seed: int = 0, **params: Any) -> Agent:
+    from motherlode.agents.mcts import MCTSAgent
+
+    return MCTSAgent(game, seed=seed, **params)
+
+
+def _alphabeta_factory(game: Game, seed: int = 0, **params: Any) -> Agent:
+    from motherlode.agents.search import AlphaBetaAgent
+
+    return AlphaBetaAgent(game, seed=seed, **params)
+
+
+def _builtin() -> list[AgentInfo]:
+    from motherlode.agents.mcts import MCTS_PARAMS
+    from motherlode.agents.search import ALPHABETA_PARAMS
+
+    return [
+        AgentInfo("random", "uniformly random legal actions", _random_factory),
+        AgentInfo(
+            "mcts",
+            "Monte Carlo tree search (UCT, max^n, chance sampled), any game",
+            _mcts_factory,
+            MCTS_PARAMS,
+        ),
+        AgentInfo(
+            "alphabeta",
+            "alpha-beta / expectimax with a transposition table, 2-player games",
+            _alphabeta_factory,
+            ALPHABETA_PARAMS,
+            aliases=("expectimax", "ab"),
+        ),
+    ]
+
+
+def agent_infos(game: Game) -> list[AgentInfo]:
+    """Every agent available for ``game``: the built-in ones, then the game's bots."""
+    infos = _builtin()
+    for name, factory in game.bots().items():
+        infos.append(AgentInfo(name, _bot_summary(factory), factory, None))
+    return infos
+
+
+def _bot_summary(factory: Callable[..., Agent]) -> str:
+    doc = inspect.getdoc(factory)
+    if doc:
+        return doc.splitlines()[0]
+    return "the game's own bot"
 
 
 def available(game: Game) -> list[str]:
-    return [*_builtin(game), *game.bots()]
+    """The agent names for ``game`` (aliases left out)."""
+    return [info.name for info in agent_infos(game)]
+
+
+def describe(game: Game) -> str:
+    """A listing of the agents for ``game`` and their parameters, one block per agent."""
+    return "\n".join(info.describe() for info in agent_infos(game))
+
+
+def _find(name: str, infos: Sequence[AgentInfo]) -> AgentInfo | None:
+    for info in infos:
+        if name == info.name or name in info.aliases:
+            return info
+    return None
 
 
 def create(spec: str, game: Game, seed: int = 0) -> Agent:
-    """The agent ``spec`` for ``game``, deterministic given ``seed``."""
-    name, params = parse_spec(spec)
-    factories = {**_builtin(game), **game.bots()}
-    if name not in factories:
+    """The agent ``spec`` for ``game``, deterministic given ``seed``.
+
+    A bad spec raises :class:`AgentSpecError` that lists the agents and their parameters.
+    """
+    name, raw = parse_spec(spec)
+    infos = agent_infos(game)
+    info = _find(name, infos)
+    if info is None:
         raise AgentSpecError(
-            f"unknown agent {name!r} for {game.name}; agents: {', '.join(factories)}"
+            f"unknown agent {name!r} for {game.name}; the agents are:\n{describe(game)}"
         )
-    factory = factories[name]
     kwargs: dict[str, Any] = {}
-    for key, raw in params.items():
-        kwargs[key] = _coerce(raw)
+    if info.params is None:
+        kwargs = {key: _coerce(value) for key, value in raw.items()}
+    else:
+        known = {p.name: p for p in info.params}
+        for key, value in raw.items():
+            if key not in known:
+                raise AgentSpecError(
+                    f"agent spec {spec!r}: {info.name} has no parameter {key!r};"
+                    f" its parameters:\n{info.describe()}"
+                )
+            kwargs[key] = known[key].coerce(value, spec)
     try:
-        agent = factory(seed=seed, **kwargs) if name == "random" else factory(game, seed=seed, **kwargs)
+        agent = info.factory(game, seed=seed, **kwargs)
     except TypeError as err:
         raise AgentSpecError(f"agent spec {spec!r}: {err}") from None
-    agent.name = spec
+    except ValueError as err:
+        raise AgentSpecError(f"agent spec {spec!r}: {err}") from None
+    agent.name = spec.strip()
     return agent
 
 

@@ -1,0 +1,115 @@
+"""MCTS simulations per second for every registered game, from the opening and mid-game.
+
+    python benchmarks/bench_mcts.py [--seconds 1] [--game yukon] [--spec "rollout=none"]
+                                    [--json]
+
+For each game (its first conformance config, the 2-player one where there is one) it
+searches two positions for about ``--seconds`` each: the dealt opening, and a mid-game
+position reached by random moves (half the decisions of a random game). It prints the
+simulations per second of MCTS with random rollouts to the end, with rollouts cut at 20
+decisions, and with no rollout (the heuristic judges each new leaf), plus the positions
+per second of the alpha-beta searcher for 2-player games. A spec given with ``--spec``
+(``key=value`` pairs of the mcts agent) replaces the MCTS variants.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+from typing import Any
+
+import motherlode
+from motherlode.agents import create
+from motherlode.agents.mcts import MCTSAgent
+from motherlode.agents.search import AlphaBetaAgent
+from motherlode.core.protocol import Game, State
+from motherlode.games import registry
+
+VARIANTS = {
+    "random": "mcts:rollout=random",
+    "depth20": "mcts:rollout=random,depth=20",
+    "leaf": "mcts:rollout=none",
+}
+
+
+def positions(game: Game, seed: int = 1) -> dict[str, State]:
+    """The opening and a mid-game position of ``game``."""
+    rng = random.Random(seed)
+    opening = motherlode.deal(game, seed=seed)
+    probe = opening.clone()
+    decisions = 0
+    while not probe.is_terminal():
+        if probe.is_chance_node():
+            probe.apply_unchecked(probe.sample_chance(rng))
+        else:
+            legal = probe.legal_actions()
+            probe.apply_unchecked(legal[rng.randrange(len(legal))])
+            decisions += 1
+    rng = random.Random(seed)
+    mid = opening.clone()
+    made = 0
+    while made < decisions // 2 or mid.is_chance_node():
+        if mid.is_chance_node():
+            mid.apply_unchecked(mid.sample_chance(rng))
+        else:
+            legal = mid.legal_actions()
+            mid.apply_unchecked(legal[rng.randrange(len(legal))])
+            made += 1
+    return {"opening": opening, "midgame": mid}
+
+
+def sims_per_second(game: Game, state: State, spec: str, seconds: float) -> float:
+    agent = create(f"{spec},seconds={seconds},reuse=false", game, seed=0)
+    assert isinstance(agent, MCTSAgent)
+    agent.act(state)
+    return float(agent.last_search["iterations"]) / max(agent.last_search["seconds"], 1e-9)
+
+
+def nodes_per_second(game: Game, state: State, seconds: float) -> float:
+    agent = AlphaBetaAgent(game, seed=0, seconds=seconds)
+    agent.act(state)
+    return float(agent.last_search["nodes"]) / max(agent.last_search["seconds"], 1e-9)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=1.0)
+    parser.add_argument("--game", action="append", help="only these games")
+    parser.add_argument("--spec", help="mcts parameters, e.g. rollout=greedy,depth=10")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    args = parser.parse_args()
+    variants = {args.spec: f"mcts:{args.spec}"} if args.spec else VARIANTS
+    rows: list[dict[str, Any]] = []
+    for name, cls in registry().items():
+        if args.game and name not in args.game:
+            continue
+        configs = cls.conformance_configs()
+        config = next((c for c in configs if c.get("players") == 2), configs[0])
+        game = motherlode.load(name, **config)
+        for where, state in positions(game).items():
+            if state.is_terminal() or len(state.legal_actions()) < 2:
+                continue
+            row: dict[str, Any] = {
+                "game": name,
+                "config": config,
+                "position": where,
+                "legal": len(state.legal_actions()),
+            }
+            for label, spec in variants.items():
+                row[label] = sims_per_second(game, state, spec, args.seconds)
+            if game.num_players == 2:
+                row["alphabeta_nodes"] = nodes_per_second(game, state, args.seconds)
+            rows.append(row)
+            if not args.json:
+                figures = "  ".join(
+                    f"{k} {row[k]:8.0f}/s" for k in (*variants, "alphabeta_nodes") if k in row
+                )
+                print(f"{name:10} {where:8} legal {row['legal']:4}  {figures}", flush=True)
+    if args.json:
+        print(json.dumps({"seconds": args.seconds, "when": time.time(), "rows": rows}, indent=1))
+
+
+if __name__ == "__main__":
+    main()

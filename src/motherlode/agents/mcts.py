@@ -1,0 +1,434 @@
+"""Monte Carlo tree search for any motherlode game: n players, chance, large action spaces.
+
+The search is UCT over decision nodes with **max^n** backups: every node keeps the sum of
+the value *vectors* (one entry per seat) of the simulations through it, and the seat to
+move at a node picks the child that is best for itself. So it plays 2-player zero-sum
+games and n-player free-for-alls alike.
+
+* **Chance** nodes are part of the tree. One with few outcomes (``chance`` or fewer) is
+  visited in proportion to the outcome probabilities (each visit goes to the outcome
+  furthest below its share, a stratified estimate of the expectation); one with many
+  outcomes (a deal, a chip draw) is sampled with :meth:`State.sample_chance`.
+* **Rollouts** play the position on with ``random`` moves or the game's ``greedy`` bot
+  (with ``epsilon`` random moves mixed in), to the end or for ``depth`` decisions, after
+  which the position is judged by :mod:`motherlode.agents.evaluate`; ``rollout=none``
+  judges the new leaf at once.
+* **Large action spaces**: ``widening=k`` (progressive widening) lets a node with ``N``
+  visits have at most ``ceil(k * N**alpha)`` children, tried in a random order (the
+  greedy bot's move first with ``rollout=greedy`` or ``bias``); ``group=true`` first
+  chooses a *kind* of action (the first word of its notation: ``move``, ``build``,
+  ``deliver`` ...) and only then an action of that kind, two UCT choices with shared
+  statistics.
+* **Knowledge**: ``bias=b`` adds progressive bias ``b / (n + 1)`` to the UCT score of the
+  move the game's greedy bot would play, so search starts from the bot's judgement and
+  leaves it only when the simulations disagree.
+* **Budget**: ``iterations`` simulations, or ``seconds`` of thinking per move (with both,
+  whichever ends first; with neither, 1000 iterations).
+* **Tree reuse**: the subtree of the position reached is kept from one move to the next
+  (``reuse=false`` turns it off); :meth:`reset` forgets it between games.
+* **Determinism**: everything random comes from the agent's own ``random.Random(seed)``,
+  so an iteration budget gives the same move for the same seed and position history;
+  a time budget does too up to the number of iterations the clock allowed.
+
+It uses the protocol's fast path only: :meth:`State.clone` and :meth:`State.apply_unchecked`.
+
+>>> import motherlode
+>>> game = motherlode.load("yukon")
+>>> state = motherlode.deal(game, seed=3)
+>>> agent = MCTSAgent(game, seed=1, iterations=200)
+>>> agent.act(state) in state.legal_actions()
+True
+>>> agent.last_search["iterations"]
+200
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any
+
+from motherlode.agents import Param
+from motherlode.agents.evaluate import heuristic_values, terminal_values
+from motherlode.core.agent import Agent
+from motherlode.core.protocol import CHANCE, TERMINAL, Action, Game, State
+
+MCTS_PARAMS: tuple[Param, ...] = (
+    Param("iterations", int, 0, "simulations per move (0: not limited; 1000 if no budget)"),
+    Param("seconds", float, 0.0, "thinking time per move (0: not limited)"),
+    Param("c", float, 1.0, "UCT exploration constant (values are in -1..1)"),
+    Param(
+        "rollout",
+        str,
+        "random",
+        "playout policy: random, the game's greedy bot, or none (judge the leaf)",
+        ("random", "greedy", "none"),
+    ),
+    Param("depth", int, 0, "rollout decisions before the heuristic judges (0: to the end)"),
+    Param("epsilon", float, 0.0, "share of random moves in greedy rollouts"),
+    Param("widening", float, 0.0, "progressive widening k: children <= k*N^alpha (0: off)"),
+    Param("alpha", float, 0.5, "progressive widening exponent"),
+    Param("group", bool, False, "choose the kind of action first (notation's first word)"),
+    Param("bias", float, 0.0, "progressive bias to the greedy bot's move: bias/(n+1) (0: off)"),
+    Param("chance", int, 8, "chance nodes with at most this many outcomes are stratified"),
+    Param("reuse", bool, True, "keep the subtree of the position reached between moves"),
+    Param("scale", float, 10.0, "score lead that the heuristic maps to tanh(1)"),
+)
+
+DECISION, CHANCE_NODE, TERMINAL_NODE, GROUP = 0, 1, 2, 3
+
+GROUP_MIN_ACTIONS = 12
+"""Nodes with fewer legal actions than this are not grouped."""
+
+
+class Node:
+    """A node of the search tree: its statistics and its children by action."""
+
+    __slots__ = (
+        "children",
+        "hint",
+        "kind",
+        "n",
+        "outcomes",
+        "player",
+        "terminal",
+        "untried",
+        "w",
+    )
+
+    def __init__(self, kind: int, player: int, num_players: int) -> None:
+        self.kind = kind
+        self.player = player
+        self.n = 0
+        self.w = [0.0] * num_players
+        self.children: dict[int, Node] = {}
+        self.untried: list[int] = []
+        self.outcomes: list[tuple[Action, float]] = []
+        self.terminal: list[float] | None = None
+        self.hint = -1  # the greedy bot's move here (progressive bias), or -1
+
+    def mean(self, player: int) -> float:
+        return self.w[player] / self.n if self.n else 0.0
+
+    def size(self) -> int:
+        """The number of nodes in this subtree."""
+        return 1 + sum(child.size() for child in self.children.values())
+
+
+class MCTSAgent(Agent):
+    """UCT with max^n backups and chance nodes; see the module docstring for the options."""
+
+    name = "mcts"
+
+    def __init__(
+        self,
+        game: Game,
+        seed: int = 0,
+        *,
+        iterations: int = 0,
+        seconds: float = 0.0,
+        c: float = 1.0,
+        rollout: str = "random",
+        depth: int = 0,
+        epsilon: float = 0.0,
+        widening: float = 0.0,
+        alpha: float = 0.5,
+        group: bool = False,
+        bias: float = 0.0,
+        chance: int = 8,
+        reuse: bool = True,
+        scale: float = 10.0,
+    ) -> None:
+        super().__init__(seed)
+        if rollout not in ("random", "greedy", "none"):
+            raise ValueError(f"rollout must be random, greedy or none (got {rollout!r})")
+        if scale <= 0:
+            raise ValueError("scale must be positive")
+        self.game = game
+        self.iterations = int(iterations) if iterations or seconds else 1000
+        self.seconds = float(seconds)
+        self.c = float(c)
+        self.rollout = rollout
+        self.depth = int(depth)
+        self.epsilon = float(epsilon)
+        self.widening = float(widening)
+        self.alpha = float(alpha)
+        self.group = bool(group)
+        self.bias = float(bias)
+        self.chance = int(chance)
+        self.reuse = bool(reuse)
+        self.scale = float(scale)
+        self.num_players = game.num_players
+        self.bot: Agent | None = None  # plays greedy rollouts
+        self.guide: Agent | None = None  # names the move to try first (widening, bias)
+        if rollout == "greedy" or bias:
+            bots = game.bots()
+            if "greedy" not in bots:
+                what = "rollout=greedy" if rollout == "greedy" else "bias"
+                raise ValueError(f"{what}: {game.name} has no greedy bot")
+            guide = bots["greedy"](game, seed=seed + 1)
+            self.bot = guide if rollout == "greedy" else None
+            self.guide = guide
+        self._root: Node | None = None
+        self._root_state: State | None = None
+        self.last_search: dict[str, Any] = {}
+
+    def reset(self) -> None:
+        super().reset()
+        if self.guide is not None:
+            self.guide.reset()
+        self._root = None
+        self._root_state = None
+        self.last_search = {}
+
+    # -- the search -------------------------------------------------------------------
+
+    def act(self, state: State) -> Action:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            self.last_search = {
+                "iterations": 0,
+                "seconds": 0.0,
+                "reused_visits": 0,
+                "root_visits": 0,
+                "children": {},
+                "forced": True,
+            }
+            return legal[0]
+        root, root_state = self._find_root(state)
+        start = time.perf_counter()
+        reused = root.n
+        deadline = start + self.seconds if self.seconds else math.inf
+        limit = self.iterations or math.inf
+        done = 0
+        while done < limit:
+            self._simulate(root, root_state)
+            done += 1
+            if deadline != math.inf and time.perf_counter() >= deadline:
+                break
+        action = self._best(root)
+        elapsed = time.perf_counter() - start
+        self.last_search = {
+            "iterations": done,
+            "seconds": elapsed,
+            "reused_visits": reused,
+            "root_visits": root.n,
+            "children": {a: (ch.n, ch.mean(root.player)) for a, ch in self._flat(root).items()},
+            "forced": False,
+        }
+        if self.reuse:
+            self._root, self._root_state = root, root_state
+        return action
+
+    def _find_root(self, state: State) -> tuple[Node, State]:
+        """The kept subtree for ``state`` if the tree reaches it, else a fresh root."""
+        old, old_state = self._root, self._root_state
+        self._root = self._root_state = None
+        if self.reuse and old is not None and old_state is not None:
+            past, now = old_state.history(), state.history()
+            if len(now) >= len(past) and now[: len(past)] == past:
+                node: Node | None = old
+                walked = old_state.clone()
+                for action in now[len(past) :]:
+                    node = self._child_through(node, action) if node is not None else None
+                    walked.apply_unchecked(action)
+                    if node is None:
+                        break
+                if (
+                    node is not None
+                    and node.kind == DECISION
+                    and walked.serialize() == state.serialize()
+                ):
+                    return node, walked
+        root_state = state.clone()
+        return self._new_node(root_state), root_state
+
+    def _child_through(self, node: Node, action: Action) -> Node | None:
+        """The child of ``node`` that ``action`` leads to (through a group layer)."""
+        child = node.children.get(action)
+        if child is not None and child.kind != GROUP:
+            return child
+        for sub in node.children.values():
+            if sub.kind == GROUP and action in sub.children:
+                return sub.children[action]
+        return None
+
+    def _flat(self, node: Node) -> dict[Action, Node]:
+        out: dict[Action, Node] = {}
+        for action, child in node.children.items():
+            if child.kind == GROUP:
+                out.update(child.children)
+            else:
+                out[action] = child
+        return out
+
+    def _best(self, root: Node) -> Action:
+        me = root.player
+        children = self._flat(root)
+        best = max(children.items(), key=lambda item: (item[1].n, item[1].mean(me), -item[0]))
+        return best[0]
+
+    def _new_node(self, state: State) -> Node:
+        player = state.current_player()
+        n = self.num_players
+        if player == TERMINAL:
+            node = Node(TERMINAL_NODE, player, n)
+            node.terminal = terminal_values(state, self.scale)
+            return node
+        if player == CHANCE:
+            node = Node(CHANCE_NODE, player, n)
+            node.outcomes = state.chance_outcomes()
+            return node
+        node = Node(DECISION, player, n)
+        legal = state.legal_actions()
+        if self.guide is not None and (self.bias or self.widening) and len(legal) > 1:
+            node.hint = self.guide.act(state)
+        if self.group and len(legal) >= GROUP_MIN_ACTIONS:
+            groups: dict[str, list[Action]] = {}
+            for action in legal:
+                key = state.action_to_string(action).split(" ", 1)[0]
+                groups.setdefault(key, []).append(action)
+            if len(groups) > 1:
+                for i, members in enumerate(groups.values()):
+                    sub = Node(GROUP, player, n)
+                    sub.untried = self._order(members, node.hint)
+                    if node.hint in members:
+                        sub.hint = node.hint
+                    node.children[-1 - i] = sub  # group keys never clash with actions
+                return node
+        node.untried = self._order(legal, node.hint)
+        return node
+
+    def _order(self, actions: list[Action], hint: Action) -> list[Action]:
+        """The order children are tried in (popped from the end): random, the hint first."""
+        order = list(actions)
+        self.rng.shuffle(order)
+        if hint in order:
+            order.remove(hint)
+            order.append(hint)
+        return order
+
+    def _may_expand(self, node: Node) -> bool:
+        if not node.untried:
+            return False
+        if not self.widening:
+            return True
+        allowed = math.ceil(self.widening * math.pow(node.n + 1, self.alpha))
+        return len(node.children) < allowed
+
+    def _select(self, node: Node) -> tuple[int, Node]:
+        p = node.player
+        log_n = math.log(node.n) if node.n > 1 else 0.0
+        c = self.c
+        hint, bias = node.hint, self.bias
+        best_key, best_child, best_score = 0, None, -math.inf
+        for key, child in node.children.items():
+            cn = child.n
+            if cn == 0:
+                return key, child
+            score = child.w[p] / cn + c * math.sqrt(log_n / cn)
+            if bias and (key == hint or (child.kind == GROUP and child.hint == hint >= 0)):
+                score += bias / (cn + 1)
+            if score > best_score:
+                best_key, best_child, best_score = key, child, score
+        assert best_child is not None
+        return best_key, best_child
+
+    def _simulate(self, root: Node, root_state: State) -> None:
+        state = root_state.clone()
+        node = root
+        path = [root]
+        while True:
+            kind = node.kind
+            if kind == TERMINAL_NODE:
+                assert node.terminal is not None
+                self._backup(path, node.terminal)
+                return
+            if kind == CHANCE_NODE:
+                action = self._chance_action(node, state)
+                child = node.children.get(action)
+                state.apply_unchecked(action)
+                if child is None:
+                    child = self._new_node(state)
+                    node.children[action] = child
+                    path.append(child)
+                    break
+                node = child
+                path.append(node)
+                continue
+            if self._may_expand(node):
+                action = node.untried.pop()
+                state.apply_unchecked(action)
+                child = self._new_node(state)
+                node.children[action] = child
+                path.append(child)
+                break
+            key, child = self._select(node)
+            if child.kind != GROUP:
+                state.apply_unchecked(key)
+            node = child
+            path.append(node)
+        self._backup(path, self._playout(state))
+
+    def _chance_action(self, node: Node, state: State) -> Action:
+        outcomes = node.outcomes
+        if len(outcomes) <= self.chance:
+            total = node.n + 1
+            best_action, best_gap = outcomes[0][0], -math.inf
+            children = node.children
+            for action, p in outcomes:
+                child = children.get(action)
+                gap = p * total - (child.n if child is not None else 0)
+                if gap > best_gap:
+                    best_action, best_gap = action, gap
+            return best_action
+        return state.sample_chance(self.rng)
+
+    def _playout(self, state: State) -> list[float]:
+        if state.is_terminal():
+            return terminal_values(state, self.scale)
+        if self.rollout == "none":
+            return heuristic_values(state, self.scale)
+        rng = self.rng
+        bot = self.bot
+        epsilon = self.epsilon
+        depth = self.depth or math.inf
+        decisions = 0
+        while True:
+            player = state.current_player()
+            if player == TERMINAL:
+                return terminal_values(state, self.scale)
+            if player == CHANCE:
+                state.apply_unchecked(state.sample_chance(rng))
+                continue
+            if decisions >= depth:
+                return heuristic_values(state, self.scale)
+            if bot is not None and (not epsilon or rng.random() >= epsilon):
+                action = bot.act(state)
+            else:
+                legal = state.legal_actions()
+                action = legal[rng.randrange(len(legal))]
+            state.apply_unchecked(action)
+            decisions += 1
+
+    @staticmethod
+    def _backup(path: list[Node], value: list[float]) -> None:
+        for node in path:
+            node.n += 1
+            w = node.w
+            for i, v in enumerate(value):
+                w[i] += v
+
+
+def simulations_per_second(
+    game: Game, state: State, seconds: float = 1.0, seed: int = 0, **params: Any
+) -> float:
+    """How many MCTS simulations per second ``params`` run from ``state`` (for benchmarks)."""
+    agent = MCTSAgent(game, seed=seed, seconds=seconds, reuse=False, **params)
+    agent.act(state)
+    iterations = float(agent.last_search["iterations"])
+    seconds = float(agent.last_search["seconds"])
+    return iterations / max(seconds, 1e-9)
+
+
+__all__ = ["MCTS_PARAMS", "MCTSAgent", "Node", "simulations_per_second"]

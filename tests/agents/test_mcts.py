@@ -1,0 +1,143 @@
+"""MCTS over every registered game (small budgets), and its Yukon strength and options."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+import motherlode
+from motherlode.agents import create
+from motherlode.agents.mcts import MCTSAgent
+from motherlode.arena.simulate import simulate
+from motherlode.core.protocol import Game, State
+from motherlode.games import registry
+
+GAMES = [
+    pytest.param(name, cls.conformance_configs()[0], id=name) for name, cls in registry().items()
+]
+
+
+def midgame(game: Game, seed: int, moves: int = 12) -> State:
+    """A position some random moves after the deal (still running)."""
+    rng = random.Random(seed)
+    state = motherlode.deal(game, seed=seed)
+    decisions = 0
+    while decisions < moves:
+        nxt = state.clone()
+        if nxt.is_chance_node():
+            nxt.apply_unchecked(nxt.sample_chance(rng))
+        else:
+            legal = nxt.legal_actions()
+            nxt.apply_unchecked(legal[rng.randrange(len(legal))])
+            decisions += 1
+        if nxt.is_terminal():
+            break
+        state = nxt
+    while state.is_chance_node():
+        state.apply_unchecked(state.sample_chance(rng))
+    return state
+
+
+SPECS = [
+    "mcts:iterations=30,depth=8",
+    "mcts:iterations=30,rollout=none,group=true,widening=2",
+    "mcts:iterations=12,rollout=greedy,depth=3,epsilon=0.2,bias=0.5,widening=1",
+]
+
+
+@pytest.mark.parametrize(("name", "config"), GAMES)
+@pytest.mark.parametrize("spec", SPECS, ids=["random", "widening-group", "greedy"])
+def test_mcts_plays_legal_deterministic_moves_and_never_mutates(
+    name: str, config: dict[str, Any], spec: str
+) -> None:
+    game = motherlode.load(name, **config)
+    if "greedy" in spec and "greedy" not in game.bots():
+        pytest.skip(f"{name} has no greedy bot")
+    for state in (motherlode.deal(game, seed=1), midgame(game, seed=2)):
+        if state.is_terminal():
+            continue
+        before, history = state.serialize(), state.history()
+        a, b = create(spec, game, seed=7), create(spec, game, seed=7)
+        move = a.act(state)
+        assert move in state.legal_actions()
+        assert b.act(state) == move, "same seed, same position: same move"
+        assert state.serialize() == before and state.history() == history
+
+
+@pytest.mark.parametrize(("name", "config"), [g for g in GAMES])
+def test_alphabeta_plays_every_two_player_game(name: str, config: dict[str, Any]) -> None:
+    game = motherlode.load(name, **config)
+    if game.num_players != 2:
+        pytest.skip("alphabeta is for 2-player games")
+    state = midgame(game, seed=3)
+    before = state.serialize()
+    agent = create("alphabeta:nodes=150", game, seed=1)
+    assert agent.act(state) in state.legal_actions()
+    assert state.serialize() == before
+
+
+def test_tree_is_reused_between_moves_and_forgotten_on_reset() -> None:
+    game = motherlode.load("yukon")
+    state = motherlode.deal(game, seed=5)
+    agent = MCTSAgent(game, seed=0, iterations=400)
+    state.apply_action(agent.act(state))
+    reply = sorted(agent.last_search["children"])[0] if agent.last_search["children"] else None
+    assert reply is not None
+    state.apply_action(state.legal_actions()[0])  # the opponent moves
+    if state.is_terminal() or len(state.legal_actions()) < 2:
+        pytest.skip("the game ended too soon for this seed")
+    agent.act(state)
+    assert agent.last_search["reused_visits"] > 0
+    agent.reset()
+    agent.act(state)
+    assert agent.last_search["reused_visits"] == 0
+
+
+def test_reuse_is_not_fooled_by_a_different_position_with_the_same_history() -> None:
+    game = motherlode.load("yukon")
+    a = game.deserialize(motherlode.deal(game, seed=1).serialize())  # empty histories
+    b = game.deserialize(motherlode.deal(game, seed=2).serialize())
+    agent = MCTSAgent(game, seed=0, iterations=100)
+    agent.act(a)
+    move = agent.act(b)
+    assert move in b.legal_actions() and agent.last_search["reused_visits"] == 0
+
+
+def test_whole_games_are_reproducible_with_an_iteration_budget() -> None:
+    game = motherlode.load("yukon", players=3)
+    specs = ["mcts:iterations=60", "greedy", "random"]
+    one = simulate(game, specs, 2, seed=4, progress=False)
+    two = simulate(game, specs, 2, seed=4, progress=False)
+    assert one["agents"] == two["agents"] and one["length"] == two["length"]
+
+
+def test_mcts_beats_random_at_yukon() -> None:
+    game = motherlode.load("yukon")
+    summary = simulate(game, ["mcts:iterations=200", "random"], 6, seed=11, progress=False)
+    assert summary["agents"][0]["wins"] >= 5
+
+
+def test_solo_games_search_by_score() -> None:
+    solo = [
+        (name, cfg)
+        for name, cls in registry().items()
+        for cfg in cls.conformance_configs()
+        if cfg.get("players") == 1
+    ]
+    if not solo:
+        pytest.skip("no solo game registered")
+    name, cfg = solo[0]
+    game = motherlode.load(name, **cfg)
+    state = motherlode.deal(game, seed=1)
+    assert create("mcts:iterations=10,depth=5", game).act(state) in state.legal_actions()
+
+
+def test_time_budget_stops_on_time() -> None:
+    game = motherlode.load("yukon")
+    state = motherlode.deal(game, seed=1)
+    agent = create("mcts:seconds=0.05", game)
+    agent.act(state)
+    assert isinstance(agent, MCTSAgent)
+    assert agent.last_search["seconds"] < 0.5 and agent.last_search["iterations"] > 0
