@@ -18,6 +18,6 @@ def test_readme_python_tour_runs() -> None:
 def test_readme_states_the_commands_ci_runs() -> None:
     text = README.read_text()
     ci = (README.parent / ".ci" / "run").read_text()
-    assert 'pip install -e ".[test]"' in text and 'pip install -q -e ".[test]"' in ci
+    assert 'pip install -e ".[test,all]"' in text and 'pip install -q -e ".[test,all]"' in ci
     for command in ("ruff check src tests benchmarks", "mypy", "pytest -n 2"):
         assert command in text and command in ci

@@ -29,6 +29,7 @@ The position notation and every rule interpretation are in ``docs/rules/eldorado
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -654,6 +655,29 @@ class EldoradoState(State):
             pool = [p for p in range(n) if self.temples_offered(p) == top]
         best = max(self.coins_offered(p) for p in pool)
         return tuple(p for p in pool if self.coins_offered(p) == best)
+
+    def heuristic_values(self) -> list[float]:
+        """A judgement of an unfinished game for search agents, one value per seat in (-1, 1).
+
+        Each seat is valued by the greedy bot's evaluation (the route still to fill to the
+        golden temple, resources held, offerings); the value is its lead over the best
+        rival, squashed by ``0.9 * tanh(lead / 5)`` (solo: ``0.9 * tanh((30 + v) / 10)``).
+
+        >>> import motherlode
+        >>> s = motherlode.deal(motherlode.load("eldorado", players=2), seed=1)
+        >>> s.heuristic_values()
+        [0.0, 0.0]
+        """
+        from motherlode.games.eldorado.bot import evaluate
+
+        values = [evaluate(self, p) for p in range(self.game.num_players)]
+        if len(values) == 1:
+            return [0.9 * math.tanh((30.0 + values[0]) / 10.0)]
+        out = []
+        for p, v in enumerate(values):
+            rival = max(x for q, x in enumerate(values) if q != p)
+            out.append(0.9 * math.tanh((v - rival) / 5.0))
+        return out
 
     def solo_won(self) -> bool:
         """Solo (our extension): won when El Dorado is entered within ``max_rounds`` rounds."""

@@ -34,6 +34,7 @@ Turn structure (one seat's turn as atomic decisions and chance events)::
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal, Self
@@ -632,6 +633,25 @@ class EurekaState(State):
             float(g + 2 * r) for g, r in zip(self.house_gold, self.house_robbers, strict=True)
         ]
 
+    def heuristic_values(self) -> list[float]:
+        """A judgement of an unfinished game for search agents, one value per seat in (-1, 1).
+
+        Each seat's expected points are its banked points plus 0.6 of the points lying in
+        front of it (gold and captured robbers, still at risk from robbers and rivals); the
+        value is its lead over the best rival, squashed by ``0.9 * tanh(lead / 8)``.
+
+        >>> import motherlode
+        >>> motherlode.deal(motherlode.load("eureka", players=3), seed=1).heuristic_values()
+        [0.0, 0.0, 0.0]
+        """
+        expected = [
+            hg + 2 * hr + 0.6 * (g + 2 * r)
+            for hg, hr, g, r in zip(
+                self.house_gold, self.house_robbers, self.gold, self.robbers, strict=True
+            )
+        ]
+        return _leads(expected, 8.0)
+
     def end_reason(self) -> str | None:
         """Why the game ended: ``train``, ``nuggets``, ``turn-limit``; None while running."""
         if self.phase != OVER:
@@ -824,3 +844,14 @@ class EurekaState(State):
             else:
                 assert k == LAND, f"miner {seat} in the water"
         assert 0 <= self.loco < len(board.track)
+
+
+def _leads(values: list[float], scale: float) -> list[float]:
+    """Each seat's lead over its best rival, as ``0.9 * tanh(lead / scale)``."""
+    if len(values) == 1:
+        return [0.9 * math.tanh(values[0] / scale)]
+    out = []
+    for p, v in enumerate(values):
+        rival = max(x for q, x in enumerate(values) if q != p)
+        out.append(0.9 * math.tanh((v - rival) / scale))
+    return out
