@@ -16,6 +16,7 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 import motherlode
@@ -35,7 +36,7 @@ GAME_OPTIONS = {"allow_extra_args": True, "ignore_unknown_options": True}
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:
-    err_console.print(f"[bold red]error:[/] {message}", highlight=False)
+    err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False)
     return typer.Exit(code)
 
 
@@ -584,6 +585,41 @@ def analyse_command(
     _print_analysis(result)
     if plot is not None:
         console.print(f"plot written to {result['plot']}")
+
+
+@app.command("serve")
+def serve_command(
+    host: Annotated[str, typer.Option(help="Interface to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    db: Annotated[
+        str, typer.Option(help="SQLite file, or a postgresql://... URL.")
+    ] = "motherlode.db",
+    bot_delay: Annotated[float, typer.Option(help="Seconds a bot waits before moving.")] = 0.4,
+) -> None:
+    """Run the web platform: lobby, live matches, replays, provably fair dice."""
+    try:
+        from motherlode.server.cli import serve
+    except ImportError as err:
+        raise fail(
+            f'the web server needs the [server] extra: pip install -e ".[server]" ({err})'
+        ) from None
+    serve(host, port, db, bot_delay=bot_delay)
+
+
+@app.command("verify")
+def verify_command(
+    path: Annotated[Path, typer.Argument(metavar="RECORD", help="A finished match's record.")],
+    sha256: Annotated[
+        str | None, typer.Option(help="The seed's SHA-256 published at the start.")
+    ] = None,
+) -> None:
+    """Re-play a record from its revealed seed and check every roll, draw and reveal."""
+    from motherlode.server.fairness import verify_file
+
+    result = run(lambda: verify_file(str(path), sha256))
+    console.print(result.summary(), markup=False, highlight=False)
+    if not result.ok:
+        raise typer.Exit(1)
 
 
 def main() -> None:

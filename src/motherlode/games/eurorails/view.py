@@ -313,8 +313,10 @@ def svg_board(state: EurorailsState, seat: Player | None = None) -> str:
     legal = obs["legal"]
     for text in legal:
         if text.startswith("build "):
-            a_s, c_s = text[6:].split(">")
-            (ax, ay), (cx, cy) = at(int(a_s)), at(int(c_s))
+            ends = re.match(r"build (\d+)>(\d+)", text)
+            if ends is None:  # "build 12>12+3": a ferry or the Chunnel, drawn by its port
+                continue
+            (ax, ay), (cx, cy) = at(int(ends.group(1))), at(int(ends.group(2)))
             shape = svgh.element(
                 "line",
                 x1=round(ax, 1),
@@ -327,7 +329,10 @@ def svg_board(state: EurorailsState, seat: Player | None = None) -> str:
             )
             body.append(svgh.actionable(shape, text))
         elif text.startswith("move "):
-            tx, ty = at(int(text[5:]))
+            target = re.match(r"move (\d+)", text)
+            if target is None:  # "move n": a direction, not a milepost
+                continue
+            tx, ty = at(int(target.group(1)))
             shape = svgh.element(
                 "circle", cx=round(tx, 1), cy=round(ty, 1), r=5, fill="#ffd700", fill_opacity=0.6
             )
@@ -368,9 +373,7 @@ def svg_board(state: EurorailsState, seat: Player | None = None) -> str:
     width, height = float(match.group(1)), float(match.group(2))
     summary = text_summary(state, seat).splitlines()
     strip = 24 + 15 * len(summary)
-    body.append(
-        svgh.element("rect", x=0, y=height, width=width, height=strip, fill="#f4eedb")
-    )
+    body.append(svgh.element("rect", x=0, y=height, width=width, height=strip, fill="#f4eedb"))
     y = height + 20
     for line in summary:
         body.append(svgh.element("text", line, x=14, y=round(y, 1), font_size=13, fill="#222"))

@@ -1,0 +1,187 @@
+"""The lobby's "new match" form, built from each game's pydantic ``Config``.
+
+Every option the engine has becomes a form field (its description as help, its default
+as the initial value); what the user typed is turned back into options and validated by
+the game itself, so the form shows exactly the engine's own error messages, per field.
+"""
+
+from __future__ import annotations
+
+import types
+import typing
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import ValidationError
+
+from motherlode.agents import available
+from motherlode.core.errors import ConfigError
+from motherlode.core.protocol import Game
+from motherlode.games import game_class, registry
+from motherlode.server.service import SeatRequest
+
+
+@dataclass
+class FormField:
+    name: str
+    kind: str  # checkbox, number, text, select
+    value: str
+    help: str
+    default: str
+    choices: list[str] = field(default_factory=list)
+    error: str = ""
+
+
+def _unwrap(annotation: Any) -> tuple[Any, bool]:
+    """``(inner type, optional)`` of ``X | None``."""
+    args = typing.get_args(annotation)
+    origin = typing.get_origin(annotation)
+    if (origin is typing.Union or origin is types.UnionType) and type(None) in args:
+        rest = [a for a in args if a is not type(None)]
+        return (rest[0] if len(rest) == 1 else annotation), True
+    return annotation, False
+
+
+def _show(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, list | tuple):
+        return ",".join(str(v) for v in value)
+    return str(value)
+
+
+def config_fields(cls: type[Game], values: dict[str, str] | None = None) -> list[FormField]:
+    """The form fields of ``cls``'s options, filled with ``values`` (raw text) if given."""
+    fields = []
+    for name, info in cls.Config.model_fields.items():
+        inner, _optional = _unwrap(info.annotation)
+        origin = typing.get_origin(inner)
+        default = info.default
+        choices: list[str] = []
+        if name == "players":
+            kind = "select"
+            choices = [str(n) for n in range(cls.min_players, cls.max_players + 1)]
+        elif inner is bool:
+            kind = "checkbox"
+        elif origin is typing.Literal:
+            kind = "select"
+            choices = [str(c) for c in typing.get_args(inner)]
+        elif inner in (int, float):
+            kind = "number"
+        else:
+            kind = "text"
+        shown = _show(default)
+        if kind == "checkbox":
+            shown = "on" if default else ""
+        if values is not None:
+            shown = values.get(name, "" if kind == "checkbox" else shown)
+        fields.append(FormField(name, kind, shown, info.description or "", _show(default), choices))
+    return fields
+
+
+def parse_options(cls: type[Game], form: dict[str, str]) -> dict[str, Any]:
+    """Options from raw form text: blanks take the default, lists are comma-separated."""
+    options: dict[str, Any] = {}
+    for name, info in cls.Config.model_fields.items():
+        inner, _optional = _unwrap(info.annotation)
+        origin = typing.get_origin(inner)
+        raw = form.get(name)
+        if inner is bool:
+            options[name] = raw not in (None, "", "off", "false")
+            continue
+        if raw is None or raw.strip() == "":
+            continue
+        raw = raw.strip()
+        if origin in (tuple, list) or inner in (tuple, list):
+            options[name] = [v.strip() for v in raw.split(",") if v.strip()]
+        else:
+            options[name] = raw
+    return options
+
+
+def validate_options(
+    cls: type[Game], options: dict[str, Any]
+) -> tuple[Game | None, dict[str, str]]:
+    """The game, or the errors: ``{field: message}`` (``""``: about the whole config)."""
+    errors: dict[str, str] = {}
+    try:
+        cls.Config(**options)
+    except ValidationError as err:
+        for item in err.errors():
+            where = str(item["loc"][0]) if item["loc"] else ""
+            msg = item["msg"].removeprefix("Value error, ")
+            if not where:  # a cross-field check: put it on the field it names, if one
+                where = next((f for f in cls.Config.model_fields if msg.startswith(f)), "")
+            errors[where] = f"{errors[where]}; {msg}" if where in errors else msg
+        return None, errors
+    try:
+        return cls.from_config(**options), {}
+    except ConfigError as err:
+        key = "players" if "players must be" in str(err) else ""
+        return None, {key: str(err)}
+
+
+def seat_requests(game: Game, form: dict[str, str]) -> tuple[list[SeatRequest], dict[int, str]]:
+    """The seats from the form (``seat<i>_kind``, ``seat<i>_spec``, ``seat<i>_name``)."""
+    from motherlode.agents import create
+
+    seats: list[SeatRequest] = []
+    errors: dict[int, str] = {}
+    for i in range(game.num_players):
+        kind = form.get(f"seat{i}_kind", "human")
+        spec = form.get(f"seat{i}_spec", "").strip()
+        name = form.get(f"seat{i}_name", "").strip()
+        if kind == "bot":
+            if not spec:
+                errors[i] = "a bot needs an agent spec (e.g. " + ", ".join(available(game)) + ")"
+            else:
+                try:
+                    create(spec, game)
+                except ConfigError as err:
+                    errors[i] = str(err)
+                except Exception as err:
+                    errors[i] = str(err)
+            seats.append(SeatRequest("bot", spec, name))
+        else:
+            seats.append(SeatRequest("human", "human", name))
+    return seats, errors
+
+
+def default_bot(cls: type[Game]) -> str:
+    try:
+        game = cls.from_config()
+    except ConfigError:
+        return "random"
+    return "greedy" if "greedy" in game.bots() else "random"
+
+
+def game_choices() -> list[dict[str, Any]]:
+    return [
+        {
+            "name": name,
+            "players": f"{cls.min_players}-{cls.max_players}",
+            "hidden": not cls.from_config().perfect_information if _loads(cls) else False,
+        }
+        for name, cls in registry().items()
+    ]
+
+
+def _loads(cls: type[Game]) -> bool:
+    try:
+        cls.from_config()
+    except ConfigError:
+        return False
+    return True
+
+
+__all__ = [
+    "FormField",
+    "available",
+    "config_fields",
+    "default_bot",
+    "game_choices",
+    "game_class",
+    "parse_options",
+    "seat_requests",
+    "validate_options",
+]

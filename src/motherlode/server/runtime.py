@@ -1,0 +1,410 @@
+"""One running match in memory: the state rebuilt from the log, its RNG, per-seat views.
+
+The state is never stored: a :class:`MatchRuntime` is rebuilt by re-playing the match's
+log rows (event sourcing), drawing every chance outcome with the match's
+``random.Random(seed)`` exactly as :func:`motherlode.arena.play.play_game` does, and
+checking that each draw is the logged one. The runtime in the server's memory is only a
+cache of that re-play (the "snapshot").
+
+What leaves the server for a seat is built here, by :meth:`MatchRuntime.payload`, from
+``observation(seat)``, ``render_svg(seat)`` and the log as that seat may see it; nothing
+else about the state. In a game with hidden information an entry of the log (a card
+drawn into a hand, a secret choice) is shown to a seat only when that seat can tell it
+apart from the alternatives through its own observation (see :func:`visibility`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import random
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from motherlode.agents import create as create_agent
+from motherlode.core.agent import Agent
+from motherlode.core.errors import IllegalActionError, MotherlodeError, NotationError
+from motherlode.core.protocol import CHANCE, TERMINAL, Action, Game, Player, State
+
+log = logging.getLogger("motherlode.server")
+
+HIDDEN_CHANCE = "chance (hidden)"
+HIDDEN_DECISION = "(hidden move)"
+VISIBILITY_SAMPLE = 48
+"""At most this many alternatives are compared when deciding who sees a log entry."""
+
+_DATA_ACTION = re.compile(r'\sdata-action="[^"]*"')
+_ACTION_TITLE = re.compile(r'(<g class="action"[^>]*>)<title>[^<]*</title>')
+
+
+class ServerError(Exception):
+    """A request the server refuses: a code (``invalid_move``...), a message, an HTTP status."""
+
+    def __init__(self, code: str, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"type": "error", "code": self.code, "message": self.message}
+
+
+@dataclass
+class SeatInfo:
+    seat: int
+    kind: str  # "human" or "bot"
+    spec: str
+    name: str = ""
+    joined: bool = False
+
+    @property
+    def label(self) -> str:
+        if self.name:
+            return self.name
+        return f"P{self.seat + 1} ({self.spec})" if self.kind == "bot" else f"P{self.seat + 1}"
+
+
+@dataclass
+class LogEntry:
+    """One effective action of the match: who acted, its notation, who may see it."""
+
+    seat: Player
+    text: str
+    visible: tuple[bool, ...] | None = None
+    """Per seat, then the spectator last; ``None``: everyone (perfect information)."""
+
+    def mask(self) -> str | None:
+        """:attr:`visible` as stored in the database (``"110"``), ``None`` for everyone."""
+        return None if self.visible is None else "".join("1" if v else "0" for v in self.visible)
+
+    def shown_to(self, seat: Player | None, num_players: int) -> str:
+        if self.visible is None:
+            return self.text
+        index = num_players if seat is None else seat
+        if self.visible[index]:
+            return self.text
+        return HIDDEN_CHANCE if self.seat == CHANCE else HIDDEN_DECISION
+
+
+def _obs_key(state: State, seat: Player | None) -> str:
+    return json.dumps(state.observation(seat), sort_keys=True, default=str)
+
+
+def visibility(state: State, action: Action, actor: Player) -> tuple[bool, ...] | None:
+    """Who can see ``action`` (about to be applied to ``state``), seat by seat then spectator.
+
+    ``None`` in a perfect-information game (everyone sees everything). Otherwise a seat
+    sees the action when its own observation after it differs from its observation after
+    each alternative (the other chance outcomes, or the other legal actions): then the
+    action's text tells it nothing it does not see anyway. The actor of a decision always
+    sees its own decision. At most :data:`VISIBILITY_SAMPLE` alternatives, spread over the
+    list, are compared.
+    """
+    game = state.game
+    if game.perfect_information:
+        return None
+    n = game.num_players
+    viewers: list[Player | None] = [*range(n), None]
+    alternatives = (
+        [a for a, _ in state.chance_outcomes()] if actor == CHANCE else state.legal_actions()
+    )
+    alternatives = [a for a in alternatives if a != action]
+    if len(alternatives) > VISIBILITY_SAMPLE:
+        step = len(alternatives) / VISIBILITY_SAMPLE
+        alternatives = [alternatives[int(i * step)] for i in range(VISIBILITY_SAMPLE)]
+    after = state.clone()
+    after.apply_unchecked(action)
+    visible = [True] * (n + 1)
+    undecided = {i for i in range(n + 1) if i != actor}
+    keys = {i: _obs_key(after, viewers[i]) for i in undecided}
+    for alt in alternatives:
+        if not undecided:
+            break
+        other = state.clone()
+        other.apply_unchecked(alt)
+        for i in list(undecided):
+            if _obs_key(other, viewers[i]) == keys[i]:
+                visible[i] = False
+                undecided.discard(i)
+    return tuple(visible)
+
+
+def strip_actions(svg: str) -> str:
+    """An SVG with its ``data-action`` attributes and action tooltips removed."""
+    return _DATA_ACTION.sub("", _ACTION_TITLE.sub(r"\1", svg))
+
+
+def board_svg(state: State, seat: Player | None) -> str:
+    """What a seat is shown of the board: ``render_svg(seat)``, clickable only for the seat
+    to move; a renderer that fails gives a notice (logged), not a broken match page."""
+    try:
+        svg = state.render_svg(seat)
+    except Exception as err:
+        log.exception("render_svg(%s) failed in %s", seat, state.game.name)
+        svg = (
+            '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 600 60" width="600"'
+            ' height="60"><text x="10" y="35" font-size="16" fill="#a93226">'
+            f"the board cannot be drawn ({type(err).__name__}); the moves are listed"
+            "</text></svg>"
+        )
+    if seat is None or seat != state.current_player():
+        svg = strip_actions(svg)
+    return svg
+
+
+def bot_seed(seed: int, seat: int) -> int:
+    """A bot's own seed, derived from (and revealing nothing of) the match seed."""
+    digest = hashlib.sha256(f"motherlode-bot:{seed}:{seat}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+@dataclass
+class Step:
+    """A planned change, applied to copies: committed only once it is in the database."""
+
+    state: State
+    rng_state: tuple[Any, ...]
+    entries: list[LogEntry]
+    undo: bool = False
+
+
+@dataclass
+class MatchRuntime:
+    """A match in memory: game, seats, seed, the state re-played from the log."""
+
+    match_id: str
+    game: Game
+    seed: int
+    seed_sha256: str
+    seats: list[SeatInfo]
+    state: State = field(init=False)
+    rng: random.Random = field(init=False)
+    entries: list[LogEntry] = field(default_factory=list)
+    version: int = 0
+    """Rows in the database log, undo rows included: what a move must quote."""
+    agents: dict[int, Agent] = field(default_factory=dict)
+    _cache: dict[Any, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.state = self.game.new_initial_state()
+        self.rng = random.Random(self.seed)
+
+    # -- rebuilding --------------------------------------------------------------------
+
+    def replay_rows(self, rows: Sequence[tuple[str, int, str, str | None]]) -> None:
+        """Re-play log rows ``(kind, seat, action, visible)``; a chance row must be the
+        seeded draw. ``visible`` (as written with the row) saves working it out again."""
+        for i, (kind, seat, text, mask) in enumerate(rows):
+            if kind == "undo":
+                if not self.entries:
+                    raise MotherlodeError(f"{self.match_id}: row {i} undoes nothing")
+                self.entries.pop()
+                self.state, self.rng = self._replayed([e.text for e in self.entries])
+            else:
+                self._replay_one(seat, text, mask, where=f"row {i}")
+            self.version += 1
+        self._cache.clear()
+
+    def _replay_one(self, seat: Player, text: str, mask: str | None, where: str) -> None:
+        state = self.state
+        actor = state.current_player()
+        try:
+            action = state.string_to_action(text)
+        except NotationError as err:
+            raise MotherlodeError(f"{self.match_id}: {where} {text!r}: {err}") from None
+        if actor == CHANCE:
+            drawn = state.sample_chance(self.rng)
+            if drawn != action:
+                raise MotherlodeError(
+                    f"{self.match_id}: {where}: logged {text!r} but the seed draws"
+                    f" {state.action_to_string(drawn)!r}"
+                )
+        elif actor != seat:
+            raise MotherlodeError(f"{self.match_id}: {where}: seat {seat} moved for {actor}")
+        n = self.game.num_players
+        if self.game.perfect_information:
+            seen = None
+        elif mask is not None and len(mask) == n + 1:
+            seen = tuple(c == "1" for c in mask)
+        else:
+            seen = visibility(state, action, actor)
+        entry = LogEntry(actor, text, seen)
+        state.apply_action(action)
+        self.entries.append(entry)
+
+    def _replayed(self, texts: list[str]) -> tuple[State, random.Random]:
+        """The state and RNG after ``texts`` (trusted: they were checked when logged)."""
+        state = self.game.new_initial_state()
+        rng = random.Random(self.seed)
+        for text in texts:
+            if state.is_chance_node():
+                state.sample_chance(rng)
+            state.apply_string(text)
+        return state, rng
+
+    # -- moving ---------------------------------------------------------------------
+
+    def plan_chance(self) -> Step:
+        """Draw every chance outcome due now (the set-up deal, a die after a decision)."""
+        state = self.state.clone()
+        rng = random.Random()
+        rng.setstate(self.rng.getstate())
+        entries: list[LogEntry] = []
+        self._draw(state, rng, entries)
+        return Step(state, rng.getstate(), entries)
+
+    @staticmethod
+    def _draw(state: State, rng: random.Random, entries: list[LogEntry]) -> None:
+        while state.is_chance_node():
+            action = state.sample_chance(rng)
+            entries.append(
+                LogEntry(CHANCE, state.action_to_string(action), visibility(state, action, CHANCE))
+            )
+            state.apply_action(action)
+
+    def plan_move(self, seat: Player, action: int | str) -> Step:
+        """Check ``action`` by ``seat`` against the engine; the step with chance after it."""
+        state = self.state
+        if state.is_terminal():
+            raise ServerError("match_over", "the match is over")
+        to_move = state.current_player()
+        if seat != to_move:
+            raise ServerError(
+                "not_your_turn",
+                f"it is P{to_move + 1}'s turn, not P{seat + 1}'s"
+                if to_move >= 0
+                else "it is nobody's turn",
+            )
+        if isinstance(action, bool) or not isinstance(action, int | str):
+            raise ServerError("invalid_move", "an action is its notation (string) or its id")
+        try:
+            a = state.string_to_action(action) if isinstance(action, str) else action
+            new = state.clone()
+            text = state.action_to_string(a) if isinstance(action, int) else None
+            new.apply_action(a)
+        except (IllegalActionError, NotationError) as err:
+            raise ServerError("invalid_move", str(err)) from None
+        except (IndexError, KeyError, ValueError) as err:  # ids far out of range
+            raise ServerError("invalid_move", f"action {action!r}: {err}") from None
+        if text is None:
+            text = state.action_to_string(a)
+        entries = [LogEntry(seat, text, visibility(state, a, seat))]
+        rng = random.Random()
+        rng.setstate(self.rng.getstate())
+        self._draw(new, rng, entries)
+        return Step(new, rng.getstate(), entries)
+
+    def undo_allowed(self, seat: Player | None) -> bool:
+        """BGA's rule: the last action is this seat's decision (so no die, card or chip has
+        been revealed since and nobody else has acted), and the match is not over."""
+        if seat is None or not self.entries or self.state.is_terminal():
+            return False
+        return self.entries[-1].seat == seat
+
+    def plan_undo(self, seat: Player) -> Step:
+        if not self.undo_allowed(seat):
+            raise ServerError(
+                "undo_not_allowed",
+                "only your own last decision can be undone, while nobody else has acted and"
+                " nothing has been revealed since",
+            )
+        state, rng = self._replayed([e.text for e in self.entries[:-1]])
+        return Step(state, rng.getstate(), [], undo=True)
+
+    def commit(self, step: Step) -> None:
+        self.state = step.state
+        self.rng.setstate(step.rng_state)
+        if step.undo:
+            self.entries.pop()
+            self.version += 1
+        else:
+            self.entries.extend(step.entries)
+            self.version += len(step.entries)
+        self._cache.clear()
+
+    # -- bots -------------------------------------------------------------------------
+
+    def agent(self, seat: int) -> Agent:
+        if seat not in self.agents:
+            self.agents[seat] = create_agent(
+                self.seats[seat].spec, self.game, seed=bot_seed(self.seed, seat)
+            )
+        return self.agents[seat]
+
+    def bot_to_move(self) -> int | None:
+        cp = self.state.current_player()
+        if cp >= 0 and self.seats[cp].kind == "bot":
+            return cp
+        return None
+
+    # -- views ------------------------------------------------------------------------
+
+    @property
+    def finished(self) -> bool:
+        return self.state.is_terminal()
+
+    def log_for(self, seat: Player | None) -> list[dict[str, Any]]:
+        n = self.game.num_players
+        return [
+            {"n": i + 1, "seat": e.seat, "text": e.shown_to(seat, n)}
+            for i, e in enumerate(self.entries)
+        ]
+
+    def scores_for(self, view: dict[str, Any]) -> list[float] | None:
+        if self.finished or self.game.perfect_information:
+            return [float(s) for s in self.state.scores()]
+        shown = view.get("scores")
+        return list(shown) if isinstance(shown, list) else None
+
+    def payload(self, seat: Player | None) -> dict[str, Any]:
+        """Everything a seat (``None``: a spectator) receives about the match now."""
+        state = self.state
+        to_move = state.current_player()
+        view = state.observation(seat)
+        svg = board_svg(state, seat)
+        legal: list[dict[str, Any]] = []
+        if seat is not None and seat == to_move:
+            legal = [{"id": a, "text": state.action_to_string(a)} for a in state.legal_actions()]
+        outcome = state.outcome()
+        return {
+            "type": "state",
+            "match": self.match_id,
+            "game": self.game.name,
+            "config": self.game.config.model_dump(mode="json"),
+            "version": self.version,
+            "seat": seat,
+            "status": "finished" if self.finished else "running",
+            "to_move": to_move if to_move >= 0 else None,
+            "terminal": to_move == TERMINAL,
+            "players": [
+                {
+                    "seat": s.seat,
+                    "kind": s.kind,
+                    "spec": s.spec,
+                    "name": s.label,
+                    "joined": s.joined or s.kind == "bot",
+                }
+                for s in self.seats
+            ],
+            "view": view,
+            "svg": svg,
+            "legal": legal,
+            "log": self.log_for(seat),
+            "scores": self.scores_for(view),
+            "outcome": None
+            if outcome is None
+            else {"winners": list(outcome.winners), "scores": list(outcome.scores)},
+            "can_undo": self.undo_allowed(seat),
+            "seed_sha256": self.seed_sha256,
+            "seed": str(self.seed) if self.finished else None,
+        }
+
+    def payload_json(self, seat: Player | None) -> str:
+        key = ("payload", seat)
+        if key not in self._cache:
+            self._cache[key] = json.dumps(self.payload(seat), default=str)
+        return self._cache[key]

@@ -1,0 +1,561 @@
+"""All matches of a server: creation, moves serialized per match, bots, broadcasting.
+
+Every request is validated against the engine by the match's :class:`MatchRuntime`; a move
+is written to the log (one transaction, guarded by the version) before the runtime in
+memory moves on, so a crash or restart can lose nothing that a client was told happened.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import hashlib
+import json
+import logging
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import JSON, Connection, Engine, bindparam, insert, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, selectinload
+
+import motherlode
+from motherlode.agents import create as create_agent
+from motherlode.core.errors import AgentSpecError, ConfigError
+from motherlode.core.protocol import Player
+from motherlode.core.records import GameRecord
+from motherlode.server.db import MatchRow, MoveRow, SeatRow, utcnow
+from motherlode.server.fairness import commitment, new_seed
+from motherlode.server.runtime import MatchRuntime, SeatInfo, ServerError, Step
+
+log = logging.getLogger("motherlode.server")
+
+INLINE_BOT_SECONDS = 0.005
+"""A bot whose moves take less than this runs on the event loop; slower ones in a thread."""
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass
+class SeatRequest:
+    """A seat asked for at creation: a person (``human``) or a bot by agent spec."""
+
+    kind: str = "human"
+    spec: str = "human"
+    name: str = ""
+
+
+@dataclass
+class CreatedMatch:
+    id: str
+    seed_sha256: str
+    tokens: dict[int, str]
+    """The secret token of each human seat: shown once, stored only hashed."""
+
+
+@dataclass(eq=False)
+class Subscriber:
+    """A connection watching a match: its state to send when it is next free, and replies.
+
+    The state is rendered when the connection is ready to send it, not when the match
+    changes: a client that reads slowly gets the newest state, never a queue of old ones,
+    and the server never renders a state nobody will read.
+    """
+
+    seat: Player | None
+    send: Callable[[str], Awaitable[None]]
+    render: Callable[[], str] | None = None
+    outbox: collections.deque[str] = field(default_factory=collections.deque)
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    closed: bool = False
+
+    def push_state(self, render: Callable[[], str]) -> None:
+        self.render = render
+        self.wake.set()
+
+    def push(self, text: str) -> None:
+        if len(self.outbox) > 64:  # a client that does not read its replies
+            self.closed = True
+        self.outbox.append(text)
+        self.wake.set()
+
+    async def writer(self) -> None:
+        """Send what is queued, in order; a newer state replaces an unsent older one."""
+        while not self.closed:
+            await self.wake.wait()
+            await asyncio.sleep(0)  # let a bot that moves at once finish: render once for both
+            self.wake.clear()
+            while self.outbox or self.render is not None:
+                if self.render is not None:
+                    render, self.render = self.render, None
+                    try:
+                        text = render()
+                    except Exception as err:  # a game bug: tell the client, keep going
+                        log.exception("cannot build a state message")
+                        text = json.dumps(
+                            ServerError("internal", f"the state cannot be shown: {err}").as_dict()
+                        )
+                else:
+                    text = self.outbox.popleft()
+                await self.send(text)
+
+
+_INSERT_MOVES = insert(MoveRow)
+_ADVANCE_MATCH = (
+    update(MatchRow)
+    .where(MatchRow.id == bindparam("b_id"), MatchRow.version == bindparam("b_old"))
+    .values(
+        version=bindparam("b_new"),
+        updated_at=bindparam("b_now"),
+        status=bindparam("b_status"),
+        scores=bindparam("b_scores", type_=JSON()),
+    )
+)
+"""Move the match's version on, only from the version the move was made at."""
+
+
+def file_options(cls: type[motherlode.Game]) -> set[str]:
+    """Options that name files on the server: never settable from the web (they would let a
+    visitor make the server read any file)."""
+    out = set()
+    for name, info in cls.Config.model_fields.items():
+        text = f"{name} {info.description or ''}".lower()
+        if name.endswith("_file") or "path" in text or " file" in text:
+            out.add(name)
+    return out
+
+
+class MatchService:
+    """The matches of one server process, their runtimes (a cache) and their watchers."""
+
+    def __init__(self, engine: Engine, *, bot_delay: float = 0.0, cache_size: int = 4000) -> None:
+        self.engine = engine
+        self.bot_delay = bot_delay
+        self.cache_size = cache_size
+        self.runtimes: collections.OrderedDict[str, MatchRuntime] = collections.OrderedDict()
+        self.locks: dict[str, asyncio.Lock] = {}
+        self.subscribers: dict[str, set[Subscriber]] = {}
+        self.bot_tasks: dict[str, asyncio.Task[None]] = {}
+        self.token_cache: dict[str, tuple[str, int]] = {}
+        self.games: dict[str, motherlode.Game] = {}
+
+    def game(self, name: str, config: dict[str, Any]) -> motherlode.Game:
+        """``motherlode.load(name, **config)``, shared: a Game is immutable."""
+        key = f"{name}:{json.dumps(config, sort_keys=True, default=str)}"
+        game = self.games.get(key)
+        if game is None:
+            game = motherlode.load(name, **config)
+            if len(self.games) < 1000:
+                self.games[key] = game
+        return game
+
+    # -- creation -------------------------------------------------------------------
+
+    def create_match(
+        self,
+        game_name: str,
+        options: dict[str, Any],
+        seats: list[SeatRequest],
+        *,
+        public: bool = False,
+    ) -> CreatedMatch:
+        """Validate the game, config and seats; draw the seed; deal; store it all."""
+        from motherlode.games import game_class
+
+        try:
+            blocked = file_options(game_class(game_name)) & {
+                k for k, v in options.items() if v not in (None, "")
+            }
+            if blocked:
+                raise ConfigError(
+                    f"option(s) {', '.join(sorted(blocked))} name server files and cannot be"
+                    " set online"
+                )
+            game = self.game(game_name, options)
+        except ConfigError as err:
+            raise ServerError("invalid_config", str(err)) from None
+        if len(seats) != game.num_players:
+            raise ServerError(
+                "invalid_seats",
+                f"{game.num_players} players need {game.num_players} seats, got {len(seats)}",
+            )
+        infos: list[SeatInfo] = []
+        for i, req in enumerate(seats):
+            kind = "bot" if req.kind == "bot" else "human"
+            spec = req.spec.strip() if kind == "bot" else "human"
+            if kind == "bot":
+                try:
+                    create_agent(spec, game)
+                except AgentSpecError as err:
+                    raise ServerError("invalid_seats", f"seat {i + 1}: {err}") from None
+            infos.append(SeatInfo(i, kind, spec, req.name.strip()[:80]))
+        seed = new_seed()
+        match_id = secrets.token_urlsafe(9)
+        rt = MatchRuntime(match_id, game, seed, commitment(seed), infos)
+        step = rt.plan_chance()
+        tokens = {s.seat: secrets.token_urlsafe(24) for s in infos if s.kind == "human"}
+        now = utcnow()
+        with Session(self.engine) as session, session.begin():
+            session.add(
+                MatchRow(
+                    id=match_id,
+                    game=game.name,
+                    config=game.config.model_dump(mode="json"),
+                    seed=str(seed),
+                    seed_sha256=rt.seed_sha256,
+                    status="running",
+                    public=bool(public),
+                    version=0,
+                    created_at=now,
+                    updated_at=now,
+                )
+            )
+            for s in infos:
+                session.add(
+                    SeatRow(
+                        match_id=match_id,
+                        seat=s.seat,
+                        kind=s.kind,
+                        spec=s.spec,
+                        name=s.name,
+                        token_sha256=hash_token(tokens[s.seat]) if s.seat in tokens else None,
+                    )
+                )
+            session.flush()
+            self._write_rows(session, rt, step)
+        rt.commit(step)
+        self._remember(rt)
+        return CreatedMatch(match_id, rt.seed_sha256, tokens)
+
+    # -- loading --------------------------------------------------------------------
+
+    def _remember(self, rt: MatchRuntime) -> None:
+        self.runtimes[rt.match_id] = rt
+        self.runtimes.move_to_end(rt.match_id)
+        while len(self.runtimes) > self.cache_size:
+            old, _ = self.runtimes.popitem(last=False)
+            if old in self.subscribers or old in self.bot_tasks:
+                self.runtimes[old] = _
+                break
+
+    def runtime(self, match_id: str) -> MatchRuntime:
+        """The match, from the cache or re-played from its log."""
+        rt = self.runtimes.get(match_id)
+        if rt is not None:
+            self.runtimes.move_to_end(match_id)
+            return rt
+        with Session(self.engine) as session:
+            row = session.get(MatchRow, match_id, options=[selectinload(MatchRow.seats)])
+            if row is None:
+                raise ServerError("not_found", f"no match {match_id!r}", status=404)
+            moves = session.execute(
+                select(MoveRow.kind, MoveRow.seat, MoveRow.action, MoveRow.visible)
+                .where(MoveRow.match_id == match_id)
+                .order_by(MoveRow.seq)
+            ).all()
+            game = self.game(row.game, row.config)
+            seats = [
+                SeatInfo(s.seat, s.kind, s.spec, s.name, s.joined_at is not None) for s in row.seats
+            ]
+            rt = MatchRuntime(match_id, game, int(row.seed), row.seed_sha256, seats)
+        rt.replay_rows([(k, s, a, v) for k, s, a, v in moves])
+        self._remember(rt)
+        return rt
+
+    def authenticate(self, match_id: str, token: str | None) -> int | None:
+        """The seat ``token`` moves for in ``match_id``; ``None`` for no token (a spectator).
+
+        A wrong token (or one of another match) raises ``invalid_token``.
+        """
+        if not token:
+            return None
+        digest = hash_token(token)
+        cached = self.token_cache.get(digest)
+        if cached is None:
+            with Session(self.engine) as session, session.begin():
+                seat = session.execute(
+                    select(SeatRow).where(SeatRow.token_sha256 == digest)
+                ).scalar_one_or_none()
+                if seat is None:
+                    raise ServerError("invalid_token", "this seat token is not valid", 403)
+                cached = (seat.match_id, seat.seat)
+                if seat.joined_at is None:
+                    seat.joined_at = utcnow()
+            self.token_cache[digest] = cached
+        if cached[0] != match_id:
+            raise ServerError("invalid_token", "this seat token is not valid for this match", 403)
+        rt = self.runtime(match_id)
+        if not rt.seats[cached[1]].joined:
+            rt.seats[cached[1]].joined = True
+            rt._cache.clear()
+        return cached[1]
+
+    def join(self, match_id: str, seat: int) -> str:
+        """Take an open seat of a public match: a fresh token for it (shown once).
+
+        The seat's invitation (if nobody used it yet) stops working: the seat is taken.
+        """
+        token = secrets.token_urlsafe(24)
+        with Session(self.engine) as session, session.begin():
+            row = session.get(MatchRow, match_id)
+            if row is None:
+                raise ServerError("not_found", f"no match {match_id!r}", 404)
+            if not row.public:
+                raise ServerError("not_public", "this match is by invitation only", 403)
+            if row.status != "running":
+                raise ServerError("match_over", "the match is over")
+            result = session.execute(
+                update(SeatRow)
+                .where(
+                    SeatRow.match_id == match_id,
+                    SeatRow.seat == seat,
+                    SeatRow.kind == "human",
+                    SeatRow.joined_at.is_(None),
+                )
+                .values(token_sha256=hash_token(token), joined_at=utcnow())
+            )
+            if result.rowcount != 1:  # type: ignore[attr-defined]
+                raise ServerError("seat_taken", f"seat P{seat + 1} is not open", 409)
+        rt = self.runtime(match_id)
+        rt.seats[seat].joined = True
+        rt._cache.clear()
+        self.changed(match_id)
+        return token
+
+    # -- moving -----------------------------------------------------------------------
+
+    def lock(self, match_id: str) -> asyncio.Lock:
+        if match_id not in self.locks:
+            self.locks[match_id] = asyncio.Lock()
+        return self.locks[match_id]
+
+    def _write_rows(self, session: Session | Connection, rt: MatchRuntime, step: Step) -> None:
+        now = utcnow()
+        if step.undo:
+            rows = [{"kind": "undo", "seat": -1, "action": "", "visible": None}]
+        else:
+            rows = [
+                {"kind": "action", "seat": e.seat, "action": e.text, "visible": e.mask()}
+                for e in step.entries
+            ]
+        if not rows:
+            return
+        session.execute(
+            _INSERT_MOVES,
+            [
+                {"match_id": rt.match_id, "seq": rt.version + i, "created_at": now, **r}
+                for i, r in enumerate(rows)
+            ],
+        )
+        finished = step.state.is_terminal()
+        result = session.execute(
+            _ADVANCE_MATCH,
+            {
+                "b_id": rt.match_id,
+                "b_old": rt.version,
+                "b_new": rt.version + len(rows),
+                "b_now": now,
+                "b_status": "finished" if finished else "running",
+                "b_scores": [float(s) for s in step.state.scores()] if finished else None,
+            },
+        )
+        if result.rowcount != 1:  # type: ignore[attr-defined]
+            raise ServerError("stale_state", "the match moved on meanwhile; reload", 409)
+
+    def _store(self, rt: MatchRuntime, step: Step) -> None:
+        try:
+            with self.engine.begin() as conn:  # Core, not the ORM: a move is two statements
+                self._write_rows(conn, rt, step)
+        except (IntegrityError, ServerError):
+            self.runtimes.pop(rt.match_id, None)  # another writer: re-read the log next time
+            raise ServerError("stale_state", "the match moved on meanwhile; reload", 409) from None
+        rt.commit(step)
+
+    async def move(
+        self, match_id: str, seat: int | None, action: Any, version: Any
+    ) -> MatchRuntime:
+        """Apply ``action`` (notation or id) for ``seat`` if ``version`` is current."""
+        if seat is None:
+            raise ServerError("spectator", "spectators can only watch", 403)
+        async with self.lock(match_id):
+            rt = self.runtime(match_id)
+            if rt.finished:
+                raise ServerError("match_over", "the match is over")
+            self._check_version(rt, version)
+            step = rt.plan_move(seat, action)
+            self._store(rt, step)
+        self.changed(match_id)
+        return rt
+
+    async def undo(self, match_id: str, seat: int | None, version: Any) -> MatchRuntime:
+        if seat is None:
+            raise ServerError("spectator", "spectators can only watch", 403)
+        async with self.lock(match_id):
+            rt = self.runtime(match_id)
+            self._check_version(rt, version)
+            step = rt.plan_undo(seat)
+            self._store(rt, step)
+        self.changed(match_id)
+        return rt
+
+    @staticmethod
+    def _check_version(rt: MatchRuntime, version: Any) -> None:
+        if isinstance(version, bool) or not isinstance(version, int):
+            raise ServerError("malformed", "a move quotes the version it was made at (integer)")
+        if version != rt.version:
+            raise ServerError(
+                "stale_state",
+                f"the move was made at version {version} but the match is at {rt.version}",
+                409,
+            )
+
+    # -- watching -------------------------------------------------------------------
+
+    def subscribe(self, match_id: str, sub: Subscriber) -> None:
+        self.subscribers.setdefault(match_id, set()).add(sub)
+        sub.push_state(self._renderer(match_id, sub.seat))
+
+    def unsubscribe(self, match_id: str, sub: Subscriber) -> None:
+        subs = self.subscribers.get(match_id)
+        if subs is not None:
+            subs.discard(sub)
+            if not subs:
+                del self.subscribers[match_id]
+        sub.closed = True
+        sub.wake.set()
+
+    def changed(self, match_id: str) -> None:
+        """After a change: push the new state to every watcher; let a bot move."""
+        for sub in list(self.subscribers.get(match_id, ())):
+            sub.push_state(self._renderer(match_id, sub.seat))
+        self.kick_bots(match_id)
+
+    def _renderer(self, match_id: str, seat: Player | None) -> Callable[[], str]:
+        return lambda: self.runtime(match_id).payload_json(seat)
+
+    # -- bots -----------------------------------------------------------------------
+
+    def kick_bots(self, match_id: str) -> None:
+        if match_id in self.bot_tasks:
+            return
+        rt = self.runtime(match_id)
+        if rt.finished or rt.bot_to_move() is None:
+            return
+        task = asyncio.get_running_loop().create_task(self._bot_loop(match_id))
+        self.bot_tasks[match_id] = task
+
+    async def _bot_loop(self, match_id: str) -> None:
+        failures = 0
+        slow: dict[int, float] = {}
+        try:
+            while failures < 3:
+                rt = self.runtime(match_id)
+                seat = rt.bot_to_move()
+                if seat is None or rt.finished:
+                    return
+                if self.bot_delay:
+                    await asyncio.sleep(self.bot_delay)
+                snapshot, version = rt.state.clone(), rt.version
+                agent = rt.agent(seat)
+                try:
+                    started = time.perf_counter()
+                    if slow.get(seat, 1.0) < INLINE_BOT_SECONDS:  # unknown: a thread
+                        action = agent.act(snapshot)  # a fast bot: a thread costs more
+                    else:
+                        action = await asyncio.to_thread(agent.act, snapshot)
+                    slow[seat] = max(slow.get(seat, 0.0) * 0.8, time.perf_counter() - started)
+                    await self.move(match_id, seat, int(action), version)
+                    failures = 0
+                except ServerError as err:
+                    failures += err.code != "stale_state"
+                    log.warning("bot in %s seat %d: %s %s", match_id, seat, err.code, err)
+                except Exception:  # a broken bot must not take the server down
+                    failures += 1
+                    log.exception("bot in %s seat %d failed", match_id, seat)
+        finally:
+            self.bot_tasks.pop(match_id, None)
+
+    def resume_bots(self) -> int:
+        """After a (re)start: let every running match whose bot is to move go on."""
+        with Session(self.engine) as session:
+            ids = (
+                session.execute(select(MatchRow.id).where(MatchRow.status == "running"))
+                .scalars()
+                .all()
+            )
+        resumed = 0
+        for match_id in ids:
+            try:
+                self.kick_bots(match_id)
+            except Exception:
+                log.exception("cannot resume match %s", match_id)
+                continue
+            resumed += match_id in self.bot_tasks
+        return resumed
+
+    async def close(self) -> None:
+        tasks = list(self.bot_tasks.values())
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    # -- listings, records ------------------------------------------------------------
+
+    def list_matches(self, status: str | None = None, limit: int = 50) -> list[dict[str, Any]]:
+        with Session(self.engine) as session:
+            query = select(MatchRow).options(selectinload(MatchRow.seats))
+            if status is not None:
+                query = query.where(MatchRow.status == status)
+            rows = (
+                session.execute(query.order_by(MatchRow.updated_at.desc()).limit(limit))
+                .scalars()
+                .all()
+            )
+            return [
+                {
+                    "id": r.id,
+                    "game": r.game,
+                    "config": r.config,
+                    "status": r.status,
+                    "public": r.public,
+                    "version": r.version,
+                    "seed_sha256": r.seed_sha256,
+                    "updated_at": r.updated_at.isoformat(timespec="seconds") + "Z",
+                    "seats": [
+                        {
+                            "seat": s.seat,
+                            "kind": s.kind,
+                            "spec": s.spec,
+                            "name": s.name,
+                            "open": s.kind == "human" and s.joined_at is None,
+                        }
+                        for s in r.seats
+                    ],
+                    "scores": r.scores,
+                }
+                for r in rows
+            ]
+
+    def record(self, match_id: str) -> GameRecord:
+        """The game record of a finished match (with its seed)."""
+        rt = self.runtime(match_id)
+        if not rt.finished:
+            raise ServerError(
+                "match_running", "the record (and its seed) is published when the match ends", 403
+            )
+        return GameRecord(
+            game=rt.game.name,
+            config=rt.game.config.model_dump(mode="json"),
+            players=[s.spec if s.kind == "bot" else (s.name or "human") for s in rt.seats],
+            seed=rt.seed,
+            actions=[e.text for e in rt.entries],
+            scores=[float(s) for s in rt.state.scores()],
+        )

@@ -1,0 +1,183 @@
+/* motherlode match page: game-agnostic. The server sends the seat's whole view; a click on
+   any element with data-action (or on a move in the list) sends that action string. */
+(function () {
+  "use strict";
+  var root = document.getElementById("match");
+  var matchId = root.dataset.match;
+  var key = "motherlode:" + matchId;
+  var token = null;
+  var hash = /[#&]t=([^&]+)/.exec(location.hash);
+  var watch = /[?&]watch\b/.test(location.search);
+  if (hash) {
+    token = decodeURIComponent(hash[1]);
+    try { localStorage.setItem(key, token); } catch (e) { /* private mode */ }
+  } else if (!watch) {
+    try { token = localStorage.getItem(key); } catch (e) { token = null; }
+  }
+  var $ = function (id) { return document.getElementById(id); };
+  var state = null, ws = null, pending = false, retry = 500, seq = 0, msgTimer = null;
+
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) { e.className = cls; }
+    if (text !== undefined && text !== null) { e.textContent = String(text); }
+    return e;
+  }
+  function who(seat) {
+    if (seat === null || seat === undefined || seat < 0) { return "chance"; }
+    var p = state && state.players[seat];
+    return p ? p.name : "P" + (seat + 1);
+  }
+  function say(text) {
+    var m = $("message");
+    m.textContent = text; m.hidden = !text;
+    clearTimeout(msgTimer);
+    if (text) { msgTimer = setTimeout(function () { m.hidden = true; }, 6000); }
+  }
+  function myTurn() { return state && state.seat !== null && state.seat === state.to_move && !pending; }
+
+  function send(obj) {
+    if (!ws || ws.readyState !== 1) { say("not connected"); return false; }
+    obj.id = ++seq;
+    ws.send(JSON.stringify(obj));
+    return true;
+  }
+  function move(action) {
+    if (!myTurn()) { return; }
+    if (send({ type: "move", action: action, version: state.version })) {
+      pending = true; root.classList.add("pending");
+    }
+  }
+
+  function scalar(x) { return x === null || typeof x !== "object"; }
+  function short(items) {
+    return items.length > 12 ? items.slice(0, 12).join(", ") + " … (" + items.length + ")" : items.join(", ");
+  }
+  function renderValue(v, depth) {
+    if (scalar(v)) { return el("span", "v", v === null ? "–" : v); }
+    if (depth > 6) { return el("span", "muted", "…"); }
+    if (Array.isArray(v)) {
+      if (v.length === 0) { return el("span", "muted", "none"); }
+      if (v.every(scalar)) { return el("span", "v", short(v)); }
+      if (v.every(function (x) { return Array.isArray(x) && x.every(scalar); })) {
+        return el("span", "v", short(v.map(function (x) { return x.join("-"); })));
+      }
+      var keys = !Array.isArray(v[0]) && typeof v[0] === "object" && v[0] ? Object.keys(v[0]) : null;
+      if (keys && v.every(function (x) {
+        return x && typeof x === "object" && !Array.isArray(x) &&
+          Object.keys(x).join() === keys.join() && keys.every(function (k) { return scalar(x[k]); });
+      })) {
+        var table = el("table", "rows"), head = el("tr");
+        keys.forEach(function (k) { head.appendChild(el("th", null, k)); });
+        table.appendChild(head);
+        v.slice(0, 80).forEach(function (x) {
+          var tr = el("tr");
+          keys.forEach(function (k) { tr.appendChild(el("td", null, x[k] === null ? "–" : x[k])); });
+          table.appendChild(tr);
+        });
+        return table;
+      }
+      var box = el("div", "items");
+      v.slice(0, 80).forEach(function (x, i) {
+        var d = el("details"); d.open = depth < 2;
+        var label = scalar(x) ? String(x) : Object.keys(x).filter(function (k) { return scalar(x[k]); })
+          .slice(0, 2).map(function (k) { return k + " " + x[k]; }).join(" · ");
+        d.appendChild(el("summary", null, (i + 1) + ". " + label));
+        d.appendChild(renderValue(x, depth + 1)); box.appendChild(d);
+      });
+      return box;
+    }
+    var dl = el("dl");
+    Object.keys(v).forEach(function (k) {
+      var complex = !scalar(v[k]) && !(Array.isArray(v[k]) && v[k].every(scalar));
+      dl.appendChild(el("dt", complex ? "wide" : null, k));
+      var dd = el("dd", complex ? "wide" : null); dd.appendChild(renderValue(v[k], depth + 1)); dl.appendChild(dd);
+    });
+    return dl;
+  }
+
+  function render(s) {
+    state = s; pending = false; root.classList.remove("pending");
+    root.dataset.version = s.version; root.dataset.terminal = s.terminal;
+    $("board").innerHTML = s.svg;
+    var mine = s.seat !== null && s.seat === s.to_move;
+    root.classList.toggle("my-turn", mine);
+    $("board").querySelectorAll("[data-action]").forEach(function (node) {
+      node.classList.toggle("clickable", mine);
+    });
+    $("whoami").textContent = s.seat === null ? "spectator" : "you are " + who(s.seat);
+    var turn;
+    if (s.terminal) {
+      var w = s.outcome ? s.outcome.winners.map(who).join(" & ") : "";
+      turn = "Game over" + (w ? " — " + (s.outcome.winners.length > 1 ? "shared victory: " : "winner: ") + w : "");
+    } else if (mine) { turn = "Your turn"; } else { turn = who(s.to_move) + " to move"; }
+    $("turn").textContent = turn;
+    document.title = (mine ? "● " : "") + s.game + " · motherlode";
+    $("undo").disabled = !s.can_undo;
+    var players = $("players"); players.innerHTML = "";
+    s.players.forEach(function (p) {
+      var tr = el("tr", (p.seat === s.to_move ? "to-move " : "") + (p.seat === s.seat ? "me" : ""));
+      tr.appendChild(el("td", "mark", p.seat === s.to_move ? "▶" : ""));
+      tr.appendChild(el("td", "pname", p.name + (p.seat === s.seat ? " (you)" : "")));
+      tr.appendChild(el("td", "kind", p.kind === "bot" ? "bot " + p.spec : (p.joined ? "player" : "open seat")));
+      tr.appendChild(el("td", "score", s.scores ? s.scores[p.seat] : ""));
+      players.appendChild(tr);
+    });
+    var legal = $("legal"); legal.innerHTML = "";
+    $("moves-card").hidden = s.seat === null || s.terminal;
+    if (mine) {
+      s.legal.forEach(function (a) {
+        var li = el("li"); var b = el("button", "act", a.text);
+        b.dataset.action = a.text; li.appendChild(b); legal.appendChild(li);
+      });
+    } else if (!s.terminal && s.seat !== null) {
+      legal.appendChild(el("li", "muted", "waiting for " + who(s.to_move)));
+    }
+    var log = $("log"); log.innerHTML = "";
+    s.log.forEach(function (e) {
+      var li = el("li", e.seat < 0 ? "chance" : "p" + e.seat);
+      if (e.seat >= 0) { li.appendChild(el("b", null, "P" + (e.seat + 1) + " ")); }
+      li.appendChild(document.createTextNode(e.text));
+      log.appendChild(li);
+    });
+    log.scrollTop = log.scrollHeight;
+    var details = $("details"); details.innerHTML = "";
+    details.appendChild(renderValue(s.view, 0));
+    if (s.seed) {
+      $("seed").textContent = "Seed (revealed): " + s.seed;
+      $("after-end").hidden = false;
+    }
+  }
+
+  document.addEventListener("click", function (ev) {
+    var t = ev.target.closest ? ev.target.closest("[data-action]") : null;
+    if (t && (root.contains(t))) { ev.preventDefault(); move(t.getAttribute("data-action")); }
+  });
+  $("undo").addEventListener("click", function () {
+    if (state && state.can_undo) { send({ type: "undo", version: state.version }); }
+  });
+
+  function connect() {
+    var proto = location.protocol === "https:" ? "wss://" : "ws://";
+    ws = new WebSocket(proto + location.host + "/ws/" + encodeURIComponent(matchId));
+    ws.onopen = function () {
+      ws.send(JSON.stringify({ type: "hello", token: token }));
+      $("conn").textContent = "live"; $("conn").className = "conn live"; retry = 500;
+    };
+    ws.onmessage = function (ev) {
+      var msg = JSON.parse(ev.data);
+      if (msg.type === "state") { render(msg); say(""); }
+      else if (msg.type === "error") {
+        pending = false; root.classList.remove("pending");
+        say(msg.code + ": " + msg.message);
+        if (msg.code === "invalid_token") { try { localStorage.removeItem(key); } catch (e) { /* */ } token = null; }
+        if (msg.code === "stale_state") { send({ type: "sync" }); }
+      }
+    };
+    ws.onclose = function () {
+      $("conn").textContent = "reconnecting…"; $("conn").className = "conn";
+      setTimeout(connect, retry); retry = Math.min(retry * 2, 10000);
+    };
+  }
+  connect();
+})();

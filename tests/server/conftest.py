@@ -1,0 +1,108 @@
+"""Fixtures of the server tests: an in-process app, a real server in a subprocess."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("sqlalchemy")
+pytest.importorskip("httpx")
+
+import warnings
+
+import httpx
+
+with warnings.catch_warnings():  # Starlette's notice about httpx2, not about us
+    warnings.simplefilter("ignore")
+    from fastapi.testclient import TestClient
+
+from motherlode.server.app import create_app
+
+
+@pytest.fixture
+def app_factory(tmp_path: Path) -> Callable[..., Any]:
+    def make(**kwargs: Any) -> Any:
+        return create_app(str(tmp_path / "motherlode.db"), **kwargs)
+
+    return make
+
+
+@pytest.fixture
+def client(app_factory: Callable[..., Any]) -> Iterator[TestClient]:
+    with TestClient(app_factory()) as c:
+        yield c
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class LiveServer:
+    """``python -m motherlode.server`` on a free loopback port; killable, restartable."""
+
+    def __init__(self, db: Path, bot_delay: float = 0.0) -> None:
+        self.db = db
+        self.port = free_port()
+        self.bot_delay = bot_delay
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> LiveServer:
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "motherlode.server",
+                "--port",
+                str(self.port),
+                "--db",
+                str(self.db),
+                "--bot-delay",
+                str(self.bot_delay),
+                "--log-level",
+                "warning",
+            ],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                err = self.proc.stderr.read().decode() if self.proc.stderr else ""
+                raise RuntimeError(f"server exited: {err}")
+            try:
+                if httpx.get(self.url + "/healthz", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise RuntimeError("server did not start")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown handler runs (a crash, a power cut)."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(10)
+        self.proc = None
+
+
+@pytest.fixture
+def live_server(tmp_path: Path) -> Iterator[LiveServer]:
+    server = LiveServer(tmp_path / "live.db").start()
+    yield server
+    server.kill()

@@ -1,0 +1,161 @@
+"""The platform in a real browser: headless Chromium (Debian's package) driven by Playwright.
+
+Creates a Yukon match from the lobby form (after a config error shown in the form), plays
+the whole game against a bot by clicking the board (the legal-move list only where a
+choice is not on the board), opens the replay and the verify page; plays one Eurorails
+turn when Eurorails is registered. Screenshots go to ``$MOTHERLODE_SCREENSHOTS`` (default:
+the test's temporary directory).
+
+Skipped when ``/usr/bin/chromium`` or the ``playwright`` package is missing; Playwright
+never downloads a browser here.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import motherlode
+from tests.server.conftest import LiveServer
+
+CHROMIUM = os.environ.get("MOTHERLODE_CHROMIUM", "/usr/bin/chromium")
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+if not Path(CHROMIUM).exists():
+    pytest.skip(f"{CHROMIUM} is not installed", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def shots(tmp_path: Path) -> Path:
+    out = Path(os.environ.get("MOTHERLODE_SCREENSHOTS", tmp_path / "screenshots"))
+    out.mkdir(parents=True, exist_ok=True)
+    return out
+
+
+def _play_my_turns(page: Any, until_over: bool, limit: int = 400) -> tuple[int, int]:
+    """Click until the game ends, or ``limit`` clicks (or, if not ``until_over``, until my
+    turn passes); ``(clicks on the board, clicks in the move list)``."""
+    board_clicks = list_clicks = 0
+    for _ in range(limit):
+        page.wait_for_function(
+            "() => { const m = document.getElementById('match');"
+            " return m.dataset.terminal === 'true' || m.classList.contains('my-turn'); }",
+            timeout=30_000,
+        )
+        root = page.locator("#match")
+        if root.get_attribute("data-terminal") == "true":
+            return board_clicks, list_clicks
+        version = root.get_attribute("data-version")
+        targets = page.locator("#board [data-action].clickable")
+        if targets.count():
+            try:
+                targets.first.click(timeout=2000)
+            except sync_api.TimeoutError:  # covered by another clickable (a dense map)
+                targets.first.click(force=True)
+            board_clicks += 1
+        else:
+            page.locator("#legal button").first.click()
+            list_clicks += 1
+        page.wait_for_function(
+            f"() => document.getElementById('match').dataset.version !== '{version}'",
+            timeout=30_000,
+        )
+        if not until_over and "my-turn" not in (root.get_attribute("class") or ""):
+            return board_clicks, list_clicks
+    if until_over:
+        raise AssertionError("too many clicks")
+    return board_clicks, list_clicks
+
+
+def test_lobby_to_a_whole_yukon_game_against_a_bot(
+    browser: Any, live_server: LiveServer, shots: Path
+) -> None:
+    page = browser.new_page(viewport={"width": 1440, "height": 960})
+    page.goto(live_server.url + "/")
+    page.screenshot(path=str(shots / "01-lobby.png"), full_page=True)
+    page.click("a.game[href='/new?game=yukon']")
+    page.fill("#opt-pan_discs", "1,2")
+    page.click("button[type=submit]")
+    error = page.locator(".error").first.inner_text()
+    assert "pan_discs must be 9 positive integers" in error
+    page.screenshot(path=str(shots / "02-form-error.png"), full_page=True)
+    page.fill("#opt-pan_discs", "")
+    page.select_option("select[name=seat1_kind]", "bot")
+    page.fill("input[name=seat1_spec]", "greedy")
+    page.fill("input[name=seat0_name]", "Ada")
+    page.click("button[type=submit]")
+    page.screenshot(path=str(shots / "03-created.png"), full_page=True)
+    page.click("a[data-seat-link='0']")
+    page.wait_for_selector("#conn.live")
+    page.wait_for_function("() => document.getElementById('match').dataset.version")
+    page.screenshot(path=str(shots / "04-match-start.png"), full_page=True)
+    assert "you are Ada" in page.inner_text("#whoami")
+    board, listed = _play_my_turns(page, until_over=False, limit=8)
+    page.screenshot(path=str(shots / "05-match-mid-game.png"), full_page=True)
+    more_board, more_listed = _play_my_turns(page, until_over=True)
+    board, listed = board + more_board, listed + more_listed
+    assert board > 5, (board, listed)
+    turn = page.inner_text("#turn")
+    assert turn.startswith("Game over"), turn
+    assert "Seed (revealed)" in page.inner_text("#seed")
+    page.screenshot(path=str(shots / "06-match-over.png"), full_page=True)
+    match_url = page.url.split("#")[0]
+    page.goto(match_url + "/replay")
+    page.wait_for_selector("#board svg")
+    page.click("#first")
+    page.click("#next")
+    page.wait_for_function(
+        "() => document.getElementById('where').textContent.startsWith('move 1 ')"
+    )
+    page.screenshot(path=str(shots / "07-replay.png"), full_page=True)
+    page.goto(match_url + "/verify")
+    assert page.inner_text("#verdict").startswith("verified")
+    page.screenshot(path=str(shots / "08-verify.png"), full_page=True)
+    page.goto(live_server.url + "/")
+    assert page.locator("table.matches").count() >= 1
+    page.screenshot(path=str(shots / "09-lobby-after.png"), full_page=True)
+    page.close()
+
+
+@pytest.mark.skipif("eurorails" not in motherlode.games(), reason="Eurorails is not registered")
+def test_one_eurorails_turn(browser: Any, live_server: LiveServer, shots: Path) -> None:
+    page = browser.new_page(viewport={"width": 1600, "height": 1000})
+    page.goto(live_server.url + "/new?game=eurorails")
+    page.select_option("#opt-players", "2")
+    page.select_option("select[name=seat0_kind]", "human")
+    page.select_option("select[name=seat1_kind]", "bot")
+    page.click("button[type=submit]")
+    page.click("a[data-seat-link='0']")
+    page.wait_for_selector("#conn.live")
+    page.screenshot(path=str(shots / "10-eurorails-start.png"), full_page=True)
+    _play_my_turns(page, until_over=False, limit=200)
+    page.screenshot(path=str(shots / "11-eurorails-after-turn.png"), full_page=True)
+    page.add_style_tag(content=".details { max-height: none !important; }")
+    page.locator("#details").screenshot(path=str(shots / "12-eurorails-details.png"))
+    details = page.inner_text("#details")
+    assert "hand" in details and "cash" in details and "loads" in details
+    assert page.locator("#log li").count() > 0
+    page.close()
