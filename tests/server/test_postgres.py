@@ -1,8 +1,9 @@
 """The same server on PostgreSQL: migrations, a whole game, stale writers, re-play from the log.
 
 Runs when ``MOTHERLODE_TEST_POSTGRES`` names a database (``.ci/run`` starts Debian's
-PostgreSQL and sets it); skipped otherwise. Each test works in a fresh schema-less
-database state: the tables are dropped first.
+PostgreSQL and sets it); skipped otherwise. The tables are dropped first. One test
+function runs every phase in order, so that parallel test workers never share the
+database at once.
 """
 
 from __future__ import annotations
@@ -36,7 +37,13 @@ def engine() -> Iterator[sa.Engine]:
     eng.dispose()
 
 
-def test_postgres_migrations_are_idempotent(engine: sa.Engine) -> None:
+def test_postgres_runs_the_same_server(engine: sa.Engine) -> None:
+    migrations_are_idempotent(engine)
+    a_whole_game_is_played_and_rebuilt_from_the_log(engine)
+    two_writers_one_wins_the_other_is_stale(engine)
+
+
+def migrations_are_idempotent(engine: sa.Engine) -> None:
     migrate(engine)
     names = set(sa.inspect(engine).get_table_names())
     assert {"matches", "seats", "moves", "alembic_version"} <= names
@@ -44,7 +51,7 @@ def test_postgres_migrations_are_idempotent(engine: sa.Engine) -> None:
         assert conn.execute(sa.text("select version_num from alembic_version")).scalar() == "0003"
 
 
-def test_postgres_plays_a_whole_game_and_rebuilds_it_from_the_log(engine: sa.Engine) -> None:
+def a_whole_game_is_played_and_rebuilt_from_the_log(engine: sa.Engine) -> None:
     service = MatchService(engine)
     created = service.create_match("yukon", {}, [SeatRequest(), SeatRequest()])
     rt = service.runtime(created.id)
@@ -64,7 +71,7 @@ def test_postgres_plays_a_whole_game_and_rebuilds_it_from_the_log(engine: sa.Eng
     assert record.scores == rt.state.scores()
 
 
-def test_postgres_two_writers_one_wins_the_other_is_stale(engine: sa.Engine) -> None:
+def two_writers_one_wins_the_other_is_stale(engine: sa.Engine) -> None:
     one, two = MatchService(engine), MatchService(engine)
     created = one.create_match("yukon", {}, [SeatRequest(), SeatRequest()])
     rt1 = one.runtime(created.id)
