@@ -112,7 +112,8 @@ def games_command(
     table.add_column("options (default): description")
     for row in rows:
         opts = "\n".join(
-            f"--{o['option'].replace('_', '-')} ({o['default']}): {o['description']}" for o in row["options"]
+            f"--{o['option'].replace('_', '-')} ({o['default']}): {o['description']}"
+            for o in row["options"]
         )
         table.add_row(row["game"], row["players"], opts)
     console.print(table)
