@@ -246,12 +246,12 @@ class GreedyAgent(Agent):
 
     def _score(self, s: EurorailsState, p: int) -> list[Plan]:
         b = self.board
-        speed = b.train_speed[s.train[p]]
+        speed = s.game.speed[s.train[p]]
         here = b.city_of[s.pos[p]] if s.pos[p] >= 0 else -1
         tdist = self._train_distances(s, p)
         plans = []
         for card in s.hands[p]:
-            for dem in b.demands[card]:
+            for dem in self.game.demands[card]:
                 dest_cost, _ = self._city_cost(dem.city)
                 if dest_cost == float("inf"):
                     continue
@@ -260,7 +260,7 @@ class GreedyAgent(Agent):
                 if dem.load in s.loads[p]:
                     trip = self._reach(tdist, here, dem.city)
                     options.append((dest_money, trip, -1))
-                elif s.chips[dem.load] > 0:
+                elif dem.load < len(s.chips) and s.chips[dem.load] > 0:  # (not the Circus)
                     for c in b.load_sources[dem.load]:
                         if self._city_cost(c)[0] == float("inf"):
                             continue
@@ -301,6 +301,13 @@ class GreedyAgent(Agent):
             return legal[0]
         if s.pending:
             return self._lose(s, s.pending[0], legal)
+        q = s.tosser()
+        if q >= 0:  # Fast Game: discard the card with the smallest best payment
+            hand = s.hands[q]
+            return min(
+                legal,
+                key=lambda a: max(d.payment for d in self.game.demands[hand[a - self.game.TOSS0]]),
+            )
         p = s.turn_player()
         self._analyse(s, p)
         if s.phase == BUILD:
@@ -308,8 +315,7 @@ class GreedyAgent(Agent):
         return self._operate(s, p, legal, set(legal))
 
     def _lose(self, s: EurorailsState, q: int, legal: list[int]) -> int:
-        b = self.board
-        wanted = {d.load: d.payment for c in s.hands[q] for d in b.demands[c]}
+        wanted = {d.load: d.payment for c in s.hands[q] for d in self.game.demands[c]}
         return min(legal, key=lambda a: wanted.get(a - self.game.LOSE0, 0))
 
     def _targets(self, s: EurorailsState, p: int) -> list[int]:
@@ -376,7 +382,8 @@ class GreedyAgent(Agent):
         b = self.board
         if s.spent:
             return None
-        ups = [a for a in legal if g.U0 <= a < g.END_BUILD]
+        real = dict(b.upgrades[s.train[p]])  # no crossgrades
+        ups = [a for a in legal if g.U0 <= a < g.END_BUILD and a - g.U0 in real]
         if not ups or s.cash[p] < self.upgrade_cash or len(s.net[p]) <= 25:
             return None
         if first:
@@ -400,7 +407,7 @@ class GreedyAgent(Agent):
 
             def pay(a: int) -> int:
                 slot, j = divmod(a - g.DELIVER0, 3)
-                return b.demands[s.hands[p][slot]][j].payment
+                return self.game.demands[s.hands[p][slot]][j].payment
 
             return max(dels, key=pay)
         plan = self._plans[0] if self._plans else None
@@ -417,7 +424,7 @@ class GreedyAgent(Agent):
             return g.START0 + city
         cap = b.train_capacity[s.train[p]]
         here = b.city_of[s.pos[p]]
-        wanted = {d.load for c in s.hands[p] for d in b.demands[c]}
+        wanted = {d.load for c in s.hands[p] for d in self.game.demands[c]}
         if here >= 0:
             if plan and plan.source == here and g.PICK0 + plan.load in ls:
                 return g.PICK0 + plan.load
@@ -437,13 +444,12 @@ class GreedyAgent(Agent):
 
     def _useful_loads(self, s: EurorailsState, p: int) -> bool:
         """A load on board has a demand whose city needs no more track."""
-        b = self.board
         return any(
             d.load in s.loads[p]
             and self._city_money(d.city) == 0
             and self._dist[self._city_cost(d.city)[1]] < float("inf")
             for c in s.hands[p]
-            for d in b.demands[c]
+            for d in self.game.demands[c]
         )
 
     def _goal(self, s: EurorailsState, p: int, plan: Plan | None) -> list[int] | None:

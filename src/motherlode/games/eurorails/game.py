@@ -1,4 +1,4 @@
-"""Eurorails: the rules engine (../shared/rulebooks/eurorails.txt), base game.
+"""Eurorails: the rules engine (../shared/rulebooks/eurorails.txt), base game and variants.
 
 A turn is a sequence of atomic actions (DESIGN.md §2): the operations phase (start city,
 move one milepost, board a ferry, pick up, drop, deliver, end movement) or discarding the
@@ -21,6 +21,13 @@ Decision action ids (N mileposts, see :mod:`.board` for directions)::
     DISCARD          discard the hand instead of the turn               "discard hand"
     START0 + c       start the train in city c                          "start Paris"
     LOSE0 + L        lose load L to an event                            "lose Wine"
+    TOSS0 + s        Fast Game only: discard hand slot s                "discard #12"
+    BORROW0 + N-1    Mercy (Borrowing) only: borrow N million           "borrow 12"
+    BACKTRACK        Mercy (Backtracking) only                          "backtrack"
+    CONTRACT0 + 3k+j Open Contracts only: demand j of open contract k   "deliver Wine to Paris #12"
+
+The optional and variant rules are config fields, all off by default (docs Part 2,
+"Optional and variant rules").
 
 Chance outcome ids: ``card_number - 1`` (0..167), "draw #12".
 """
@@ -29,10 +36,11 @@ from __future__ import annotations
 
 import json
 from collections import deque
+from dataclasses import replace
 from typing import Any, ClassVar, Self
 
 import numpy as np
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from motherlode.core.agent import Agent
 from motherlode.core.errors import NotationError
@@ -46,6 +54,7 @@ from motherlode.games.eurorails.board import (
     OUTPOST,
     SMALL,
     Board,
+    DemandSpec,
     event_area,
     load_board,
 )
@@ -56,6 +65,14 @@ MAX_LOADS = 32
 MAX_PLAYERS = 6
 RENT = 4
 SPEND_LIMIT = 20
+CROSSGRADE = 5
+# The Circus (rulebook "Variant Rules"; content: loads.json "circus")
+CIRCUS_CITIES = ("Kaliningrad", "Paris")
+CIRCUS_PAY = 20
+CIRCUS_DIVISOR = 10
+MOVE_FEE = 1  # Challenge Game, Cost to Move: a turn's moves on the player's own track
+CONTRACTS = 4  # Challenge Game, Open Contracts: at most 4 face up
+LOAN = 20  # Mercy: Borrowing, the most a player may owe the bank (before doubling)
 FOREVER = 1 << 30
 CHANNEL = "English Channel"
 
@@ -81,15 +98,100 @@ class EurorailsConfig(GameConfig):
     majors_to_connect: int = Field(7, ge=1, le=8, description="major cities to connect to win")
     building_turns: int = Field(2, ge=0, description="building-only turns (Switchback Start)")
     chunnel_needs_upgrade: bool = Field(
-        True, description="the Chunnel needs a Fast/Heavy Freight or better (rulebook)"
+        True,
+        description="the Chunnel needs a Fast/Heavy Freight or better to build or rent;"
+        " False: the Chunnel variation (no upgrade restriction)",
     )
     open_hands: bool = Field(
         True, description="demand cards face up for all (Courtesy in Play); False: private"
     )
+    fast_trains: bool = Field(
+        False,
+        description="Fast Trains: Freight and Heavy Freight move 12 mileposts, Fast and Super"
+        " Freight 16 (half rate 6 and 8)",
+    )
+    crossgrading: bool = Field(
+        False,
+        description="Crossgrading: Fast Freight <-> Heavy Freight for 5 million, with up to 15"
+        " million of track the same turn",
+    )
+    fast_game: bool = Field(
+        False,
+        description="Fast Game: 70 million and 3 building turns (unless starting_cash or"
+        " building_turns are given), events of the initial deal removed, no Excess Profits Tax,"
+        " 5 cards dealt and 2 discarded by each player after the first 2 building turns",
+    )
+
+    time_limit: int = Field(
+        0,
+        ge=0,
+        description="Special Tournament Rule - Time Limits: the clock in normal turns (0: none);"
+        " the round it expires in is played out, then every place goes connection first,"
+        " then cash",
+    )
+
+    circus: bool = Field(
+        False,
+        description="The Circus: two Circus chips (Kaliningrad, Paris); on cards numbered by a"
+        " multiple of 10 the lowest-payoff demand(s) become 20 million for the Circus",
+    )
+
+    mercy_borrowing: bool = Field(
+        False,
+        description="Mercy, Borrowing: a loan of up to 20 million from the bank, repaid"
+        " double as soon as the player has the money",
+    )
+    mercy_late_payment: bool = Field(
+        False,
+        description="Mercy, Late Payment of Use Fee: a player short of the 4 million may use"
+        " another player's track and pay the fee from his next delivery payoffs",
+    )
+    mercy_backtracking: bool = Field(
+        False,
+        description="Mercy, Backtracking: reverse on any milepost at the cost of the whole"
+        " turn (rent is due on an opponent's track); a lost turn also frees the facing",
+    )
+
+    challenge_cost_to_move: bool = Field(
+        False,
+        description="Challenge Game, Cost to Move: 1 million a turn for moving on one's own"
+        " track (the 4 for other players' track stays)",
+    )
+    challenge_cost_to_load: bool = Field(
+        False,
+        description="Challenge Game, Cost to Load: picking up or dropping off (delivering) a"
+        " load uses one milepost of movement",
+    )
+    challenge_reshuffle: bool = Field(
+        False,
+        description="Challenge Game, Reshuffle: when the Tax card is drawn, the discards are"
+        " shuffled into the deck and the Tax card leaves the game",
+    )
+
+    challenge_field_warehousing: bool = Field(
+        False,
+        description="Challenge Game, Field Warehousing: a load dropped without payoff stays"
+        " at the city for anyone to pick up until the end of the dropper's 4th turn after",
+    )
+
+    challenge_open_contracts: bool = Field(
+        False,
+        description="Challenge Game, Open Contracts: a discarded hand goes face up on the table"
+        " (4 at most) as contracts any player may deliver on",
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _fast_game_defaults(cls, data: Any) -> Any:
+        if isinstance(data, dict) and data.get("fast_game"):
+            data = dict(data)
+            data.setdefault("starting_cash", 70)
+            data.setdefault("building_turns", 3)
+        return data
 
 
 class EurorailsGame(Game):
-    """Eurorails, base game.
+    """Eurorails, base game and the optional rules (config).
 
     >>> game = EurorailsGame.from_config(players=3)
     >>> game.num_players, game.board.n
@@ -119,10 +221,46 @@ class EurorailsGame(Game):
         self.DISCARD = self.END_MOVE + 1
         self.START0 = self.DISCARD + 1
         self.LOSE0 = self.START0 + len(self.board.city_names)
-        self._num_actions = self.LOSE0 + MAX_LOADS
+        self.TOSS0 = self.LOSE0 + MAX_LOADS
+        # Fast Game: 5 cards dealt (2 discarded later), the tax card out of play
+        self.deal_size = 5 if config.fast_game else 3
+        self.BORROW0 = self.TOSS0 + (self.deal_size if config.fast_game else 0)
+        self.BACKTRACK = self.BORROW0 + (LOAN if config.mercy_borrowing else 0)
+        self.CONTRACT0 = self.BACKTRACK + (1 if config.mercy_backtracking else 0)
+        self._num_actions = self.CONTRACT0 + (
+            3 * CONTRACTS if config.challenge_open_contracts else 0
+        )
+        # movement per train (Fast Trains: 12/16, half rate 6/8)
+        self.speed: tuple[int, ...] = self.board.train_speed
+        self.half: tuple[int, ...] = self.board.train_half
+        if config.fast_trains:
+            self.speed = tuple(12 if v <= 9 else 16 for v in self.board.train_speed)
+            self.half = tuple((v + 1) // 2 for v in self.speed)
+        # Crossgrading: train -> the train it may crossgrade to
+        self.crossgrade: dict[int, int] = {}
+        if config.crossgrading:
+            fast = self.board.train_names.index("Fast Freight")
+            heavy = self.board.train_names.index("Heavy Freight")
+            self.crossgrade = {fast: heavy, heavy: fast}
+        # The Circus: a load id after the real loads; the modified demand cards
+        self.load_names: tuple[str, ...] = self.board.load_names
+        self.demands: dict[int, tuple[DemandSpec, ...]] = dict(self.board.demands)
+        self.CIRCUS = len(self.board.load_names)
+        if config.circus:
+            self.load_names = (*self.board.load_names, "Circus")
+            for card, dems in self.board.demands.items():
+                if card % CIRCUS_DIVISOR == 0:
+                    low = min(d.payment for d in dems)
+                    self.demands[card] = tuple(
+                        replace(d, load=self.CIRCUS, payment=CIRCUS_PAY) if d.payment == low else d
+                        for d in dems
+                    )
         self.event_kind: dict[int, str] = {
             k: self.board.events[k].kind for k in range(FIRST_EVENT, NUM_CARDS + 1)
         }
+        self.removed_cards: tuple[int, ...] = ()
+        if config.fast_game:
+            self.removed_cards = tuple(k for k, v in self.event_kind.items() if v == "tax")
         self.weather_cache: dict[tuple[int, ...], frozenset[int]] = {}
         self.areas: dict[int, frozenset[int]] = {
             k: event_area(config.ferry_printing, k) for k in range(FIRST_EVENT, NUM_CARDS + 1)
@@ -186,7 +324,30 @@ class EurorailsGame(Game):
     @classmethod
     def conformance_configs(cls) -> list[dict[str, Any]]:
         return [{"players": n, "turn_limit": 5} for n in range(2, 7)] + [
-            {"players": 3, "turn_limit": 5, "open_hands": False}
+            {"players": 3, "turn_limit": 5, "open_hands": False},
+            {"players": 2, "turn_limit": 5, "chunnel_needs_upgrade": False},
+            {"players": 3, "turn_limit": 5, "fast_trains": True},
+            {"players": 2, "turn_limit": 8, "crossgrading": True, "starting_cash": 200},
+            {"players": 3, "turn_limit": 4, "fast_game": True, "fast_trains": True},
+            {"players": 3, "turn_limit": 50, "time_limit": 7},
+            {"players": 2, "turn_limit": 6, "circus": True, "fast_trains": True},
+            {
+                "players": 3,
+                "turn_limit": 5,
+                "mercy_borrowing": True,
+                "mercy_backtracking": True,
+                "mercy_late_payment": True,
+                "starting_cash": 10,
+            },
+            {
+                "players": 2,
+                "turn_limit": 6,
+                "challenge_cost_to_move": True,
+                "challenge_cost_to_load": True,
+                "challenge_reshuffle": True,
+                "challenge_field_warehousing": True,
+                "challenge_open_contracts": True,
+            },
         ]
 
     @property
@@ -320,6 +481,19 @@ class EurorailsState(State):
         # -1; -1-q -> 1 when q's available graph connects all major cities, else 0
         self._reach: dict[int, int] = {}
         self._linked = [0] * n  # 1: seat q's available graph is known to connect the majors
+        # The Circus: the cities where the Circus chips stand (the others are on trains)
+        self.circus_at = [b.city_index(c) for c in CIRCUS_CITIES] if cfg.circus else []
+        # Mercy, Borrowing: what each seat owes the bank (twice the loan)
+        self.debt = [0] * n
+        # Mercy, Late Payment of Use Fee: [payer, owner, amount still owed]
+        self.late: list[list[int]] = []
+        # Field Warehousing: [city, load, dropper, back to the tray at dropper's turns_done]
+        self.warehouse: list[list[int]] = []
+        # Open Contracts: the demand cards face up on the table
+        self.contracts: list[int] = []
+        for card in game.removed_cards:  # Fast Game: out of play, set aside for good
+            self.draw.remove(card)
+            self.aside.append(card)
 
     # -- copying and notation -------------------------------------------------------------
 
@@ -338,6 +512,11 @@ class EurorailsState(State):
         new._present = dict(self._present)
         new._reach = dict(self._reach)
         new._linked = list(self._linked)
+        new.circus_at = list(self.circus_at)
+        new.debt = list(self.debt)
+        new.late = [list(x) for x in self.late]
+        new.warehouse = [list(x) for x in self.warehouse]
+        new.contracts = list(self.contracts)
         return new
 
     def to_dict(self) -> dict[str, Any]:
@@ -348,6 +527,16 @@ class EurorailsState(State):
                 owned.setdefault(str(o), []).append(e)
         d["edge_owner"] = owned
         d["history"] = self._history
+        if self.game.cfg.circus:
+            d["circus_at"] = self.circus_at
+        if self.game.cfg.mercy_borrowing:
+            d["debt"] = self.debt
+        if self.game.cfg.mercy_late_payment:
+            d["late"] = self.late
+        if self.game.cfg.challenge_field_warehousing:
+            d["warehouse"] = self.warehouse
+        if self.game.cfg.challenge_open_contracts:
+            d["contracts"] = self.contracts
         return d
 
     def serialize(self) -> str:
@@ -371,6 +560,16 @@ class EurorailsState(State):
             for k in _NESTED:
                 setattr(state, k, [[int(y) for y in x] for x in d[k]])
             state._history = [int(x) for x in d["history"]]
+            if game.cfg.circus:
+                state.circus_at = [int(x) for x in d["circus_at"]]
+            if game.cfg.mercy_borrowing:
+                state.debt = [int(x) for x in d["debt"]]
+            if game.cfg.mercy_late_payment:
+                state.late = [[int(y) for y in x] for x in d["late"]]
+            if game.cfg.challenge_field_warehousing:
+                state.warehouse = [[int(y) for y in x] for x in d["warehouse"]]
+            if game.cfg.challenge_open_contracts:
+                state.contracts = [int(x) for x in d["contracts"]]
             for o, edges in d["edge_owner"].items():
                 for e in edges:
                     state.edge_owner[int(e)] = int(o)
@@ -428,9 +627,28 @@ class EurorailsState(State):
             return CHANCE
         if self.pending:
             return self.pending[0]
+        q = self.tosser()
+        if q >= 0:
+            return q
         if len(self.hands[self.turn_player()]) < 3:
             return CHANCE
         return self.turn_player()
+
+    def tosser(self) -> int:
+        """Fast Game: the seat that must now discard a demand card (it holds more than 3
+        after the first 2 building turns), or -1. Seats decide in turn order."""
+        g = self.game
+        if g.deal_size == 3 or self.phase == DEAL or self.over:
+            return -1
+        n = g.num_players
+        if self.t < min(2, g.cfg.building_turns) * n:
+            return -1
+        start = self.turn_player()
+        for i in range(n):
+            q = (start + i) % n
+            if len(self.hands[q]) > 3:
+                return q
+        return -1
 
     # -- chance ----------------------------------------------------------------------------
 
@@ -1001,16 +1219,47 @@ class EurorailsState(State):
         if self.pending:
             q = self.pending[0]
             return sorted({g.LOSE0 + x for x in self.loads[q]})
+        q = self.tosser()
+        if q >= 0:
+            return [g.TOSS0 + slot for slot in range(len(self.hands[q]))]
         p = self.turn_player()
+        if self.debt[p] == 0 and g.cfg.mercy_borrowing:
+            # a loan the player could repay at once would be repaid at once: none offered
+            loans = [g.BORROW0 + k - 1 for k in range(self.cash[p] + 1, LOAN + 1)]
+            return sorted(self._turn_actions(p) + loans)
+        return self._turn_actions(p)
+
+    def _turn_actions(self, p: int) -> list[int]:
+        g = self.game
         if self.phase == BUILD:
             out = self._build_actions(p)
             if not self.spent and not self.upgraded:
                 for target, cost in g.board.upgrades[self.train[p]]:
                     if cost <= self.cash[p] and cost <= SPEND_LIMIT:
                         out.append(g.U0 + target)
+            if self.crossgrade_refusal(p) is None:
+                out.append(g.U0 + g.crossgrade[self.train[p]])
             out.append(g.END_BUILD)
             return sorted(out)
         return self._ops_actions(p)
+
+    def crossgrade_refusal(self, p: int) -> str | None:
+        """Why ``p`` may not crossgrade now (None: legal; the building phase is assumed)."""
+        g = self.game
+        if not g.cfg.crossgrading:
+            return "crossgrading is not played (config crossgrading)"
+        target = g.crossgrade.get(self.train[p])
+        if target is None:
+            return "only a Fast Freight and a Heavy Freight crossgrade to each other"
+        if self.upgraded:
+            return "one upgrade or crossgrade a turn"
+        if self.spent > SPEND_LIMIT - CROSSGRADE:
+            return f"a crossgrade leaves at most {SPEND_LIMIT - CROSSGRADE} for track this turn"
+        if self.cash[p] < CROSSGRADE:
+            return f"a crossgrade costs {CROSSGRADE} (no credit)"
+        if len(self.loads[p]) > g.board.train_capacity[target]:
+            return "drop a load first: the new train carries fewer"
+        return None
 
     def _ops_actions(self, p: int) -> list[int]:
         g = self.game
@@ -1034,28 +1283,68 @@ class EurorailsState(State):
         k = b.link_at[m]
         if k >= 0 and b.links[k].kind == FERRY:
             for o in self.link_owners[k]:
-                if o == p or self.rented[o] or self.cash[p] >= RENT:
+                if o == p and self._own_fee_due(p) and self.cash[p] < MOVE_FEE:
+                    continue
+                if o == p or self.rented[o] or self.may_pay_rent(p):
                     out.append(g.FERRY0 + o)
-        if c >= 0:
+        if c >= 0 and (self.moves > 0 or not g.cfg.challenge_cost_to_load):
             strike = self.strike_at_city(c)
             load_set = set(self.loads[p])
             if not strike and len(self.loads[p]) < b.train_capacity[self.train[p]]:
                 for x in b.city_goods[c]:
                     if self.chips[x] > 0 and m * 64 + 32 + x not in self.blocked:
                         out.append(g.PICK0 + x)
+                for wc, x, _, _ in self.warehouse:
+                    if wc == c and m * 64 + 32 + x not in self.blocked and g.PICK0 + x not in out:
+                        out.append(g.PICK0 + x)
+                x = g.CIRCUS
+                if (
+                    c in self.circus_at
+                    and m * 64 + 32 + x not in self.blocked
+                    and self.has_circus_demand(p)
+                ):
+                    out.append(g.PICK0 + x)
             for x in load_set:
                 if m * 64 + x not in self.blocked:
                     out.append(g.DROP0 + x)
             if not strike:
                 for s, card in enumerate(self.hands[p]):
                     if card < FIRST_EVENT:
-                        for j, dem in enumerate(b.demands[card]):
+                        for j, dem in enumerate(g.demands[card]):
                             if dem.city == c and dem.load in load_set:
                                 out.append(g.DELIVER0 + 3 * s + j)
+                for s, card in enumerate(self.contracts):
+                    for j, dem in enumerate(g.demands[card]):
+                        if dem.city == c and dem.load in load_set:
+                            out.append(g.CONTRACT0 + 3 * s + j)
         out.append(g.END_MOVE)
         if fresh:
             out.append(g.DISCARD)
+            if g.cfg.mercy_backtracking and self.backtrack_refusal(p) is None:
+                out.append(g.BACKTRACK)
         return sorted(out)
+
+    def backtrack_refusal(self, p: int) -> str | None:
+        """Why ``p``'s train may not backtrack now (None: legal)."""
+        g = self.game
+        if not g.cfg.mercy_backtracking:
+            return "backtracking is not played (config mercy_backtracking)"
+        if self.phase != OPS or self.halved & 2:
+            return "a train backtracks instead of its whole turn, before anything else"
+        m = self.pos[p]
+        if m < 0 or self.prev[p] < 0 or self.may_reverse(m):
+            return "the train may move in any direction already"
+        o = self._track_owner(m, self.prev[p])
+        if o >= 0 and o != p and not self.may_pay_rent(p):
+            return f"backtracking on P{o + 1}'s track costs the {RENT} use fee"
+        return None
+
+    def _track_owner(self, a: int, c: int) -> int:
+        b = self.game.board
+        for d in range(6):
+            if b.nb[a * 6 + d] == c:
+                return self.edge_owner[b.eid[a * 6 + d]]
+        return -1
 
     def move_refusal(self, p: int, d: int) -> str | None:
         """Why ``p``'s train may not move in direction ``d`` now (None: legal)."""
@@ -1076,7 +1365,9 @@ class EurorailsState(State):
             return "the Wildcat strike stops every train on the drawing player's track"
         if self.closed_alpine(to):
             return "heavy snow closes the alpine mileposts of its area"
-        if owner >= 0 and owner != p and not self.rented[owner] and self.cash[p] < RENT:
+        if owner == p and self._own_fee_due(p) and self.cash[p] < MOVE_FEE:
+            return f"moving on one's own track costs {MOVE_FEE} a turn (Cost to Move)"
+        if owner >= 0 and owner != p and not self.rented[owner] and not self.may_pay_rent(p):
             return f"renting P{owner + 1}'s track costs {RENT} and must be paid before use"
         return None
 
@@ -1112,12 +1403,14 @@ class EurorailsState(State):
         if o != p:
             if self.train[p] == 0 and self.game.cfg.chunnel_needs_upgrade:
                 return "a Freight may not use the Chunnel by renting it"
-            if not self.rented[o] and self.cash[p] < RENT:
+            if not self.rented[o] and not self.may_pay_rent(p):
                 return f"renting the Chunnel costs {RENT}"
             if o == self.wildcat_drawer():
                 return "the Wildcat strike stops every train on the drawing player's track"
         elif o == self.wildcat_drawer():
             return "the Wildcat strike stops every train on the drawing player's track"
+        elif self._own_fee_due(p) and self.cash[p] < MOVE_FEE:
+            return f"moving on one's own track costs {MOVE_FEE} a turn (Cost to Move)"
         return None
 
     # -- applying ------------------------------------------------------------------------
@@ -1136,10 +1429,41 @@ class EurorailsState(State):
             self._lose_load(q, action - g.LOSE0)
             self._settle()
             return
+        q = self.tosser()
+        if q >= 0:
+            self.discard.append(self.hands[q].pop(action - g.TOSS0))
+            return
         p = self.turn_player()
+        if g.cfg.mercy_borrowing and g.BORROW0 <= action < g.BORROW0 + LOAN:
+            self.cash[p] += action - g.BORROW0 + 1
+            self.debt[p] = 2 * (action - g.BORROW0 + 1)
+            self._settle()
+            return
+        if g.cfg.challenge_open_contracts and action >= g.CONTRACT0:
+            slot, j = divmod(action - g.CONTRACT0, 3)
+            card = self.contracts.pop(slot)
+            self.hands[p].append(card)  # picked from the table, delivered like a hand card
+            self._deliver(p, len(self.hands[p]) - 1, j)
+            if g.cfg.challenge_cost_to_load:
+                self.moves -= 1
+            self._settle()
+            return
+        if g.cfg.mercy_backtracking and action == g.BACKTRACK:
+            o = self._track_owner(self.pos[p], self.prev[p])
+            if o >= 0 and o != p:
+                self._pay_rent(p, o)
+            self.prev[p] = -1
+            self._finish_turn()
+            self._settle()
+            return
         if action < g.U0:
             a, d = divmod(action, 6)
             self._build(p, a, d)
+        elif action < g.END_BUILD and g.crossgrade.get(self.train[p]) == action - g.U0:
+            self.cash[p] -= CROSSGRADE
+            self.spent += CROSSGRADE
+            self.train[p] = action - g.U0
+            self.upgraded = 1
         elif action < g.END_BUILD:
             cost = dict(g.board.upgrades[self.train[p]])[action - g.U0]
             self.cash[p] -= cost
@@ -1156,23 +1480,44 @@ class EurorailsState(State):
             self._board_ferry(p, action - g.FERRY0)
         elif action < g.DROP0:
             x = action - g.PICK0
-            self.chips[x] -= 1
+            c = g.board.city_of[self.pos[p]]
+            stored = [w for w in self.warehouse if w[0] == c and w[1] == x]
+            if x == g.CIRCUS:
+                self.circus_at.remove(c)
+            elif stored:  # a warehoused load is taken before the tray's
+                self.warehouse.remove(stored[0])
+            else:
+                self.chips[x] -= 1
             self.loads[p].append(x)
             self.loads[p].sort()
             self.blocked.append(self.pos[p] * 64 + x)
             self.halved |= 2
+            if g.cfg.challenge_cost_to_load:
+                self.moves -= 1
         elif action < g.DELIVER0:
             x = action - g.DROP0
             self.loads[p].remove(x)
-            self.chips[x] += 1
+            c = g.board.city_of[self.pos[p]]
+            if g.cfg.challenge_field_warehousing and x != g.CIRCUS:
+                self.warehouse.append([c, x, p, self.turns_done[p] + 5])
+            else:
+                self._put_down(x, c)
             self.blocked.append(self.pos[p] * 64 + 32 + x)
             self.halved |= 2
+            if g.cfg.challenge_cost_to_load:
+                self.moves -= 1
         elif action < g.END_MOVE:
             self._deliver(p, *divmod(action - g.DELIVER0, 3))
+            if g.cfg.challenge_cost_to_load:
+                self.moves -= 1
         elif action == g.END_MOVE:
             self._to_build()
         elif action == g.DISCARD:
-            self.discard.extend(self.hands[p])
+            for card in self.hands[p]:
+                if g.cfg.challenge_open_contracts and len(self.contracts) < CONTRACTS:
+                    self.contracts.append(card)
+                else:
+                    self.discard.append(card)
             self.hands[p] = []
             self.discarding = 1
             if not self.draw:
@@ -1186,7 +1531,13 @@ class EurorailsState(State):
         self._settle()
 
     def _settle(self) -> None:
-        """Resolve what follows automatically: the end of a discarding or lost turn."""
+        """Resolve what follows automatically: the end of a discarding or lost turn, and
+        (Mercy, Borrowing) the repayment of a loan as soon as the money is there."""
+        if self.game.cfg.mercy_borrowing:
+            for q, owed in enumerate(self.debt):
+                if owed and self.cash[q] >= owed:
+                    self.cash[q] -= owed
+                    self.debt[q] = 0
         while not self.over and not self.pending and self.phase != DEAL:
             p = self.turn_player()
             if len(self.hands[p]) < 3:
@@ -1199,19 +1550,24 @@ class EurorailsState(State):
 
     def _deal(self, card: int) -> None:
         self._draw_card(card)
-        p = next(q for q in range(self.game.num_players) if len(self.hands[q]) < 3)
+        size = self.game.deal_size
+        p = next(q for q in range(self.game.num_players) if len(self.hands[q]) < size)
         if card >= FIRST_EVENT:
             self.aside.append(card)
         else:
             self.hands[p].append(card)
-        if all(len(h) == 3 for h in self.hands):
-            self.draw = sorted(self.draw + self.aside + self.discard)
-            self.aside, self.discard = [], []
-            b = self.game.board
+        if all(len(h) == size for h in self.hands):
+            if self.game.cfg.fast_game:  # the events dealt stay aside, out of play
+                self.draw = sorted(self.draw + self.discard)
+            else:
+                self.draw = sorted(self.draw + self.aside + self.discard)
+                self.aside = []
+            self.discard = []
 
             def key(q: int) -> tuple[list[int], int]:
                 pays = sorted(
-                    (d.payment for c in self.hands[q] for d in b.demands[c]), reverse=True
+                    (d.payment for c in self.hands[q] for d in self.game.demands[c]),
+                    reverse=True,
                 )
                 return (pays, -q)
 
@@ -1228,12 +1584,11 @@ class EurorailsState(State):
             self._event(card, p)
 
     def _start_moves(self, p: int) -> None:
-        b = self.game.board
         if self.weather_at(self.pos[p]):
-            self.moves = b.train_half[self.train[p]]
+            self.moves = self.game.half[self.train[p]]
             self.halved = 1 | (self.halved & 2)
         else:
-            self.moves = b.train_speed[self.train[p]]
+            self.moves = self.game.speed[self.train[p]]
 
     def _move(self, p: int, d: int) -> None:
         b = self.game.board
@@ -1243,6 +1598,8 @@ class EurorailsState(State):
         owner = self.edge_owner[e]
         if owner >= 0 and owner != p and not self.rented[owner]:
             self._pay_rent(p, owner)
+        elif owner == p and self._own_fee_due(p):
+            self._pay_move_fee(p)
         self.prev[p] = m
         self.pos[p] = to
         self.moves -= 1
@@ -1252,9 +1609,35 @@ class EurorailsState(State):
             self.halved |= 1
 
     def _pay_rent(self, p: int, owner: int) -> None:
-        self.cash[p] -= RENT
-        self.cash[owner] += RENT
+        if self.cash[p] < RENT:  # Mercy, Late Payment: owed, paid from delivery payoffs
+            self.late.append([p, owner, RENT])
+        else:
+            self.cash[p] -= RENT
+            self.cash[owner] += RENT
         self.rented[owner] = 1
+
+    def _own_fee_due(self, p: int) -> bool:
+        """Challenge Game, Cost to Move: ``p`` has not yet paid this turn's 1 million."""
+        return self.game.cfg.challenge_cost_to_move and not self.rented[p]
+
+    def _pay_move_fee(self, p: int) -> None:
+        self.cash[p] -= MOVE_FEE  # to the bank
+        self.rented[p] = 1
+
+    def may_pay_rent(self, p: int) -> bool:
+        """``p`` has the 4 for a use fee, or may owe it (Mercy, Late Payment)."""
+        return self.cash[p] >= RENT or self.game.cfg.mercy_late_payment
+
+    def _pay_late(self, p: int, payoff: int) -> None:
+        """Mercy, Late Payment: ``p``'s owed use fees, oldest first, from ``payoff``."""
+        for entry in self.late:
+            if entry[0] == p and payoff > 0:
+                amount = min(entry[2], payoff)
+                payoff -= amount
+                entry[2] -= amount
+                self.cash[p] -= amount
+                self.cash[entry[1]] += amount
+        self.late = [x for x in self.late if x[2] > 0]
 
     def _chunnel(self, p: int) -> None:
         b = self.game.board
@@ -1264,6 +1647,8 @@ class EurorailsState(State):
         o = self.link_owners[k][0]
         if o != p and not self.rented[o]:
             self._pay_rent(p, o)
+        elif o == p and self._own_fee_due(p):
+            self._pay_move_fee(p)
         other = link.ends[1] if link.ends[0] == m else link.ends[0]
         self.prev[p] = m
         self.pos[p] = other
@@ -1276,6 +1661,8 @@ class EurorailsState(State):
         link = b.links[b.link_at[m]]
         if owner != p and not self.rented[owner]:
             self._pay_rent(p, owner)
+        elif owner == p and self._own_fee_due(p):
+            self._pay_move_fee(p)
         self.on_ferry[p] = link.ends[1] if link.ends[0] == m else link.ends[0]
         self._to_build()
 
@@ -1286,14 +1673,14 @@ class EurorailsState(State):
     def _deliver(self, p: int, slot: int, j: int) -> None:
         b = self.game.board
         card = self.hands[p][slot]
-        dem = b.demands[card][j]
+        dem = self.game.demands[card][j]
         pay = dem.payment
         self.loads[p].remove(dem.load)
-        self.chips[dem.load] += 1
+        self._put_down(dem.load, dem.city)
         for a in list(self.active):
             ev = b.events[a[0]]
             if ev.kind == "bonus" and ev.amount is not None:
-                hit = (ev.load is not None and b.load_names[dem.load] == ev.load) or (
+                hit = (ev.load is not None and self.game.load_names[dem.load] == ev.load) or (
                     ev.countries is not None and b.city_country[dem.city] in ev.countries
                 )
                 if hit:
@@ -1301,6 +1688,8 @@ class EurorailsState(State):
                     self.active.remove(a)
                     self.discard.append(a[0])
         self.cash[p] += pay
+        if self.late:
+            self._pay_late(p, pay)
         del self.hands[p][slot]
         self.discard.append(card)
         self.halved |= 2
@@ -1323,7 +1712,12 @@ class EurorailsState(State):
                         due = amount
                 self.cash[q] -= due
             self.cash_public = 1
-            self.discard.append(card)
+            if g.cfg.challenge_reshuffle:  # out of the game; the discards shuffled back
+                self.aside.append(card)
+                self.draw = sorted(self.draw + self.discard)
+                self.discard = []
+            else:
+                self.discard.append(card)
         elif ev.kind == "derailment":
             for q in range(n):
                 if self.pos[q] >= 0 and self.pos[q] in area:
@@ -1377,7 +1771,40 @@ class EurorailsState(State):
 
     def _lose_load(self, q: int, x: int) -> None:
         self.loads[q].remove(x)
-        self.chips[x] += 1
+        self._put_down(x, self.nearest_city(self.pos[q]) if x == self.game.CIRCUS else -1)
+
+    def _put_down(self, x: int, c: int) -> None:
+        """Load ``x`` leaves a train: its chip returns to the tray, a Circus to city ``c``."""
+        if x == self.game.CIRCUS:
+            self.circus_at.append(c)
+        else:
+            self.chips[x] += 1
+
+    def nearest_city(self, m: int) -> int:
+        """The city nearest to milepost ``m`` over the milepost lattice (the lowest city
+        index among equals: breadth-first, neighbours in direction order)."""
+        b = self.game.board
+        seen = {m}
+        ring = [m]
+        while ring:
+            found = sorted({b.city_of[x] for x in ring if b.city_of[x] >= 0})
+            if found:
+                return found[0]
+            nxt = []
+            for x in ring:
+                for d in range(6):
+                    y = b.nb[x * 6 + d]
+                    if y >= 0 and y not in seen:
+                        seen.add(y)
+                        nxt.append(y)
+            ring = nxt
+        raise AssertionError("no city on the map")
+
+    def has_circus_demand(self, p: int) -> bool:
+        g = self.game
+        return any(
+            d.load == g.CIRCUS for c in self.hands[p] if c < FIRST_EVENT for d in g.demands[c]
+        )
 
     # -- turns -----------------------------------------------------------------------------
 
@@ -1392,6 +1819,8 @@ class EurorailsState(State):
             self.blocked = []
             if self.lost[p]:
                 self.lost[p] = 0
+                if g.cfg.mercy_backtracking:  # a lost turn serves as a backtrack
+                    self.prev[p] = -1
                 self._end_of_turn(p)
                 continue
             if self.t < g.cfg.building_turns * n:
@@ -1402,7 +1831,7 @@ class EurorailsState(State):
                 self.pos[p] = self.on_ferry[p]
                 self.on_ferry[p] = -1
                 self.prev[p] = -1
-                self.moves = g.board.train_half[self.train[p]]
+                self.moves = g.half[self.train[p]]
                 self.halved = 1
             elif self.pos[p] >= 0:
                 self._start_moves(p)
@@ -1420,6 +1849,10 @@ class EurorailsState(State):
         if self.normal_round() >= 0 and self.cash[p] >= self.target and self.connected(p):
             self.declared[p] = 1
         self.turns_done[p] += 1
+        if self.warehouse:  # Field Warehousing: back to the tray after 4 more turns
+            for w in [w for w in self.warehouse if w[2] == p and self.turns_done[p] >= w[3]]:
+                self.warehouse.remove(w)
+                self.chips[w[1]] += 1
         keep = []
         for a in self.active:
             if a[1] == p and a[2] <= self.turns_done[p]:
@@ -1448,13 +1881,30 @@ class EurorailsState(State):
                 return
             self.target += 50
             self.declared = [0] * n
-        if rnd + 1 >= g.cfg.turn_limit:
+        clock = g.cfg.time_limit
+        if rnd + 1 >= g.cfg.turn_limit or (clock and self.t - g.cfg.building_turns * n >= clock):
             linked = [q for q in range(n) if self.connected(q)]
             pool = linked or list(range(n))
             best = max(self.cash[q] for q in pool)
             self.winners_ = [q for q in pool if self.cash[q] == best]
             self.over = 1
             self.phase = OVER
+
+    def placings(self) -> list[list[int]]:
+        """The places, best first (seats sharing a place together): a winner first, then
+        "having the required connection takes precedence over having the most money"."""
+        n = self.game.num_players
+
+        def key(q: int) -> tuple[bool, bool, int]:
+            return (q in self.winners_, self.connected(q), self.cash[q])
+
+        out: list[list[int]] = []
+        for q in sorted(range(n), key=lambda q: (key(q), -q), reverse=True):
+            if out and key(out[-1][0]) == key(q):
+                out[-1].append(q)
+            else:
+                out.append([q])
+        return out
 
     def connected(self, p: int) -> bool:
         """A continuous line of ``p``'s track joins enough major cities (red areas join)."""
@@ -1558,12 +2008,14 @@ class EurorailsState(State):
         """Every card and load chip is accounted for; cash never negative."""
         in_hands = sum(len(h) for h in self.hands)
         cards = len(self.draw) + len(self.discard) + len(self.aside) + in_hands + len(self.active)
+        cards += len(self.contracts)
         assert cards == NUM_CARDS, f"{cards} cards accounted for, the game has {NUM_CARDS}"
         every = sorted(
             [
                 *self.draw,
                 *self.discard,
                 *self.aside,
+                *self.contracts,
                 *(c for h in self.hands for c in h),
                 *(a[0] for a in self.active),
             ]
@@ -1572,10 +2024,15 @@ class EurorailsState(State):
         b = self.game.board
         for x, total in enumerate(b.load_chips):
             held = sum(ld.count(x) for ld in self.loads)
+            held += sum(1 for w in self.warehouse if w[1] == x)
             assert self.chips[x] + held == total, f"{b.load_names[x]}: chips do not add up"
         assert all(c >= 0 for c in self.cash), "negative cash"
         for q, ld in enumerate(self.loads):
             assert len(ld) <= b.train_capacity[self.train[q]], "a train over its capacity"
+        g = self.game
+        on_trains = sum(ld.count(g.CIRCUS) for ld in self.loads)
+        circuses = len(CIRCUS_CITIES) if g.cfg.circus else 0
+        assert len(self.circus_at) + on_trains == circuses, "the Circus chips do not add up"
 
 
 _EMPTY: frozenset[int] = frozenset()

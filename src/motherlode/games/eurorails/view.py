@@ -16,7 +16,7 @@ import numpy as np
 
 from motherlode.core import svg as svgh
 from motherlode.core.protocol import Player
-from motherlode.games.eurorails.board import DIR_NAMES, Board, base_svg
+from motherlode.games.eurorails.board import DIR_NAMES, base_svg
 
 if TYPE_CHECKING:
     from motherlode.games.eurorails.game import EurorailsGame, EurorailsState
@@ -25,12 +25,13 @@ COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf")
 COLOUR_NAMES = ("red", "blue", "green", "purple", "orange", "cyan")
 
 
-def _card_view(b: Board, card: int) -> dict[str, Any]:
+def _card_view(g: EurorailsGame, card: int) -> dict[str, Any]:
+    b = g.board
     return {
         "card": card,
         "demands": [
-            {"load": b.load_names[d.load], "city": b.city_names[d.city], "payment": d.payment}
-            for d in b.demands[card]
+            {"load": g.load_names[d.load], "city": b.city_names[d.city], "payment": d.payment}
+            for d in g.demands[card]
         ],
     }
 
@@ -59,8 +60,8 @@ def observation(state: EurorailsState, player: Player | None = None) -> dict[str
                 if state.pos[q] >= 0 and b.city_of[state.pos[q]] >= 0
                 else None,
                 "on_ferry_to": state.on_ferry[q] if state.on_ferry[q] >= 0 else None,
-                "loads": [b.load_names[x] for x in state.loads[q]],
-                "hand": [_card_view(b, c) for c in state.hands[q]] if see_hand else None,
+                "loads": [g.load_names[x] for x in state.loads[q]],
+                "hand": [_card_view(g, c) for c in state.hands[q]] if see_hand else None,
                 "hand_size": len(state.hands[q]),
                 "track": track[q],
                 "links": [b.links[k].name for k, o in enumerate(state.link_owners) if q in o],
@@ -82,30 +83,51 @@ def observation(state: EurorailsState, player: Player | None = None) -> dict[str
     ]
     from motherlode.games.eurorails.game import PHASE_NAMES
 
-    return {
-        "game": "eurorails",
-        "seat": player,
-        "to_move": to_move,
-        "turn_player": state.turn_player() if state.phase != 0 else None,
-        "phase": PHASE_NAMES[state.phase],
-        "round": state.normal_round(),
-        "first_player": state.first,
-        "target_cash": state.target,
-        "cash_public": bool(state.cash_public),
-        "players": players,
-        "moves_left": state.moves,
-        "spent_this_turn": state.spent,
-        "events": events,
-        "chips": {b.load_names[x]: c for x, c in enumerate(state.chips)},
-        "draw_pile": len(state.draw),
-        "discard_pile": list(state.discard),
-        "pending_load_loss": list(state.pending),
-        "legal": [state.action_to_string(a) for a in state.legal_actions()]
-        if player is not None and player == to_move
-        else [],
-        "terminal": bool(state.over),
-        "winners": list(state.winners_) if state.over else None,
-    }
+    return (
+        {
+            "game": "eurorails",
+            "seat": player,
+            "to_move": to_move,
+            "turn_player": state.turn_player() if state.phase != 0 else None,
+            "phase": PHASE_NAMES[state.phase],
+            "round": state.normal_round(),
+            "first_player": state.first,
+            "target_cash": state.target,
+            "cash_public": bool(state.cash_public),
+            "players": players,
+            "moves_left": state.moves,
+            "spent_this_turn": state.spent,
+            "events": events,
+            "chips": {b.load_names[x]: c for x, c in enumerate(state.chips)},
+            "draw_pile": len(state.draw),
+            "discard_pile": list(state.discard),
+            "pending_load_loss": list(state.pending),
+            "legal": [state.action_to_string(a) for a in state.legal_actions()]
+            if player is not None and player == to_move
+            else [],
+            "terminal": bool(state.over),
+            "winners": list(state.winners_) if state.over else None,
+        }
+        | ({"places": state.placings()} if g.cfg.time_limit and state.over else {})
+        | ({"circus_at": [b.city_names[c] for c in state.circus_at]} if g.cfg.circus else {})
+        | ({"debt": list(state.debt)} if g.cfg.mercy_borrowing else {})
+        | ({"late_fees": [list(x) for x in state.late]} if g.cfg.mercy_late_payment else {})
+        | (
+            {
+                "warehouse": [
+                    {"city": b.city_names[c], "load": g.load_names[x], "dropped_by": q}
+                    for c, x, q, _ in state.warehouse
+                ]
+            }
+            if g.cfg.challenge_field_warehousing
+            else {}
+        )
+        | (
+            {"contracts": [_card_view(g, c) for c in state.contracts]}
+            if g.cfg.challenge_open_contracts
+            else {}
+        )
+    )
 
 
 def tensor_size(game: EurorailsGame) -> int:
@@ -146,7 +168,9 @@ def tensor(state: EurorailsState, player: Player | None = None) -> np.ndarray:
         if g.cfg.open_hands or q == player:
             k = 0
             for c in state.hands[q]:
-                for d in b.demands[c]:
+                for d in g.demands[c]:
+                    if k >= 9:  # Fast Game: the 4th and 5th cards are not encoded
+                        break
                     t[o + 40 + 2 * k] = (d.load + 1) / 32.0
                     t[o + 41 + 2 * k] = d.payment / 100.0
                     k += 1
