@@ -181,26 +181,8 @@ class GreedyAgent(Agent):
 
     def _component(self, s: EurorailsState, p: int) -> list[int]:
         """The mileposts the train can reach on its own track (red areas included)."""
-        b = self.board
         start = s.on_ferry[p] if s.on_ferry[p] >= 0 else s.pos[p]
-        seen = {start}
-        stack = [start]
-        while stack:
-            m = stack.pop()
-            for d in range(6):
-                e = b.eid[m * 6 + d]
-                if e >= 0 and (s.edge_owner[e] == p or b.edge_internal[e]):
-                    x = b.nb[m * 6 + d]
-                    if x not in seen:
-                        seen.add(x)
-                        stack.append(x)
-            k = b.link_at[m]
-            if k >= 0 and p in s.link_owners[k]:
-                for x in b.links[k].ends:
-                    if x not in seen:
-                        seen.add(x)
-                        stack.append(x)
-        return sorted(seen)
+        return sorted(s.track_component(p, [start]))
 
     def _train_distances(self, s: EurorailsState, p: int) -> dict[int, int]:
         """Mileposts from the train over its own track and the red areas."""

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import json
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, ClassVar, Self
 
@@ -1910,6 +1911,41 @@ class EurorailsState(State):
         """A continuous line of ``p``'s track joins enough major cities (red areas join)."""
         return self.majors_connected(p) >= self.game.cfg.majors_to_connect
 
+    def track_component(
+        self, p: int, starts: Sequence[int], *, join_majors: bool = False
+    ) -> set[int]:
+        """The mileposts joined to ``starts`` by ``p``'s own track, red areas and ferry lines.
+
+        With ``join_majors`` a major city's mileposts all count as one place (the red area
+        joins them), as the victory condition counts connections.
+        """
+        b = self.game.board
+        comp = set(starts)
+        stack = list(starts)
+        while stack:
+            m = stack.pop()
+            for d in range(6):
+                e = b.eid[m * 6 + d]
+                if e >= 0 and (self.edge_owner[e] == p or b.edge_internal[e]):
+                    x = b.nb[m * 6 + d]
+                    if x not in comp:
+                        comp.add(x)
+                        stack.append(x)
+            k = b.link_at[m]
+            if k >= 0 and p in self.link_owners[k]:
+                for x in b.links[k].ends:
+                    if x not in comp:
+                        comp.add(x)
+                        stack.append(x)
+            if join_majors:
+                c = b.city_of[m]
+                if c >= 0 and b.city_size[c] == CENTRE:
+                    for x in b.city_posts[c]:
+                        if x not in comp:
+                            comp.add(x)
+                            stack.append(x)
+        return comp
+
     def majors_connected(self, p: int) -> int:
         """The most major cities one continuous piece of ``p``'s track connects."""
         b = self.game.board
@@ -1920,31 +1956,7 @@ class EurorailsState(State):
             posts = b.city_posts[start_city]
             if not any(m in net for m in posts) or posts[0] in seen:
                 continue
-            stack = list(posts)
-            comp = set(posts)
-            while stack:
-                m = stack.pop()
-                for d in range(6):
-                    e = b.eid[m * 6 + d]
-                    if e < 0:
-                        continue
-                    if self.edge_owner[e] == p or b.edge_internal[e]:
-                        x = b.nb[m * 6 + d]
-                        if x not in comp:
-                            comp.add(x)
-                            stack.append(x)
-                k = b.link_at[m]
-                if k >= 0 and p in self.link_owners[k]:
-                    for x in b.links[k].ends:
-                        if x not in comp:
-                            comp.add(x)
-                            stack.append(x)
-                c = b.city_of[m]
-                if c >= 0 and b.city_size[c] == CENTRE:
-                    for x in b.city_posts[c]:
-                        if x not in comp:
-                            comp.add(x)
-                            stack.append(x)
+            comp = self.track_component(p, posts, join_majors=True)
             seen |= comp
             count = sum(1 for c in b.majors if b.city_posts[c][0] in comp)
             best = max(best, count)
