@@ -52,6 +52,11 @@ def set_turn(s: EurorailsState, p: int, phase: int = OPS) -> None:
         s._start_moves(p)
     else:
         s.moves = 0
+    s.moves2 = s.halved2 = 0
+    if s.pos2 and s.pos2[p] >= 0:  # Additional Trains: the second train's allowance
+        s._swap(p)
+        s._start_moves(p)
+        s._swap(p)
     s.phase = phase
 
 
@@ -101,6 +106,12 @@ def build_action(s: EurorailsState, a: int, c: int) -> int:
 def place(s: EurorailsState, p: int, m: int, prev: int = -1) -> None:
     s.pos[p] = m
     s.prev[p] = prev
+
+
+def place2(s: EurorailsState, p: int, m: int, prev: int = -1) -> None:
+    """Additional Trains: put seat ``p``'s second train at ``m``."""
+    s.pos2[p] = m
+    s.prev2[p] = prev
 
 
 def city(s: EurorailsState, name: str) -> int:

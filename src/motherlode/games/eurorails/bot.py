@@ -16,7 +16,13 @@ with a chip left (or the load already on the train). It then
   (shortest routes over (milepost, facing) states, so it turns only in cities and at
   junctions) and delivers everything it can on the way; a train that cannot turn toward
   any city gets a spur built where it stands (a junction);
-* discards its hand when no demand is worth anything.
+* discards its hand when no demand is worth anything;
+* (Additional Trains) runs its second train as a second greedy player would, on the same
+  hand and track, once the first has nothing left to do in the turn, and leaves the demand
+  the first is carrying out to the first;
+* (Selling and Trading Track) never offers to buy; answers an offer by accepting when the
+  price, plus the build cost of any segments it receives, is at least the build cost of
+  the segments it gives up and the sale keeps its best network of major cities whole.
 
 >>> from motherlode.games.eurorails.game import EurorailsGame
 >>> import motherlode
@@ -36,7 +42,7 @@ from dataclasses import dataclass
 from motherlode.core.agent import Agent
 from motherlode.core.protocol import Action, Game, State
 from motherlode.games.eurorails.board import CHUNNEL, MEDIUM, SMALL
-from motherlode.games.eurorails.game import BUILD, EurorailsGame, EurorailsState
+from motherlode.games.eurorails.game import BUILD, PROPOSED, EurorailsGame, EurorailsState
 
 HOP = 0.3  # build-cost equivalent of one milepost of route length
 
@@ -63,6 +69,7 @@ class GreedyAgent(Agent):
         track_weight: float = 1.0,
         upgrade_cash: int = 45,
         major_cash: int = 70,
+        second: bool = False,
     ) -> None:
         super().__init__(seed)
         self.major_cash = major_cash
@@ -79,6 +86,13 @@ class GreedyAgent(Agent):
         self._commit: tuple[int, int, int, int] | None = None
         self._money: list[int] = []
         self._dijkstra_key: tuple[object, ...] | None = None
+        self._exclude = -1  # a card left to the other train (Additional Trains)
+        # Additional Trains: the second train's own planner
+        self._train2: GreedyAgent | None = None
+        if game.cfg.challenge_additional_trains and not second:
+            self._train2 = GreedyAgent(
+                game, seed, track_weight, upgrade_cash, major_cash, second=True
+            )
 
     # -- analysis --------------------------------------------------------------------------
 
@@ -152,7 +166,7 @@ class GreedyAgent(Agent):
                     k = link_at[x]
                     if k >= 0:
                         link = b.links[k]
-                        if link.kind == CHUNNEL and s.train[p] == 0:
+                        if link.kind == CHUNNEL and s.freight_only(p):
                             continue
                         if p not in s.link_owners[k] and len(s.link_owners[k]) >= link.capacity:
                             continue
@@ -233,6 +247,8 @@ class GreedyAgent(Agent):
         tdist = self._train_distances(s, p)
         plans = []
         for card in s.hands[p]:
+            if card == self._exclude and len(s.hands[p]) > 1:
+                continue  # the other train's demand
             for dem in self.game.demands[card]:
                 dest_cost, _ = self._city_cost(dem.city)
                 if dest_cost == float("inf"):
@@ -283,6 +299,8 @@ class GreedyAgent(Agent):
             return legal[0]
         if s.pending:
             return self._lose(s, s.pending[0], legal)
+        if s.offer:  # Selling and Trading Track: it answers offers and never makes one
+            return self.answer(s) if s.offer[1] == PROPOSED else self.game.WITHDRAW
         q = s.tosser()
         if q >= 0:  # Fast Game: discard the card with the smallest best payment
             hand = s.hands[q]
@@ -294,9 +312,49 @@ class GreedyAgent(Agent):
         self._analyse(s, p)
         if s.phase == BUILD:
             return self._build(s, p, legal)
-        return self._operate(s, p, legal, set(legal))
+        action = self._operate(s, p, legal, set(legal))
+        if action != self.game.END_MOVE or self._train2 is None:
+            return action
+        return self._operate_second(s, p, legal)
+
+    def _operate_second(self, s: EurorailsState, p: int, legal: list[int]) -> int:
+        """The second train's move (Additional Trains): planned on a copy of the position
+        whose first train is the second."""
+        g = self.game
+        sub = self._train2
+        assert sub is not None
+        view = s.clone()
+        view._swap(p)
+        own = [g.base_of[a] for a in legal if a in g.base_of]
+        own.append(g.END_MOVE)
+        sub._exclude = self._plans[0].card if self._plans else -1
+        sub._analyse(view, p)
+        action = sub._operate(view, p, own, set(own))
+        return g.train2_of.get(action, g.END_MOVE)
+
+    def segment_cost(self, e: int) -> int:
+        """What building segment ``e`` costs (toward its dearer end: a replacement cost)."""
+        b = self.board
+        x, y = b.edge_ends[e]
+        return b.edge_cross_cost[e] + max(b.milepost_cost[x], b.milepost_cost[y])
+
+    def answer(self, s: EurorailsState) -> int:
+        """Accept an offer that pays the build cost of what it takes (less what it gives)
+        and keeps the seller's major cities connected; refuse any other."""
+        g = self.game
+        seller, _, price = s.offer
+        lost = sum(self.segment_cost(e) for e in s.offer_take)
+        got = sum(self.segment_cost(e) for e in s.offer_give)
+        if price + got < lost:
+            return g.REFUSE
+        after = s.clone()
+        after.apply_action(g.ACCEPT)
+        if after.majors_connected(seller) < s.majors_connected(seller):
+            return g.REFUSE
+        return g.ACCEPT
 
     def _lose(self, s: EurorailsState, q: int, legal: list[int]) -> int:
+        q %= self.game.num_players  # (n + q: q's second train)
         wanted = {d.load: d.payment for c in s.hands[q] for d in self.game.demands[c]}
         return min(legal, key=lambda a: wanted.get(a - self.game.LOSE0, 0))
 
@@ -384,11 +442,12 @@ class GreedyAgent(Agent):
         g = self.game
         b = self.board
         # deliveries first: the best payment
-        dels = [a for a in legal if g.DELIVER0 <= a < g.END_MOVE]
+        top = g.DELIVER4_0 + (3 if g.cfg.four_demand_cards else 0)
+        dels = [a for a in legal if g.DELIVER0 <= a < g.END_MOVE or g.DELIVER4_0 <= a < top]
         if dels:
 
             def pay(a: int) -> int:
-                slot, j = divmod(a - g.DELIVER0, 3)
+                slot, j = divmod(a - g.DELIVER0, 3) if a < g.END_MOVE else (3, a - g.DELIVER4_0)
                 return self.game.demands[s.hands[p][slot]][j].payment
 
             return max(dels, key=pay)

@@ -25,6 +25,14 @@ Decision action ids (N mileposts, see :mod:`.board` for directions)::
     BORROW0 + N-1    Mercy (Borrowing) only: borrow N million           "borrow 12"
     BACKTRACK        Mercy (Backtracking) only                          "backtrack"
     CONTRACT0 + 3k+j Open Contracts only: demand j of open contract k   "deliver Wine to Paris #12"
+    OFFER0 + k       Selling and Trading Track only: an offer to seat k "offer P2"
+    WITHDRAW, PROPOSE, ACCEPT, REFUSE   (the same)                      "withdraw", "accept", ...
+    PRICE0 + v       (the same) the price, v million buyer to seller    "price 12"
+    TAKE0 + e        (the same) the seller's segment e to the buyer     "take 612>613"
+    GIVE0 + e        (the same) the buyer's segment e to the seller     "give 612>613"
+    DELIVER4_0 + j   Four demand cards only: demand j of hand slot 3    "deliver Wine to Paris #12"
+    TRAIN2_0 + k     Additional Trains only: the k-th train action      "train 2 move 613"
+                     (upgrades, moves, loads, start, ...) for the second train
 
 The optional and variant rules are config fields, all off by default (docs Part 2,
 "Optional and variant rules").
@@ -73,9 +81,14 @@ CIRCUS_PAY = 20
 CIRCUS_DIVISOR = 10
 MOVE_FEE = 1  # Challenge Game, Cost to Move: a turn's moves on the player's own track
 CONTRACTS = 4  # Challenge Game, Open Contracts: at most 4 face up
+PRICE_MAX = 250  # Selling and Trading Track: the highest price an offer may name
 LOAN = 20  # Mercy: Borrowing, the most a player may owe the bank (before doubling)
 FOREVER = 1 << 30
 CHANNEL = "English Channel"
+
+# stages of an offer (Selling and Trading Track)
+COMPOSING, PRICED, PROPOSED = range(3)
+OFFER_STAGES = ("composing", "priced", "proposed")
 
 # phases of the turn player
 DEAL, BUILD, OPS, OVER = range(4)
@@ -181,6 +194,24 @@ class EurorailsConfig(GameConfig):
         " (4 at most) as contracts any player may deliver on",
     )
 
+    challenge_track_trading: bool = Field(
+        False,
+        description="Challenge Game, Selling and Trading Track: instead of building, buy (or"
+        " swap) another player's segments at an agreed price, offered and answered in the"
+        " buyer's building phase",
+    )
+
+    challenge_additional_trains: bool = Field(
+        False,
+        description="Challenge Game, Additional Trains: each player runs two trains, a Freight"
+        " and a Fast Freight, each upgraded on its own; both may move every turn",
+    )
+    four_demand_cards: bool = Field(
+        False,
+        description="Challenge Game, Additional Trains: hands of four demand cards instead of"
+        " three (by mutual agreement; with or without the second train)",
+    )
+
     @model_validator(mode="before")
     @classmethod
     def _fast_game_defaults(cls, data: Any) -> Any:
@@ -224,13 +255,46 @@ class EurorailsGame(Game):
         self.LOSE0 = self.START0 + len(self.board.city_names)
         self.TOSS0 = self.LOSE0 + MAX_LOADS
         # Fast Game: 5 cards dealt (2 discarded later), the tax card out of play
-        self.deal_size = 5 if config.fast_game else 3
+        self.hand_size = 4 if config.four_demand_cards else 3
+        self.deal_size = self.hand_size + 2 if config.fast_game else self.hand_size
         self.BORROW0 = self.TOSS0 + (self.deal_size if config.fast_game else 0)
         self.BACKTRACK = self.BORROW0 + (LOAN if config.mercy_borrowing else 0)
         self.CONTRACT0 = self.BACKTRACK + (1 if config.mercy_backtracking else 0)
-        self._num_actions = self.CONTRACT0 + (
-            3 * CONTRACTS if config.challenge_open_contracts else 0
-        )
+        self.OFFER0 = self.CONTRACT0 + (3 * CONTRACTS if config.challenge_open_contracts else 0)
+        # Selling and Trading Track: the steps of an offer (ids only with the option)
+        n_edges = len(self.board.edge_ends)
+        self.WITHDRAW = self.OFFER0 + MAX_PLAYERS
+        self.PROPOSE = self.WITHDRAW + 1
+        self.ACCEPT = self.PROPOSE + 1
+        self.REFUSE = self.ACCEPT + 1
+        self.PRICE0 = self.REFUSE + 1
+        self.TAKE0 = self.PRICE0 + PRICE_MAX + 1
+        self.GIVE0 = self.TAKE0 + n_edges
+        self.TRADE_END = self.GIVE0 + n_edges if config.challenge_track_trading else self.OFFER0
+        # Four demand cards: the demands of the 4th hand slot (the DELIVER0 block holds 3)
+        self.DELIVER4_0 = self.TRADE_END
+        top = self.DELIVER4_0 + (3 if config.four_demand_cards else 0)
+        # Additional Trains: every action of a train again, for the second train
+        self.TRAIN2_0 = top
+        self.train2_of: dict[int, int] = {}  # train action -> the second train's
+        self.base_of: dict[int, int] = {}  # the second train's action -> train action
+        if config.challenge_additional_trains:
+            mirrored = [
+                *range(self.U0, self.END_BUILD),
+                *range(self.MOVE0, self.END_MOVE),
+                *range(self.START0, self.LOSE0),
+            ]
+            if config.mercy_backtracking:
+                mirrored.append(self.BACKTRACK)
+            if config.challenge_open_contracts:
+                mirrored.extend(range(self.CONTRACT0, self.CONTRACT0 + 3 * CONTRACTS))
+            if config.four_demand_cards:
+                mirrored.extend(range(self.DELIVER4_0, self.DELIVER4_0 + 3))
+            for k, a in enumerate(mirrored):
+                self.train2_of[a] = top + k
+                self.base_of[top + k] = a
+            top += len(mirrored)
+        self._num_actions = top
         # movement per train (Fast Trains: 12/16, half rate 6/8)
         self.speed: tuple[int, ...] = self.board.train_speed
         self.half: tuple[int, ...] = self.board.train_half
@@ -348,6 +412,33 @@ class EurorailsGame(Game):
                 "challenge_reshuffle": True,
                 "challenge_field_warehousing": True,
                 "challenge_open_contracts": True,
+            },
+            {"players": 3, "turn_limit": 6, "challenge_track_trading": True},
+            {
+                "players": 3,
+                "turn_limit": 6,
+                "challenge_additional_trains": True,
+                "four_demand_cards": True,
+            },
+            {
+                "players": 2,
+                "turn_limit": 6,
+                "challenge_additional_trains": True,
+                "fast_trains": True,
+                "circus": True,
+                "mercy_backtracking": True,
+                "challenge_open_contracts": True,
+                "challenge_cost_to_load": True,
+                "challenge_track_trading": True,
+            },
+            {"players": 2, "turn_limit": 4, "four_demand_cards": True, "fast_game": True},
+            {
+                "players": 2,
+                "turn_limit": 5,
+                "challenge_track_trading": True,
+                "challenge_open_contracts": True,
+                "mercy_borrowing": True,
+                "starting_cash": 20,
             },
         ]
 
@@ -492,6 +583,25 @@ class EurorailsState(State):
         self.warehouse: list[list[int]] = []
         # Open Contracts: the demand cards face up on the table
         self.contracts: list[int] = []
+        # Selling and Trading Track: the offer being made ([seller, stage, price]; stage
+        # COMPOSING, PRICED or PROPOSED), its segments, the seats offered to this turn, and
+        # whether a purchase was made this turn (then no building)
+        self.offer: list[int] = []
+        self.offer_take: list[int] = []
+        self.offer_give: list[int] = []
+        self.offered: list[int] = []
+        self.traded = 0
+        # Additional Trains: each seat's second train (the Fast Freight), as the per-seat
+        # fields of the first; the movement left to the turn player's second train and its
+        # half-rate bit (bit 1 of ``halved``). Empty without the option.
+        two = cfg.challenge_additional_trains
+        self.train2: list[int] = [1] * n if two else []
+        self.pos2: list[int] = [-1] * n if two else []
+        self.prev2: list[int] = [-1] * n if two else []
+        self.on_ferry2: list[int] = [-1] * n if two else []
+        self.loads2: list[list[int]] = [[] for _ in range(n)] if two else []
+        self.moves2 = 0
+        self.halved2 = 0
         for card in game.removed_cards:  # Fast Game: out of play, set aside for good
             self.draw.remove(card)
             self.aside.append(card)
@@ -518,6 +628,26 @@ class EurorailsState(State):
         new.late = [list(x) for x in self.late]
         new.warehouse = [list(x) for x in self.warehouse]
         new.contracts = list(self.contracts)
+        if self.game.cfg.challenge_track_trading:
+            new.offer = list(self.offer)
+            new.offer_take = list(self.offer_take)
+            new.offer_give = list(self.offer_give)
+            new.offered = list(self.offered)
+        else:  # never changed without the option: shared
+            new.offer, new.offer_take = self.offer, self.offer_take
+            new.offer_give, new.offered = self.offer_give, self.offered
+        new.traded = self.traded
+        if self.pos2:
+            new.train2 = list(self.train2)
+            new.pos2 = list(self.pos2)
+            new.prev2 = list(self.prev2)
+            new.on_ferry2 = list(self.on_ferry2)
+            new.loads2 = [list(x) for x in self.loads2]
+        else:  # never changed without the option: shared
+            new.train2, new.pos2, new.prev2 = self.train2, self.pos2, self.prev2
+            new.on_ferry2, new.loads2 = self.on_ferry2, self.loads2
+        new.moves2 = self.moves2
+        new.halved2 = self.halved2
         return new
 
     def to_dict(self) -> dict[str, Any]:
@@ -538,6 +668,24 @@ class EurorailsState(State):
             d["warehouse"] = self.warehouse
         if self.game.cfg.challenge_open_contracts:
             d["contracts"] = self.contracts
+        if self.game.cfg.challenge_track_trading:
+            d["trade"] = {
+                "offer": self.offer,
+                "take": self.offer_take,
+                "give": self.offer_give,
+                "offered": self.offered,
+                "traded": self.traded,
+            }
+        if self.game.cfg.challenge_additional_trains:
+            d["second"] = {
+                "train": self.train2,
+                "pos": self.pos2,
+                "prev": self.prev2,
+                "on_ferry": self.on_ferry2,
+                "loads": self.loads2,
+                "moves": self.moves2,
+                "halved": self.halved2,
+            }
         return d
 
     def serialize(self) -> str:
@@ -571,6 +719,22 @@ class EurorailsState(State):
                 state.warehouse = [[int(y) for y in x] for x in d["warehouse"]]
             if game.cfg.challenge_open_contracts:
                 state.contracts = [int(x) for x in d["contracts"]]
+            if game.cfg.challenge_track_trading:
+                tr = d["trade"]
+                state.offer = [int(x) for x in tr["offer"]]
+                state.offer_take = [int(x) for x in tr["take"]]
+                state.offer_give = [int(x) for x in tr["give"]]
+                state.offered = [int(x) for x in tr["offered"]]
+                state.traded = int(tr["traded"])
+            if game.cfg.challenge_additional_trains:
+                sd = d["second"]
+                state.train2 = [int(x) for x in sd["train"]]
+                state.pos2 = [int(x) for x in sd["pos"]]
+                state.prev2 = [int(x) for x in sd["prev"]]
+                state.on_ferry2 = [int(x) for x in sd["on_ferry"]]
+                state.loads2 = [[int(y) for y in x] for x in sd["loads"]]
+                state.moves2 = int(sd["moves"])
+                state.halved2 = int(sd["halved"])
             for o, edges in d["edge_owner"].items():
                 for e in edges:
                     state.edge_owner[int(e)] = int(o)
@@ -627,11 +791,13 @@ class EurorailsState(State):
         if self.phase == DEAL:
             return CHANCE
         if self.pending:
-            return self.pending[0]
+            return self.pending[0] % self.game.num_players  # (n + q: q's second train)
+        if self.offer and self.offer[1] == PROPOSED:
+            return self.offer[0]  # the seller answers, inside the buyer's turn
         q = self.tosser()
         if q >= 0:
             return q
-        if len(self.hands[self.turn_player()]) < 3:
+        if len(self.hands[self.turn_player()]) < self.game.hand_size:
             return CHANCE
         return self.turn_player()
 
@@ -639,7 +805,7 @@ class EurorailsState(State):
         """Fast Game: the seat that must now discard a demand card (it holds more than 3
         after the first 2 building turns), or -1. Seats decide in turn order."""
         g = self.game
-        if g.deal_size == 3 or self.phase == DEAL or self.over:
+        if g.deal_size == g.hand_size or self.phase == DEAL or self.over:
             return -1
         n = g.num_players
         if self.t < min(2, g.cfg.building_turns) * n:
@@ -647,7 +813,7 @@ class EurorailsState(State):
         start = self.turn_player()
         for i in range(n):
             q = (start + i) % n
-            if len(self.hands[q]) > 3:
+            if len(self.hands[q]) > g.hand_size:
                 return q
         return -1
 
@@ -779,7 +945,7 @@ class EurorailsState(State):
                 if len(owners) >= link.capacity:
                     what = "the Chunnel" if link.kind == CHUNNEL else "a ferry port"
                     return f"only {link.capacity} player(s) may build to {what}"
-                if link.kind == CHUNNEL and g.cfg.chunnel_needs_upgrade and self.train[p] == 0:
+                if link.kind == CHUNNEL and g.cfg.chunnel_needs_upgrade and self.freight_only(p):
                     return "the Chunnel needs a Fast or Heavy Freight or better"
                 if link.sea == CHANNEL and not self._channel_slot_free(p):
                     return "every player has the right to build to one English Channel ferry line"
@@ -1219,7 +1385,10 @@ class EurorailsState(State):
         g = self.game
         if self.pending:
             q = self.pending[0]
-            return sorted({g.LOSE0 + x for x in self.loads[q]})
+            n = g.num_players
+            return sorted({g.LOSE0 + x for x in (self.loads[q] if q < n else self.loads2[q - n])})
+        if self.offer:
+            return self._offer_actions()
         q = self.tosser()
         if q >= 0:
             return [g.TOSS0 + slot for slot in range(len(self.hands[q]))]
@@ -1233,16 +1402,268 @@ class EurorailsState(State):
     def _turn_actions(self, p: int) -> list[int]:
         g = self.game
         if self.phase == BUILD:
+            if self.traded:  # a purchase is made instead of building: more purchases only
+                return [g.END_BUILD, *self._offer_starts(p)]
             out = self._build_actions(p)
-            if not self.spent and not self.upgraded:
-                for target, cost in g.board.upgrades[self.train[p]]:
-                    if cost <= self.cash[p] and cost <= SPEND_LIMIT:
-                        out.append(g.U0 + target)
-            if self.crossgrade_refusal(p) is None:
-                out.append(g.U0 + g.crossgrade[self.train[p]])
+            if g.cfg.challenge_track_trading:
+                out.extend(self._offer_starts(p))
+            out.extend(self._upgrade_actions(p))
+            if self.pos2:
+                out.extend(g.train2_of[a] for a in self._second(p, self._upgrade_actions))
             out.append(g.END_BUILD)
             return sorted(out)
+        if self.pos2:
+            out = self._ops_actions(p)
+            to2 = g.train2_of
+            out.extend(to2[a] for a in self._second(p, self._ops_actions) if a in to2)
+            return sorted(set(out))
         return self._ops_actions(p)
+
+    def _upgrade_actions(self, p: int) -> list[int]:
+        """Upgrades and the crossgrade open to ``p``'s train (building phase)."""
+        g = self.game
+        out = []
+        if not self.spent and not self.upgraded:
+            for target, cost in g.board.upgrades[self.train[p]]:
+                if cost <= self.cash[p] and cost <= SPEND_LIMIT:
+                    out.append(g.U0 + target)
+        if g.crossgrade and self.crossgrade_refusal(p) is None:
+            out.append(g.U0 + g.crossgrade[self.train[p]])
+        return out
+
+    # -- Additional Trains ----------------------------------------------------------------
+    #
+    # The second train of seat p lives in train2/pos2/prev2/on_ferry2/loads2[p] (and, in
+    # the turn, moves2 and halved2). Every rule about "the train" is written once, for the
+    # fields of the first; the second train is handled by swapping its fields in, applying
+    # the same rule, and swapping back.
+
+    def _swap(self, p: int) -> None:
+        """Exchange seat ``p``'s first and second train (and the turn's movement left)."""
+        self.train[p], self.train2[p] = self.train2[p], self.train[p]
+        self.pos[p], self.pos2[p] = self.pos2[p], self.pos[p]
+        self.prev[p], self.prev2[p] = self.prev2[p], self.prev[p]
+        self.on_ferry[p], self.on_ferry2[p] = self.on_ferry2[p], self.on_ferry[p]
+        self.loads[p], self.loads2[p] = self.loads2[p], self.loads[p]
+        self.moves, self.moves2 = self.moves2, self.moves
+        h = self.halved
+        self.halved = (h & ~1) | self.halved2
+        self.halved2 = h & 1
+
+    def _second(self, p: int, rule: Any) -> list[int]:
+        """``rule(p)`` (a list of train actions) for ``p``'s second train."""
+        self._swap(p)
+        try:
+            out: list[int] = rule(p)
+        finally:
+            self._swap(p)
+        return out
+
+    def freight_only(self, p: int) -> bool:
+        """``p`` has no train better than a Freight (the Chunnel's building restriction)."""
+        return self.train[p] == 0 and (not self.pos2 or self.train2[p] == 0)
+
+    def _apply_second(self, p: int, a: int) -> None:
+        """Apply train action ``a`` to ``p``'s second train."""
+        g = self.game
+        finish = False
+        self._swap(p)
+        try:
+            if a < g.END_BUILD:
+                target = a - g.U0
+                if g.crossgrade.get(self.train[p]) == target:
+                    self.cash[p] -= CROSSGRADE
+                    self.spent += CROSSGRADE
+                else:  # an upgrade, instead of building: the turn ends
+                    self.cash[p] -= dict(g.board.upgrades[self.train[p]])[target]
+                    finish = True
+                self.train[p] = target
+                self.upgraded = 1
+            elif g.cfg.mercy_backtracking and a == g.BACKTRACK:
+                o = self._track_owner(self.pos[p], self.prev[p])
+                if o >= 0 and o != p:
+                    self._pay_rent(p, o)
+                self.prev[p] = -1
+                finish = True
+            else:  # moving and loads: never the end of the turn
+                self._apply_action(a)
+        finally:
+            self._swap(p)
+        if finish:
+            self._finish_turn()
+        self._settle()
+
+    def _start_second(self, p: int) -> None:
+        """The second train at the start of the operations phase (as the first's)."""
+        g = self.game
+        self._swap(p)
+        if self.on_ferry[p] >= 0:
+            self.pos[p] = self.on_ferry[p]
+            self.on_ferry[p] = -1
+            self.prev[p] = -1
+            self.moves = g.half[self.train[p]]
+            self.halved |= 1
+        elif self.pos[p] >= 0:
+            self._start_moves(p)
+        self._swap(p)
+
+    def _queue_loss2(self, q: int) -> None:
+        """Seat ``q``'s second train loses a load (its owner chooses which)."""
+        if not self.loads2[q]:
+            return
+        if len(set(self.loads2[q])) == 1:
+            self._swap(q)
+            self._lose_load(q, self.loads[q][0])
+            self._swap(q)
+        else:
+            self.pending.append(self.game.num_players + q)
+
+    # -- Selling and Trading Track -----------------------------------------------------------
+    #
+    # "Instead of building track, a player may purchase track from another player for
+    # whatever price both players agree to. The purchase may take place only in the
+    # purchasing player's turn." The buyer composes an offer to one seller in his building
+    # phase (before building or upgrading): the seller's segments he takes, his own he gives,
+    # a price; the seller accepts or refuses. One offer to each other seat a turn; an
+    # accepted one replaces the turn's building.
+
+    def _offer_starts(self, p: int) -> list[int]:
+        """``offer Pk`` actions open to ``p`` now (the building phase is assumed)."""
+        g = self.game
+        if not g.cfg.challenge_track_trading or self.spent or self.upgraded:
+            return []
+        return [
+            g.OFFER0 + k
+            for k in range(g.num_players)
+            if k != p and k not in self.offered and self.net[k]
+        ]
+
+    def offer_refusal(self, p: int, k: int) -> str | None:
+        """Why ``p`` may not start an offer to seat ``k`` now (None: legal)."""
+        g = self.game
+        if not g.cfg.challenge_track_trading:
+            return "selling and trading track is not played (config challenge_track_trading)"
+        if self.phase != BUILD:
+            return "track is bought instead of building, in the building phase"
+        if self.offer:
+            return "one offer at a time"
+        if self.spent or self.upgraded:
+            return "track is bought instead of building: not after building or upgrading"
+        if k == p or k >= g.num_players:
+            return "an offer is made to another player"
+        if k in self.offered:
+            return f"one offer to P{k + 1} a turn"
+        if not self.net[k]:
+            return f"P{k + 1} has no track"
+        return None
+
+    def _offer_actions(self) -> list[int]:
+        g = self.game
+        seller, stage, _ = self.offer
+        if stage == PROPOSED:
+            return [g.ACCEPT, g.REFUSE]
+        if stage == PRICED:
+            return [g.WITHDRAW, g.PROPOSE]
+        p = self.turn_player()
+        out = [g.WITHDRAW]
+        take, give = set(self.offer_take), set(self.offer_give)
+        for e, o in enumerate(self.edge_owner):
+            if o == seller:
+                if e not in take and self.trade_refusal(e, seller, p) is None:
+                    out.append(g.TAKE0 + e)
+            elif o == p and e not in give and self.trade_refusal(e, p, seller) is None:
+                out.append(g.GIVE0 + e)
+        if self.offer_take:
+            out.extend(g.PRICE0 + v for v in range(min(self.cash[p], PRICE_MAX) + 1))
+        return sorted(out)
+
+    def _owner_after(self, e: int) -> int:
+        """The owner of edge ``e`` once the offer being composed is carried out."""
+        if e in self.offer_take:
+            return self.turn_player()
+        if e in self.offer_give:
+            return self.offer[0]
+        return self.edge_owner[e]
+
+    def trade_refusal(self, e: int, frm: int, to: int) -> str | None:
+        """Why segment ``e`` may not pass from seat ``frm`` to seat ``to`` in the offer being
+        composed (None: it may). The track must still obey the rules that bind it."""
+        g = self.game
+        b = g.board
+        if not 0 <= e < len(b.edge_ends) or self.edge_owner[e] != frm:
+            return f"that segment is not P{frm + 1}'s track"
+        if e in self.offer_take or e in self.offer_give:
+            return "that segment is in the offer already"
+        if g.edge_port[e]:
+            return "track at a ferry port or the Chunnel goes with its line: it is not traded"
+        for m in b.edge_ends[e]:
+            c = b.city_of[m]
+            if c < 0 or b.city_size[c] not in (SMALL, MEDIUM):
+                continue
+            limit = 2 if b.city_size[c] == SMALL else 3
+            owners: set[int] = set()
+            sections = 0
+            for x in b.city_posts[c]:
+                for d in range(6):
+                    f = b.eid[x * 6 + d]
+                    if f < 0:
+                        continue
+                    o = to if f == e else self._owner_after(f)
+                    if o >= 0:
+                        owners.add(o)
+                    if x == m and o == to:
+                        sections += 1
+            if len(owners) > limit:
+                kind = "small" if limit == 2 else "medium"
+                return f"only {limit} players may have track into a {kind} city"
+            if sections > 3:
+                return "no player may have more than three sections to a medium or small city"
+        return None
+
+    def _trade_step(self, action: int) -> None:
+        """Apply one step of an offer (Selling and Trading Track)."""
+        g = self.game
+        if action < g.WITHDRAW:
+            k = action - g.OFFER0
+            self.offer = [k, COMPOSING, 0]
+            self.offered.append(k)
+        elif action == g.PROPOSE:
+            self.offer[1] = PROPOSED
+        elif action == g.ACCEPT:
+            self._carry_out_trade()
+            self.traded = 1
+            self._end_offer()
+        elif action in (g.WITHDRAW, g.REFUSE):
+            self._end_offer()
+        elif action < g.TAKE0:
+            self.offer[2] = action - g.PRICE0
+            self.offer[1] = PRICED
+        elif action < g.GIVE0:
+            self.offer_take.append(action - g.TAKE0)
+        else:
+            self.offer_give.append(action - g.GIVE0)
+
+    def _end_offer(self) -> None:
+        self.offer = []
+        self.offer_take = []
+        self.offer_give = []
+
+    def _carry_out_trade(self) -> None:
+        """The accepted offer: segments change owner (colour), the price is paid."""
+        b = self.game.board
+        buyer, (seller, _, price) = self.turn_player(), self.offer
+        for edges, frm, to in ((self.offer_take, seller, buyer), (self.offer_give, buyer, seller)):
+            for e in edges:
+                self.edge_owner[e] = to
+                for m in b.edge_ends[e]:
+                    self._touch(frm, m, -1)
+                    self._touch(to, m, 1)
+        self.cash[buyer] -= price
+        self.cash[seller] += price
+        # the blocking check's "stays true" holds for builds only: buyer and seller start over
+        self._present.clear()
+        self._reach.clear()
+        self._linked = [0] * self.game.num_players
 
     def crossgrade_refusal(self, p: int) -> str | None:
         """Why ``p`` may not crossgrade now (None: legal; the building phase is assumed)."""
@@ -1282,7 +1703,7 @@ class EurorailsState(State):
             if self._chunnel_refusal(p) is None:
                 out.append(g.CHUNNEL_MOVE)
         k = b.link_at[m]
-        if k >= 0 and b.links[k].kind == FERRY:
+        if k >= 0 and b.links[k].kind == FERRY and self.on_ferry[p] < 0:
             for o in self.link_owners[k]:
                 if o == p and self._own_fee_due(p) and self.cash[p] < MOVE_FEE:
                     continue
@@ -1313,7 +1734,7 @@ class EurorailsState(State):
                     if card < FIRST_EVENT:
                         for j, dem in enumerate(g.demands[card]):
                             if dem.city == c and dem.load in load_set:
-                                out.append(g.DELIVER0 + 3 * s + j)
+                                out.append(g.DELIVER0 + 3 * s + j if s < 3 else g.DELIVER4_0 + j)
                 for s, card in enumerate(self.contracts):
                     for j, dem in enumerate(g.demands[card]):
                         if dem.city == c and dem.load in load_set:
@@ -1427,7 +1848,13 @@ class EurorailsState(State):
             return
         if self.pending:
             q = self.pending.pop(0)
-            self._lose_load(q, action - g.LOSE0)
+            n = g.num_players
+            if q < n:
+                self._lose_load(q, action - g.LOSE0)
+            else:  # the second train's load
+                self._swap(q - n)
+                self._lose_load(q - n, action - g.LOSE0)
+                self._swap(q - n)
             self._settle()
             return
         q = self.tosser()
@@ -1439,6 +1866,17 @@ class EurorailsState(State):
             self.cash[p] += action - g.BORROW0 + 1
             self.debt[p] = 2 * (action - g.BORROW0 + 1)
             self._settle()
+            return
+        if action >= g.OFFER0:  # the ids of the last three variants (one test for the rest)
+            if action >= g.TRAIN2_0:  # Additional Trains: the second train's action
+                self._apply_second(p, g.base_of[action])
+            elif action >= g.TRADE_END:  # Four demand cards: a demand of the 4th slot
+                self._deliver(p, 3, action - g.DELIVER4_0)
+                if g.cfg.challenge_cost_to_load:
+                    self.moves -= 1
+                self._settle()
+            else:  # Selling and Trading Track
+                self._trade_step(action)
             return
         if g.cfg.challenge_open_contracts and action >= g.CONTRACT0:
             slot, j = divmod(action - g.CONTRACT0, 3)
@@ -1541,7 +1979,7 @@ class EurorailsState(State):
                     self.debt[q] = 0
         while not self.over and not self.pending and self.phase != DEAL:
             p = self.turn_player()
-            if len(self.hands[p]) < 3:
+            if len(self.hands[p]) < self.game.hand_size:
                 return
             if self.discarding or self.end_now:
                 self.discarding = self.end_now = 0
@@ -1665,11 +2103,15 @@ class EurorailsState(State):
         elif owner == p and self._own_fee_due(p):
             self._pay_move_fee(p)
         self.on_ferry[p] = link.ends[1] if link.ends[0] == m else link.ends[0]
-        self._to_build()
+        if self.pos2:  # this train stops; the other may still move
+            self.moves = 0
+            self.halved |= 2
+        else:
+            self._to_build()
 
     def _to_build(self) -> None:
         self.phase = BUILD
-        self.moves = 0
+        self.moves = self.moves2 = 0
 
     def _deliver(self, p: int, slot: int, j: int) -> None:
         b = self.game.board
@@ -1724,6 +2166,9 @@ class EurorailsState(State):
                 if self.pos[q] >= 0 and self.pos[q] in area:
                     self._lose_turn(q, drawer)
                     self._queue_loss(q)
+                if self.pos2 and self.pos2[q] >= 0 and self.pos2[q] in area:
+                    self._lose_turn(q, drawer)
+                    self._queue_loss2(q)
             self.discard.append(card)
         elif ev.kind == "bonus":
             self.active.append([card, drawer, FOREVER])
@@ -1751,11 +2196,26 @@ class EurorailsState(State):
                     if at_port or crossing:
                         self._lose_turn(q, drawer)
                         self._queue_loss(q)
+                if self.pos2:  # each train on a ferry milepost
+                    for q in range(n):
+                        self._swap(q)
+                        m = self.pos[q]
+                        k = b.link_at[m] if m >= 0 else -1
+                        at_port = k >= 0 and b.links[k].kind == FERRY and m in area
+                        dest = self.on_ferry[q]
+                        crossing = dest >= 0 and b.links[b.link_at[dest]].sea in ev.seas
+                        self._swap(q)
+                        if at_port or crossing:
+                            self._lose_turn(q, drawer)
+                            self._queue_loss2(q)
             if ev.kind in ("snow", "fog", "gale") and self.phase == OPS:
                 p = self.turn_player()
                 if p == drawer and self.pos[p] in area and not self.halved & 1:
                     self.moves = (self.moves + 1) // 2
                     self.halved |= 1
+                if p == drawer and self.pos2 and self.pos2[p] in area and not self.halved2:
+                    self.moves2 = (self.moves2 + 1) // 2
+                    self.halved2 = 1
 
     def _lose_turn(self, q: int, drawer: int) -> None:
         if q == drawer and self.turn_player() == q and self.phase != DEAL:
@@ -1816,12 +2276,18 @@ class EurorailsState(State):
         while not self.over:
             p = self.turn_player()
             self.moves = self.halved = self.spent = self.from_major = self.upgraded = 0
+            self.moves2 = self.halved2 = 0
             self.rented = [0] * n
             self.blocked = []
+            if self.offered:
+                self.offered = []
+            self.traded = 0
             if self.lost[p]:
                 self.lost[p] = 0
                 if g.cfg.mercy_backtracking:  # a lost turn serves as a backtrack
                     self.prev[p] = -1
+                    if self.pos2:
+                        self.prev2[p] = -1
                 self._end_of_turn(p)
                 continue
             if self.t < g.cfg.building_turns * n:
@@ -1836,6 +2302,8 @@ class EurorailsState(State):
                 self.halved = 1
             elif self.pos[p] >= 0:
                 self._start_moves(p)
+            if self.pos2:
+                self._start_second(p)
             return
 
     def _finish_turn(self) -> None:
@@ -2036,13 +2504,16 @@ class EurorailsState(State):
         b = self.game.board
         for x, total in enumerate(b.load_chips):
             held = sum(ld.count(x) for ld in self.loads)
+            held += sum(ld.count(x) for ld in self.loads2)
             held += sum(1 for w in self.warehouse if w[1] == x)
             assert self.chips[x] + held == total, f"{b.load_names[x]}: chips do not add up"
         assert all(c >= 0 for c in self.cash), "negative cash"
         for q, ld in enumerate(self.loads):
             assert len(ld) <= b.train_capacity[self.train[q]], "a train over its capacity"
+        for q, ld in enumerate(self.loads2):
+            assert len(ld) <= b.train_capacity[self.train2[q]], "a train over its capacity"
         g = self.game
-        on_trains = sum(ld.count(g.CIRCUS) for ld in self.loads)
+        on_trains = sum(ld.count(g.CIRCUS) for ld in (*self.loads, *self.loads2))
         circuses = len(CIRCUS_CITIES) if g.cfg.circus else 0
         assert len(self.circus_at) + on_trains == circuses, "the Circus chips do not add up"
 

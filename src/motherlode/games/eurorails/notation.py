@@ -13,6 +13,10 @@ Every action string names what it acts on, so it parses without the position, ex
     pick Wine            drop Wine                deliver Wine to Paris #12
     end move             discard hand             start Paris
     lose Wine            draw #12   (chance)
+    offer P2   take 612>613   give 700>701   price 12   propose   withdraw   accept   refuse
+                         (Selling and Trading Track: an offer composed step by step)
+    train 2 move 613     train 2 pick Wine   train 2 upgrade Super Freight   ...
+                         (Additional Trains: any train action, for the second train)
 """
 
 from __future__ import annotations
@@ -34,6 +38,9 @@ _DELIVER = re.compile(r"^deliver (.+) to (.+) #(\d+)$")
 _DRAW = re.compile(r"^draw #?(\d+)$")
 _TOSS = re.compile(r"^discard #(\d+)$")
 _BORROW = re.compile(r"^borrow (\d+)$")
+_OFFER = re.compile(r"^offer p(\d)$")
+_PRICE = re.compile(r"^price (\d+)$")
+_SEGMENT = re.compile(r"^(take|give) (\d+)\s*>\s*(\d+)$")
 
 
 def action_string(state: EurorailsState, action: Action) -> str:
@@ -45,6 +52,15 @@ def action_string(state: EurorailsState, action: Action) -> str:
         if card >= 147:
             return f"draw #{card} ({b.events[card].title})"
         return f"draw #{card}"
+    if action >= g.TRAIN2_0 and action in g.base_of:  # Additional Trains
+        p = state.turn_player()
+        state._swap(p)
+        try:
+            return "train 2 " + action_string(state, g.base_of[action])
+        finally:
+            state._swap(p)
+    if action >= g.TRADE_END and action < g.TRAIN2_0:  # Four demand cards: hand slot 3
+        return _deliver_string(state, 3, action - g.DELIVER4_0)
     if action < g.U0:
         a, d = divmod(action, 6)
         to = b.nb[action]
@@ -75,12 +91,7 @@ def action_string(state: EurorailsState, action: Action) -> str:
     if action < g.DELIVER0:
         return f"drop {_load(state, action - g.DROP0)}"
     if action < g.END_MOVE:
-        slot, j = divmod(action - g.DELIVER0, 3)
-        hand = state.hands[p]
-        if slot < len(hand) and hand[slot] < 147:
-            dem = g.demands[hand[slot]][j]
-            return f"deliver {g.load_names[dem.load]} to {b.city_names[dem.city]} #{hand[slot]}"
-        return f"deliver slot {slot} demand {j}"
+        return _deliver_string(state, *divmod(action - g.DELIVER0, 3))
     if action == g.END_MOVE:
         return "end move"
     if action == g.DISCARD:
@@ -89,6 +100,8 @@ def action_string(state: EurorailsState, action: Action) -> str:
         return f"start {b.city_names[action - g.START0]}"
     if action < g.TOSS0:
         return f"lose {_load(state, action - g.LOSE0)}"
+    if g.cfg.challenge_track_trading and g.OFFER0 <= action < g.TRADE_END:
+        return _trade_string(state, action)
     if g.cfg.challenge_open_contracts and action >= g.CONTRACT0:
         slot, j = divmod(action - g.CONTRACT0, 3)
         if slot < len(state.contracts):
@@ -105,6 +118,28 @@ def action_string(state: EurorailsState, action: Action) -> str:
     if q >= 0 and slot < len(state.hands[q]):
         return f"discard #{state.hands[q][slot]}"
     return f"discard slot {slot}"
+
+
+def _deliver_string(state: EurorailsState, slot: int, j: int) -> str:
+    g = state.game
+    hand = state.hands[state.turn_player()]
+    if slot < len(hand) and hand[slot] < 147:
+        dem = g.demands[hand[slot]][j]
+        return f"deliver {g.load_names[dem.load]} to {g.board.city_names[dem.city]} #{hand[slot]}"
+    return f"deliver slot {slot} demand {j}"
+
+
+def _trade_string(state: EurorailsState, action: Action) -> str:
+    g = state.game
+    if action < g.WITHDRAW:
+        return f"offer P{action - g.OFFER0 + 1}"
+    if action < g.PRICE0:
+        return ("withdraw", "propose", "accept", "refuse")[action - g.WITHDRAW]
+    if action < g.TAKE0:
+        return f"price {action - g.PRICE0}"
+    verb, e = ("take", action - g.TAKE0) if action < g.GIVE0 else ("give", action - g.GIVE0)
+    a, c = g.board.edge_ends[e]
+    return f"{verb} {a}>{c}"
 
 
 def _load(state: EurorailsState, x: int) -> str:
@@ -124,6 +159,18 @@ def parse_action(state: EurorailsState, text: str) -> Action:
         if mt and 1 <= int(mt.group(1)) <= 168:
             return int(mt.group(1)) - 1
         raise NotationError(f"eurorails: {text!r} is not a card draw ('draw #12')")
+    if g.base_of and t.startswith(("train 1 ", "train 2 ")):  # Additional Trains
+        if t.startswith("train 1 "):
+            return parse_action(state, t[8:])
+        p = state.turn_player()
+        state._swap(p)
+        try:
+            a = parse_action(state, t[8:])
+        finally:
+            state._swap(p)
+        if a not in g.train2_of:
+            raise NotationError(f"eurorails: {text!r} is not an action of a train")
+        return g.train2_of[a]
     loads = {x.lower(): k for k, x in enumerate(g.load_names)}
     cities = {x.lower(): k for k, x in enumerate(b.city_names)}
     trains = {x.lower(): k for k, x in enumerate(b.train_names)}
@@ -149,6 +196,10 @@ def parse_action(state: EurorailsState, text: str) -> Action:
         return g.CHUNNEL_MOVE
     if t == "backtrack" and g.cfg.mercy_backtracking:
         return g.BACKTRACK
+    if g.cfg.challenge_track_trading:
+        found = _parse_trade(state, t)
+        if found is not None:
+            return found
     mt = _BORROW.match(t)
     if mt and g.cfg.mercy_borrowing and 1 <= int(mt.group(1)) <= 20:
         return g.BORROW0 + int(mt.group(1)) - 1
@@ -183,7 +234,7 @@ def parse_action(state: EurorailsState, text: str) -> Action:
             slot = hand.index(card)
             for j, dem in enumerate(g.demands[card]):
                 if dem.load == loads[mt.group(1)] and dem.city == cities[mt.group(2)]:
-                    return g.DELIVER0 + 3 * slot + j
+                    return g.DELIVER0 + 3 * slot + j if slot < 3 else g.DELIVER4_0 + j
         if card in state.contracts:
             slot = state.contracts.index(card)
             for j, dem in enumerate(g.demands[card]):
@@ -196,6 +247,64 @@ def parse_action(state: EurorailsState, text: str) -> Action:
     )
 
 
+def _parse_trade(state: EurorailsState, t: str) -> Action | None:
+    """A step of an offer (Selling and Trading Track), or None."""
+    from motherlode.games.eurorails.game import PRICE_MAX
+
+    g = state.game
+    b = g.board
+    steps = {"withdraw": g.WITHDRAW, "propose": g.PROPOSE, "accept": g.ACCEPT, "refuse": g.REFUSE}
+    if t in steps:
+        return steps[t]
+    mt = _OFFER.match(t)
+    if mt and 1 <= int(mt.group(1)) <= g.num_players:
+        return g.OFFER0 + int(mt.group(1)) - 1
+    mt = _PRICE.match(t)
+    if mt:
+        if int(mt.group(1)) > PRICE_MAX:
+            raise NotationError(f"eurorails: a price is at most {PRICE_MAX} million")
+        return g.PRICE0 + int(mt.group(1))
+    mt = _SEGMENT.match(t)
+    if mt:
+        a, c = int(mt.group(2)), int(mt.group(3))
+        base = g.TAKE0 if mt.group(1) == "take" else g.GIVE0
+        if a < b.n:
+            for d in range(6):
+                if b.nb[a * 6 + d] == c and b.eid[a * 6 + d] >= 0:
+                    return base + b.eid[a * 6 + d]
+        raise NotationError(f"eurorails: {a} and {c} are not joined by a track segment")
+    return None
+
+
+def _explain_trade(state: EurorailsState, action: Action) -> str:
+    """Why a step of an offer is illegal (Selling and Trading Track)."""
+    from motherlode.games.eurorails.game import COMPOSING, PRICED, PROPOSED
+
+    g = state.game
+    p = state.turn_player()
+    if action < g.WITHDRAW:
+        return state.offer_refusal(p, action - g.OFFER0) or "not legal here"
+    if not state.offer:
+        return "no offer is being made (start one with 'offer P2')"
+    seller, stage, _ = state.offer
+    if action in (g.ACCEPT, g.REFUSE):
+        return "the offer has not been proposed yet"
+    if stage == PROPOSED:
+        return f"P{seller + 1} must first accept or refuse the offer"
+    if action == g.PROPOSE:
+        return "an offer is proposed once its price is named"
+    if stage == PRICED:
+        return "the price is named: propose the offer or withdraw it"
+    assert stage == COMPOSING
+    if action < g.TAKE0:
+        if not state.offer_take:
+            return "an offer takes at least one of the seller's segments before its price"
+        return f"the price is in whole millions up to the buyer's cash ({state.cash[p]})"
+    if action < g.GIVE0:
+        return state.trade_refusal(action - g.TAKE0, seller, p) or "not legal here"
+    return state.trade_refusal(action - g.GIVE0, p, seller) or "not legal here"
+
+
 def explain(state: EurorailsState, action: Action) -> str:
     """Why ``action`` is illegal in ``state``: the rule that forbids it."""
     from motherlode.games.eurorails.game import BUILD, OPS, SPEND_LIMIT
@@ -204,10 +313,25 @@ def explain(state: EurorailsState, action: Action) -> str:
     if not 0 <= action < g.num_distinct_actions:
         return "no such action id"
     if state.pending:
-        return f"P{state.pending[0] + 1} must first choose a load to lose"
+        return f"P{state.pending[0] % g.num_players + 1} must first choose a load to lose"
+    if action >= g.TRAIN2_0:  # Additional Trains: the rule, for the second train
+        p = state.turn_player()
+        state._swap(p)
+        try:
+            return explain(state, g.base_of[action]) + " (train 2)"
+        finally:
+            state._swap(p)
+    if action >= g.TRADE_END:  # Four demand cards: hand slot 3
+        if state.phase != OPS:
+            return "loads are delivered in the operations phase"
+        return "the train is not in a city where that can be done (or a strike, or capacity)"
     q = state.tosser()
     if q >= 0:
         return f"P{q + 1} must first discard a demand card (Fast Game)"
+    if g.cfg.challenge_track_trading and action >= g.OFFER0:
+        return _explain_trade(state, action)
+    if state.offer:
+        return f"the offer to P{state.offer[0] + 1} must first be settled (or withdrawn)"
     if g.cfg.challenge_open_contracts and action >= g.CONTRACT0:
         return "an open contract is delivered with its load, in its city, in the move"
     if g.cfg.mercy_backtracking and action == g.BACKTRACK:
@@ -222,6 +346,8 @@ def explain(state: EurorailsState, action: Action) -> str:
         return "cards are discarded one by one only after the first 2 building turns (Fast Game)"
     p = state.turn_player()
 
+    if state.traded and action < g.END_BUILD:
+        return "track was bought this turn: a purchase is made instead of building or upgrading"
     if action < g.U0:
         if state.phase != BUILD:
             return "track is built in the building phase (end the movement first)"

@@ -70,6 +70,7 @@ def observation(state: EurorailsState, player: Player | None = None) -> dict[str
                 "loses_next_turn": bool(state.lost[q]),
                 "declared": bool(state.declared[q]),
             }
+            | ({"second_train": _second_view(state, q)} if state.pos2 else {})
         )
     to_move = state.current_player()
     events = [
@@ -96,12 +97,13 @@ def observation(state: EurorailsState, player: Player | None = None) -> dict[str
             "cash_public": bool(state.cash_public),
             "players": players,
             "moves_left": state.moves,
+            **({"moves_left_2": state.moves2} if state.pos2 else {}),
             "spent_this_turn": state.spent,
             "events": events,
             "chips": {b.load_names[x]: c for x, c in enumerate(state.chips)},
             "draw_pile": len(state.draw),
             "discard_pile": list(state.discard),
-            "pending_load_loss": list(state.pending),
+            "pending_load_loss": [q % n for q in state.pending],  # (n + q: a second train)
             "legal": [state.action_to_string(a) for a in state.legal_actions()]
             if player is not None and player == to_move
             else [],
@@ -127,12 +129,64 @@ def observation(state: EurorailsState, player: Player | None = None) -> dict[str
             if g.cfg.challenge_open_contracts
             else {}
         )
+        | ({"trade": _trade_view(state)} if g.cfg.challenge_track_trading else {})
     )
+
+
+def _second_view(state: EurorailsState, q: int) -> dict[str, Any]:
+    """Additional Trains: seat ``q``'s second train (public, like the first)."""
+    g = state.game
+    b = g.board
+    m = state.pos2[q]
+    return {
+        "train": b.train_names[state.train2[q]],
+        "at": m,
+        "at_city": b.city_names[b.city_of[m]] if m >= 0 and b.city_of[m] >= 0 else None,
+        "on_ferry_to": state.on_ferry2[q] if state.on_ferry2[q] >= 0 else None,
+        "loads": [g.load_names[x] for x in state.loads2[q]],
+    }
+
+
+def _trade_view(state: EurorailsState) -> dict[str, Any]:
+    """Selling and Trading Track: the offer on the table is public (made at the table)."""
+    from motherlode.games.eurorails.game import OFFER_STAGES
+
+    b = state.game.board
+    offer = None
+    if state.offer:
+        seller, stage, price = state.offer
+        offer = {
+            "buyer": state.turn_player(),
+            "seller": seller,
+            "take": [list(b.edge_ends[e]) for e in state.offer_take],
+            "give": [list(b.edge_ends[e]) for e in state.offer_give],
+            "price": price if stage else None,
+            "stage": OFFER_STAGES[stage],
+        }
+    return {"offer": offer, "offered_this_turn": list(state.offered), "bought": bool(state.traded)}
 
 
 def tensor_size(game: EurorailsGame) -> int:
     n = game.num_players
-    return game.board.n * (2 * n + 1) + n * (2 + 4 + 32 + 2 + 9 * 2) + 22 + 32 + n + 4
+    return (
+        game.board.n * (2 * n + 1)
+        + n * (2 + 4 + 32 + 2 + 9 * 2)
+        + 22
+        + 32
+        + n
+        + 4
+        + _trade_size(game)
+        + (n * (4 + 32) if game.cfg.challenge_additional_trains else 0)
+        + (n * 6 if game.cfg.four_demand_cards else 0)
+    )
+
+
+def _trade_size(game: EurorailsGame) -> int:
+    """Selling and Trading Track: the seller, the stage, the price, a purchase made, and
+    per milepost the ends of segments taken and given."""
+    if not game.cfg.challenge_track_trading:
+        return 0
+    return game.num_players + 3 + 2 + 2 * game.board.n
 
 
 def tensor(state: EurorailsState, player: Player | None = None) -> np.ndarray:
@@ -153,6 +207,8 @@ def tensor(state: EurorailsState, player: Player | None = None) -> np.ndarray:
     for q in range(n):
         if state.pos[q] >= 0:
             t[state.pos[q] * (2 * n + 1) + n + q] = 1.0
+        if state.pos2 and state.pos2[q] >= 0:
+            t[state.pos2[q] * (2 * n + 1) + n + q] = 1.0
     for m in state.weather_area():
         t[m * (2 * n + 1) + 2 * n] = 1.0
     o = big * (2 * n + 1)
@@ -186,6 +242,34 @@ def tensor(state: EurorailsState, player: Player | None = None) -> np.ndarray:
         t[o + cp] = 1.0
     o += n
     t[o + state.phase] = 1.0
+    o += 4
+    if g.cfg.challenge_track_trading:
+        if state.offer:
+            seller, stage, price = state.offer
+            t[o + seller] = 1.0
+            t[o + n + stage] = 1.0
+            t[o + n + 3] = price / 100.0
+        t[o + n + 4] = float(state.traded)
+        o += n + 5
+        for k, edges in enumerate((state.offer_take, state.offer_give)):
+            for e in edges:
+                for m in b.edge_ends[e]:
+                    t[o + 2 * m + k] = 1.0
+        o += 2 * b.n
+    if state.pos2:  # Additional Trains: per seat the second train's type and loads
+        for q in range(n):
+            t[o + state.train2[q]] = 1.0
+            for x in state.loads2[q]:
+                t[o + 4 + x] += 1.0
+            o += 36
+    if g.cfg.four_demand_cards:  # the 4th card's demands, when visible
+        for q in range(n):
+            hand = state.hands[q]
+            if (g.cfg.open_hands or q == player) and len(hand) > 3 and hand[3] < 147:
+                for k, d in enumerate(g.demands[hand[3]]):
+                    t[o + 2 * k] = (d.load + 1) / 32.0
+                    t[o + 2 * k + 1] = d.payment / 100.0
+            o += 6
     return t
 
 
@@ -206,12 +290,29 @@ def text_summary(state: EurorailsState, seat: Player | None = None) -> str:
             f"{pl['majors_connected']}/8 majors"
             + (" [loses next turn]" if pl["loses_next_turn"] else "")
         )
+        if "second_train" in pl:
+            tr = pl["second_train"]
+            at = tr["at_city"] or (tr["at"] if tr["at"] >= 0 else "not placed")
+            lines.append(
+                f"      train 2: {tr['train']} at {at}, loads {', '.join(tr['loads']) or '-'}"
+            )
         if pl["hand"]:
             for card in pl["hand"]:
                 ds = "; ".join(f"{d['load']}>{d['city']} {d['payment']}" for d in card["demands"])
                 lines.append(f"      #{card['card']}: {ds}")
     if obs["events"]:
         lines.append("  events: " + ", ".join(f"#{e['card']} {e['title']}" for e in obs["events"]))
+    offer = obs.get("trade", {}).get("offer")
+    if offer:
+
+        def segs(xs: list[list[int]]) -> str:
+            return ", ".join(f"{a}>{c}" for a, c in xs) or "-"
+
+        price = "?" if offer["price"] is None else f"{offer['price']}M"
+        lines.append(
+            f"  offer ({offer['stage']}): P{offer['buyer'] + 1} to P{offer['seller'] + 1}:"
+            f" takes {segs(offer['take'])}, gives {segs(offer['give'])}, price {price}"
+        )
     if obs["terminal"]:
         lines.append("  winners: " + ", ".join(f"P{w + 1}" for w in obs["winners"] or []))
     return "\n".join(lines)
@@ -237,6 +338,9 @@ def text_board(state: EurorailsState, seat: Player | None = None, radius: int = 
             for x in b.edge_ends[e]:
                 owner_at.setdefault(x, o)
     trains = {state.pos[q]: q for q in range(state.game.num_players) if state.pos[q] >= 0}
+    for q, m in enumerate(state.pos2):
+        if m >= 0:
+            trains.setdefault(m, q)
     q0, r0 = b.q[centre], b.r[centre]
     rows = []
     symbol = {0: ".", 1: "m", 2: "^", 3: "p", 4: "s", 5: "M", 6: "C", 7: "o"}
@@ -334,9 +438,42 @@ def svg_board(state: EurorailsState, seat: Player | None = None) -> str:
                     stroke_linecap="round",
                 )
             )
+    offer = obs.get("trade", {}).get("offer")
+    if offer:  # the segments of the offer on the table, dashed in the receiver's colour
+        for key, who in (("take", "buyer"), ("give", "seller")):
+            for a, c in offer[key]:
+                (ax, ay), (cx, cy) = at(a), at(c)
+                body.append(
+                    svgh.element(
+                        "line",
+                        x1=round(ax, 1),
+                        y1=round(ay, 1),
+                        x2=round(cx, 1),
+                        y2=round(cy, 1),
+                        stroke=COLOURS[offer[who]],
+                        stroke_width=5,
+                        stroke_dasharray="3,2",
+                        stroke_opacity=0.8,
+                    )
+                )
     legal = obs["legal"]
     for text in legal:
-        if text.startswith("build "):
+        if text.startswith(("take ", "give ")):
+            ends = re.match(r"(?:take|give) (\d+)>(\d+)", text)
+            assert ends is not None
+            (ax, ay), (cx, cy) = at(int(ends.group(1))), at(int(ends.group(2)))
+            shape = svgh.element(
+                "line",
+                x1=round(ax, 1),
+                y1=round(ay, 1),
+                x2=round(cx, 1),
+                y2=round(cy, 1),
+                stroke="#000",
+                stroke_opacity=0.25,
+                stroke_width=6 if text.startswith("take") else 4,
+            )
+            body.append(svgh.actionable(shape, text))
+        elif text.startswith("build "):
             ends = re.match(r"build (\d+)>(\d+)", text)
             if ends is None:  # "build 12>12+3": a ferry or the Chunnel, drawn by its port
                 continue
@@ -352,8 +489,8 @@ def svg_board(state: EurorailsState, seat: Player | None = None) -> str:
                 stroke_width=4,
             )
             body.append(svgh.actionable(shape, text))
-        elif text.startswith("move "):
-            target = re.match(r"move (\d+)", text)
+        elif text.startswith(("move ", "train 2 move ")):
+            target = re.match(r"(?:train 2 )?move (\d+)", text)
             if target is None:  # "move n": a direction, not a milepost
                 continue
             tx, ty = at(int(target.group(1)))
@@ -361,11 +498,18 @@ def svg_board(state: EurorailsState, seat: Player | None = None) -> str:
                 "circle", cx=round(tx, 1), cy=round(ty, 1), r=5, fill="#ffd700", fill_opacity=0.6
             )
             body.append(svgh.actionable(shape, text))
+    shown = []
     for pl in obs["players"]:
+        shown.append(pl)
+        if "second_train" in pl:  # Additional Trains: drawn like the first, a bit lower
+            shown.append({**pl, **pl["second_train"], "second": True})
+    for pl in shown:
         if pl["at"] >= 0:
             x, y = at(pl["at"])
             x += 4 * pl["seat"] - 8
-            title = f"P{pl['seat'] + 1} {pl['train']}: {', '.join(pl['loads']) or 'empty'}"
+            y += 6 if pl.get("second") else 0
+            name = f"P{pl['seat'] + 1}" + (" train 2" if pl.get("second") else "")
+            title = f"{name} {pl['train']}: {', '.join(pl['loads']) or 'empty'}"
             body.append(
                 svgh.element(
                     "rect",
