@@ -141,3 +141,38 @@ def test_time_budget_stops_on_time() -> None:
     agent.act(state)
     assert isinstance(agent, MCTSAgent)
     assert agent.last_search["seconds"] < 0.5 and agent.last_search["iterations"] > 0
+
+
+def test_the_guide_is_asked_only_for_nodes_that_are_expanded() -> None:
+    # Leaves are judged once and never expanded; asking the greedy bot for their move would
+    # cost more than the rest of the search (El Dorado's bot plans a whole turn).
+    from motherlode.agents.mcts import UNPREPARED, Node
+
+    game = motherlode.load("yukon")
+    state = midgame(game, seed=4, moves=6)
+    agent = create("mcts:iterations=300,rollout=none,bias=1,widening=1", game, seed=2)
+    assert isinstance(agent, MCTSAgent) and agent.guide is not None
+    calls = 0
+    ask = agent.guide.act
+
+    def counted(s: State) -> int:
+        nonlocal calls
+        calls += 1
+        return ask(s)
+
+    agent.guide.act = counted  # type: ignore[method-assign]
+    agent.act(state)
+    assert agent._root is not None
+
+    def walk(node: Node) -> tuple[int, int]:
+        prepared = int(node.kind == 0 and node.hint != UNPREPARED and len(node.children) > 0)
+        leaves = int(node.kind == 0 and node.hint == UNPREPARED)
+        for child in node.children.values():
+            p, q = walk(child)
+            prepared, leaves = prepared + p, leaves + q
+        return prepared, leaves
+
+    prepared, leaves = walk(agent._root)
+    assert leaves > 0  # most of the tree is leaves, never expanded...
+    assert calls <= prepared  # ...and the guide was asked only for the expanded nodes
+    assert calls > 0

@@ -80,6 +80,9 @@ DECISION, CHANCE_NODE, TERMINAL_NODE, GROUP = 0, 1, 2, 3
 GROUP_MIN_ACTIONS = 12
 """Nodes with fewer legal actions than this are not grouped."""
 
+UNPREPARED = -2
+"""``Node.hint`` of a decision node whose children are not ordered yet."""
+
 
 class Node:
     """A node of the search tree: its statistics and its children by action."""
@@ -105,7 +108,7 @@ class Node:
         self.untried: list[int] = []
         self.outcomes: list[tuple[Action, float]] = []
         self.terminal: list[float] | None = None
-        self.hint = -1  # the greedy bot's move here (progressive bias), or -1
+        self.hint = -1  # the greedy bot's move here (progressive bias), -1, or UNPREPARED
 
     def mean(self, player: int) -> float:
         return self.w[player] / self.n if self.n else 0.0
@@ -280,7 +283,18 @@ class MCTSAgent(Agent):
             node.outcomes = state.chance_outcomes()
             return node
         node = Node(DECISION, player, n)
-        legal = state.legal_actions()
+        # Ordering (and the guide's hint, and grouping) waits until the node is expanded:
+        # most nodes are leaves that are judged once and never expanded, and asking the
+        # greedy bot for its move can cost more than the rest of the simulation.
+        node.untried = state.legal_actions()
+        node.hint = UNPREPARED
+        return node
+
+    def _prepare(self, node: Node, state: State) -> None:
+        """Order ``node``'s children (the guide's move first) and group them, on first use."""
+        legal = node.untried
+        node.hint = -1
+        n = self.num_players
         if self.guide is not None and (self.bias or self.widening) and len(legal) > 1:
             node.hint = self.guide.act(state)
         if self.group and len(legal) >= GROUP_MIN_ACTIONS:
@@ -289,15 +303,15 @@ class MCTSAgent(Agent):
                 key = state.action_to_string(action).split(" ", 1)[0]
                 groups.setdefault(key, []).append(action)
             if len(groups) > 1:
+                node.untried = []
                 for i, members in enumerate(groups.values()):
-                    sub = Node(GROUP, player, n)
+                    sub = Node(GROUP, node.player, n)
                     sub.untried = self._order(members, node.hint)
                     if node.hint in members:
                         sub.hint = node.hint
                     node.children[-1 - i] = sub  # group keys never clash with actions
-                return node
+                return
         node.untried = self._order(legal, node.hint)
-        return node
 
     def _order(self, actions: list[Action], hint: Action) -> list[Action]:
         """The order children are tried in (popped from the end): random, the hint first."""
@@ -356,6 +370,8 @@ class MCTSAgent(Agent):
                 node = child
                 path.append(node)
                 continue
+            if node.hint == UNPREPARED:
+                self._prepare(node, state)
             if self._may_expand(node):
                 action = node.untried.pop()
                 state.apply_unchecked(action)

@@ -35,16 +35,38 @@ from motherlode.games.eldorado.sheets import GOLDEN, SETTLEMENT, SIGNPOST, TEMPL
 ROUTE_WEIGHT = 1.0
 
 
+ROUTE_CACHE = 50_000
+"""Route costs remembered per game (search asks for the same route again and again)."""
+
+
 def route_cost(state: EldoradoState, p: int) -> float:
     """Estimated fills still needed by ``p`` to enter El Dorado."""
     g = state.game
-    sh = g.sheet
     if state.entered(p):
         return 0.0
     need = max(0, g.required - state.temples_offered(p))
     visited = state.visited[p]
     minima = state.minima
     carto = state.has(p, g.cartographer)
+    # Everything the estimate reads: the search of a turn changes mostly resources, so the
+    # same route comes back many times.
+    key = (visited, need, carto, tuple(state.paid[p]), tuple(minima))
+    cache: dict[tuple[object, ...], float] | None = getattr(g, "_route_cache", None)
+    if cache is None:
+        cache = {}
+        g._route_cache = cache  # type: ignore[attr-defined]
+    found = cache.get(key)
+    if found is None:
+        if len(cache) >= ROUTE_CACHE:
+            cache.clear()
+        found = cache[key] = _route_cost(state, visited, need, carto, minima, p)
+    return found
+
+
+def _route_cost(
+    state: EldoradoState, visited: int, need: int, carto: bool, minima: list[int], p: int
+) -> float:
+    sh = state.game.sheet
     costs: list[float] = []
     for sp in sh.spaces:
         s = sp.index

@@ -31,6 +31,9 @@ from motherlode.games.eureka.game import (
     EurekaState,
 )
 
+MAP_CACHE = 2048
+"""Distance maps kept per bot (one per set of chip positions seen)."""
+
 
 class GreedyAgent(Agent):
     """One-ply expected-value player with a banking threshold.
@@ -50,6 +53,7 @@ class GreedyAgent(Agent):
         self.late = int(late)
         board = game.board
         self._home = [board.distances_from([h]) for h in board.houses]
+        self._maps: dict[tuple[int, ...], list[int]] = {}
 
     def act(self, state: State) -> Action:
         assert isinstance(state, EurekaState)
@@ -85,7 +89,16 @@ class GreedyAgent(Agent):
         sources += [h for h, (_, g) in state.stacks.items() if g]
         if not sources:
             return self._home[seat]
-        return board.distances_from(sources)
+        # The sources change only when a chip is turned over or a stack taken, so rollouts
+        # ask for the same map again and again: keep the maps of recent source sets.
+        key = tuple(sources)
+        cache = self._maps
+        found = cache.get(key)
+        if found is None:
+            if len(cache) >= MAP_CACHE:
+                cache.clear()
+            found = cache[key] = board.distances_from(sources)
+        return found
 
     def _chip_value(self, state: EurekaState, carried_gold: int) -> float:
         total = sum(state.bag)

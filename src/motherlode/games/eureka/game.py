@@ -34,7 +34,6 @@ Turn structure (one seat's turn as atomic decisions and chance events)::
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal, Self
@@ -86,8 +85,17 @@ OVER = 10
 """The game has ended."""
 
 PHASES = (
-    "turn", "roll", "move", "raft", "reveal", "defend", "retreat", "duel-a", "duel-d",
-    "duel-roll", "over",
+    "turn",
+    "roll",
+    "move",
+    "raft",
+    "reveal",
+    "defend",
+    "retreat",
+    "duel-a",
+    "duel-d",
+    "duel-roll",
+    "over",
 )
 CHANCE_PHASES = frozenset({ROLL, REVEAL, DEFEND, DUEL_A, DUEL_D, DUEL_ROLL})
 
@@ -227,9 +235,9 @@ class Eureka(Game):
 CHANCE_BASE_END = CHIP_BASE + NUM_KINDS
 
 
-def _search(board: Board, start: int, steps: int, loco: int, own: int) -> tuple[
-    tuple[int, ...], tuple[int, ...]
-]:
+def _search(
+    board: Board, start: int, steps: int, loco: int, own: int
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Hexes exactly ``steps`` from ``start``: (land or own house, raft posts reached).
 
     The search runs step by step over the hexes reached, each with the hex it was entered
@@ -513,9 +521,7 @@ class EurekaState(State):
         self.phase = TURN
         self.die = 0
         cfg = self.game.cfg
-        if self.turns >= cfg.max_turns or (
-            cfg.nuggets_end == "banked" and self._no_gold_outside()
-        ):
+        if self.turns >= cfg.max_turns or (cfg.nuggets_end == "banked" and self._no_gold_outside()):
             self.phase = OVER
 
     def _no_gold_outside(self) -> bool:
@@ -629,28 +635,24 @@ class EurekaState(State):
 
     def scores(self) -> list[float]:
         """Points safe in each house: one per nugget, two per captured robber."""
-        return [
-            float(g + 2 * r) for g, r in zip(self.house_gold, self.house_robbers, strict=True)
-        ]
+        return [float(g + 2 * r) for g, r in zip(self.house_gold, self.house_robbers, strict=True)]
 
     def heuristic_values(self) -> list[float]:
         """A judgement of an unfinished game for search agents, one value per seat in (-1, 1).
 
-        Each seat's expected points are its banked points plus 0.6 of the points lying in
-        front of it (gold and captured robbers, still at risk from robbers and rivals); the
-        value is its lead over the best rival, squashed by ``0.9 * tanh(lead / 8)``.
+        Each seat's final banked points are predicted from the position (gold banked, gold
+        carried and its risks on the way home, income to come) by a model fitted to
+        self-play, and its predicted lead over the best rival becomes a win chance: see
+        :mod:`motherlode.games.eureka.value`.
 
         >>> import motherlode
-        >>> motherlode.deal(motherlode.load("eureka", players=3), seed=1).heuristic_values()
-        [0.0, 0.0, 0.0]
+        >>> state = motherlode.deal(motherlode.load("eureka", players=3), seed=1)
+        >>> [round(v, 2) for v in state.heuristic_values()]  # the third house is further out
+        [0.0, 0.0, -0.02]
         """
-        expected = [
-            hg + 2 * hr + 0.6 * (g + 2 * r)
-            for hg, hr, g, r in zip(
-                self.house_gold, self.house_robbers, self.gold, self.robbers, strict=True
-            )
-        ]
-        return _leads(expected, 8.0)
+        from motherlode.games.eureka.value import values
+
+        return values(self)
 
     def end_reason(self) -> str | None:
         """Why the game ended: ``train``, ``nuggets``, ``turn-limit``; None while running."""
@@ -844,14 +846,3 @@ class EurekaState(State):
             else:
                 assert k == LAND, f"miner {seat} in the water"
         assert 0 <= self.loco < len(board.track)
-
-
-def _leads(values: list[float], scale: float) -> list[float]:
-    """Each seat's lead over its best rival, as ``0.9 * tanh(lead / scale)``."""
-    if len(values) == 1:
-        return [0.9 * math.tanh(values[0] / scale)]
-    out = []
-    for p, v in enumerate(values):
-        rival = max(x for q, x in enumerate(values) if q != p)
-        out.append(0.9 * math.tanh((v - rival) / scale))
-    return out
