@@ -176,3 +176,45 @@ def test_the_guide_is_asked_only_for_nodes_that_are_expanded() -> None:
     assert leaves > 0  # most of the tree is leaves, never expanded...
     assert calls <= prepared  # ...and the guide was asked only for the expanded nodes
     assert calls > 0
+
+
+@pytest.mark.parametrize("name", ["yukon", "chinagold", "eureka"])
+def test_max_backups_are_expectimax_over_the_tree(name: str) -> None:
+    # backup=max: a decision node is worth its best child for the seat to move, a chance
+    # node the probability-weighted mean of the outcomes searched
+    from motherlode.agents.mcts import CHANCE_NODE, DECISION, GROUP, Node
+
+    game = motherlode.load(name, **registry()[name].conformance_configs()[0])
+    state = midgame(game, seed=2, moves=4)
+    agent = create("mcts:iterations=400,rollout=none,backup=max", game, seed=3)
+    assert isinstance(agent, MCTSAgent)
+    agent.act(state)
+    assert agent._root is not None
+    checked = 0
+
+    def walk(node: Node) -> None:
+        nonlocal checked
+        assert node.v is not None
+        known = [c for c in node.children.values() if c.v is not None]
+        if known and node.kind in (DECISION, GROUP):
+            assert node.v == max(known, key=lambda c: c.v[node.player]).v  # type: ignore[index]
+            checked += 1
+        elif known and node.kind == CHANCE_NODE:
+            probability = dict(node.outcomes)
+            total = sum(probability[a] for a, c in node.children.items() if c.v is not None)
+            for seat in range(game.num_players):
+                mean = sum(
+                    probability[a] * c.v[seat]
+                    for a, c in node.children.items()
+                    if c.v is not None
+                )
+                assert node.v[seat] == pytest.approx(mean / total)
+            checked += 1
+        for child in node.children.values():
+            if child.n:
+                walk(child)
+
+    walk(agent._root)
+    assert checked > 10
+    best = max(agent._flat(agent._root).values(), key=lambda c: c.n)
+    assert best.v is not None

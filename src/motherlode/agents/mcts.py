@@ -22,6 +22,10 @@ games and n-player free-for-alls alike.
 * **Knowledge**: ``bias=b`` adds progressive bias ``b / (n + 1)`` to the UCT score of the
   move the game's greedy bot would play, so search starts from the bot's judgement and
   leaves it only when the simulations disagree.
+* **Backups**: ``backup=mean`` (the default) values a node by the mean of the simulations
+  through it; ``backup=max`` by expectimax over the tree searched (a decision node is worth
+  its best child for the seat to move, a chance node the probability-weighted mean of its
+  outcomes), which suits ``rollout=none``, where leaves are judged without noise.
 * **Budget**: ``iterations`` simulations, or ``seconds`` of thinking per move (with both,
   whichever ends first; with neither, 1000 iterations).
 * **Tree reuse**: the subtree of the position reached is kept from one move to the next
@@ -72,6 +76,14 @@ MCTS_PARAMS: tuple[Param, ...] = (
     Param("bias", float, 0.0, "progressive bias to the greedy bot's move: bias/(n+1) (0: off)"),
     Param("chance", int, 8, "chance nodes with at most this many outcomes are stratified"),
     Param("reuse", bool, True, "keep the subtree of the position reached between moves"),
+    Param(
+        "backup",
+        str,
+        "mean",
+        "a node's value: the mean of its simulations, or max (its best child's; chance"
+        " nodes: the expectation of their outcomes)",
+        ("mean", "max"),
+    ),
     Param("scale", float, 10.0, "score lead that the heuristic maps to tanh(1)"),
 )
 
@@ -96,6 +108,7 @@ class Node:
         "player",
         "terminal",
         "untried",
+        "v",
         "w",
     )
 
@@ -109,9 +122,15 @@ class Node:
         self.outcomes: list[tuple[Action, float]] = []
         self.terminal: list[float] | None = None
         self.hint = -1  # the greedy bot's move here (progressive bias), -1, or UNPREPARED
+        self.v: list[float] | None = None  # backup=max: the value vector (see _backup_max)
 
     def mean(self, player: int) -> float:
         return self.w[player] / self.n if self.n else 0.0
+
+    def value(self, player: int) -> float:
+        """The value for ``player``: backed-up (``backup=max``) where known, else the mean."""
+        v = self.v
+        return v[player] if v is not None else self.mean(player)
 
     def size(self) -> int:
         """The number of nodes in this subtree."""
@@ -141,12 +160,16 @@ class MCTSAgent(Agent):
         chance: int = 8,
         reuse: bool = True,
         scale: float = 10.0,
+        backup: str = "mean",
     ) -> None:
         super().__init__(seed)
         if rollout not in ("random", "greedy", "none"):
             raise ValueError(f"rollout must be random, greedy or none (got {rollout!r})")
         if scale <= 0:
             raise ValueError("scale must be positive")
+        if backup not in ("mean", "max"):
+            raise ValueError(f"backup must be mean or max (got {backup!r})")
+        self.backup_max = backup == "max"
         self.game = game
         self.iterations = int(iterations) if iterations or seconds else 1000
         self.seconds = float(seconds)
@@ -216,7 +239,7 @@ class MCTSAgent(Agent):
             "seconds": elapsed,
             "reused_visits": reused,
             "root_visits": root.n,
-            "children": {a: (ch.n, ch.mean(root.player)) for a, ch in self._flat(root).items()},
+            "children": {a: (ch.n, ch.value(root.player)) for a, ch in self._flat(root).items()},
             "forced": False,
         }
         if self.reuse:
@@ -268,7 +291,7 @@ class MCTSAgent(Agent):
     def _best(self, root: Node) -> Action:
         me = root.player
         children = self._flat(root)
-        best = max(children.items(), key=lambda item: (item[1].n, item[1].mean(me), -item[0]))
+        best = max(children.items(), key=lambda item: (item[1].n, item[1].value(me), -item[0]))
         return best[0]
 
     def _new_node(self, state: State) -> Node:
@@ -340,7 +363,8 @@ class MCTSAgent(Agent):
             cn = child.n
             if cn == 0:
                 return key, child
-            score = child.w[p] / cn + c * math.sqrt(log_n / cn)
+            exploit = child.v[p] if child.v is not None else child.w[p] / cn
+            score = exploit + c * math.sqrt(log_n / cn)
             if bias and (key == hint or (child.kind == GROUP and child.hint == hint >= 0)):
                 score += bias / (cn + 1)
             if score > best_score:
@@ -357,6 +381,8 @@ class MCTSAgent(Agent):
             if kind == TERMINAL_NODE:
                 assert node.terminal is not None
                 self._backup(path, node.terminal)
+                if self.backup_max:
+                    self._backup_max(path, node.terminal)
                 return
             if kind == CHANCE_NODE:
                 action = self._chance_action(node, state)
@@ -384,7 +410,10 @@ class MCTSAgent(Agent):
                 state.apply_unchecked(key)
             node = child
             path.append(node)
-        self._backup(path, self._playout(state))
+        value = self._playout(state)
+        self._backup(path, value)
+        if self.backup_max:
+            self._backup_max(path, value)
 
     def _chance_action(self, node: Node, state: State) -> Action:
         outcomes = node.outcomes
@@ -426,6 +455,43 @@ class MCTSAgent(Agent):
                 action = legal[rng.randrange(len(legal))]
             state.apply_unchecked(action)
             decisions += 1
+
+    @staticmethod
+    def _backup_max(path: list[Node], value: list[float]) -> None:
+        """Expectimax values along ``path``, bottom up: a decision node is worth its best
+        child for the seat to move, a chance node the probability-weighted mean of the
+        outcomes visited; a node without children keeps its own judgement. Mean backups
+        make a move with many replies of one's own look worse than it is (the untried and
+        poor ones count in the mean) and one that hands the opponent many choices better."""
+        leaf = path[-1]
+        if leaf.v is None or leaf.kind == TERMINAL_NODE:
+            leaf.v = list(value)
+        for node in reversed(path[:-1]):
+            children = node.children
+            if node.kind == CHANCE_NODE:
+                total = 0.0
+                acc: list[float] | None = None
+                for action, p in node.outcomes:
+                    child = children.get(action)
+                    if child is None or child.v is None:
+                        continue
+                    total += p
+                    if acc is None:
+                        acc = [p * x for x in child.v]
+                    else:
+                        for i, x in enumerate(child.v):
+                            acc[i] += p * x
+                if acc is not None:
+                    node.v = [x / total for x in acc]
+            else:
+                me = node.player
+                best: list[float] | None = None
+                for child in children.values():
+                    cv = child.v
+                    if cv is not None and (best is None or cv[me] > best[me]):
+                        best = cv
+                if best is not None:
+                    node.v = best
 
     @staticmethod
     def _backup(path: list[Node], value: list[float]) -> None:
