@@ -43,6 +43,7 @@ Chance outcome ids: ``card_number - 1`` (0..167), "draw #12".
 from __future__ import annotations
 
 import json
+import math
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import replace
@@ -82,6 +83,9 @@ CIRCUS_DIVISOR = 10
 MOVE_FEE = 1  # Challenge Game, Cost to Move: a turn's moves on the player's own track
 CONTRACTS = 4  # Challenge Game, Open Contracts: at most 4 face up
 PRICE_MAX = 250  # Selling and Trading Track: the highest price an offer may name
+TRACK_WORTH = 0.75  # search heuristic: million a milepost of a player's network is worth
+MAJOR_WORTH = 8.0  # search heuristic: million a major city joined into one network is worth
+UPGRADE_WORTH = 15.0  # search heuristic: million an upgrade (20 paid) is worth
 LOAN = 20  # Mercy: Borrowing, the most a player may owe the bank (before doubling)
 FOREVER = 1 << 30
 CHANNEL = "English Channel"
@@ -2429,6 +2433,41 @@ class EurorailsState(State):
             count = sum(1 for c in b.majors if b.city_posts[c][0] in comp)
             best = max(best, count)
         return best
+
+    def heuristic_values(self) -> list[float]:
+        """A judgement of an unfinished game for search agents, one value per seat in (-1, 1).
+
+        Cash alone would teach search never to build: each seat is valued by its net worth
+        towards the goal - cash less debts, track at :data:`TRACK_WORTH` million a milepost
+        of network, each upgrade at 15 million (20 paid), :data:`MAJOR_WORTH` million a major
+        city joined into one network, and half the payment of each load aboard that a demand
+        card in hand asks for; the lead over the best rival is squashed by ``tanh(lead / 40)``.
+
+        >>> import motherlode
+        >>> motherlode.deal(motherlode.load("eurorails", players=2), seed=1).heuristic_values()
+        [0.0, 0.0]
+        """
+        g = self.game
+        n = g.num_players
+        worth = []
+        for p in range(n):
+            w = self.cash[p] - self.debt[p] + TRACK_WORTH * len(self.net[p])
+            w += MAJOR_WORTH * self.majors_connected(p)
+            trains = [self.train[p]] + ([self.train2[p]] if self.pos2 else [])
+            w += sum(UPGRADE_WORTH * (1 if t in (1, 2) else 2 if t == 3 else 0) for t in trains)
+            loads = self.loads[p] + (self.loads2[p] if self.pos2 else [])
+            if loads:
+                asked: dict[int, int] = {}
+                for card in self.hands[p]:
+                    for d in g.demands.get(card, ()):
+                        asked[d.load] = max(asked.get(d.load, 0), d.payment)
+                w += sum(0.5 * asked.get(x, 0) for x in loads)
+            worth.append(w)
+        out = []
+        for p, v in enumerate(worth):
+            rival = max((x for q, x in enumerate(worth) if q != p), default=0.0)
+            out.append(math.tanh((v - rival) / 40.0))
+        return out
 
     # -- results ---------------------------------------------------------------------------
 
