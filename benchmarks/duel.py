@@ -1,0 +1,73 @@
+"""A quick paired match of two agents: the pilot runs behind the strength figures.
+
+    python benchmarks/duel.py eureka "mcts:iterations=3000,rollout=none,c=0.1" greedy \\
+        --games 40 --config players=2
+
+Game ``g`` of ``n`` players is dealt with seed ``1000 + g // n`` and agent A sits in seat
+``g % n``, so each deal is played ``n`` times, A in every seat (chance is drawn from the
+same seeded stream, which diverges as soon as the moves do). Every game prints a line
+(A's result, the scores, A's running total), then the total. The same seeds give the same
+deals for every pair of specs, so two specs can be compared game by game.
+``motherlode arena`` is the tool for tournaments (stores, ratings, resumption); this is a
+lighter loop for trying settings.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from typing import Any
+
+import motherlode
+from motherlode.agents import create
+
+
+def config_value(text: str) -> Any:
+    """``2`` -> 2, ``true`` -> True, anything else stays a string."""
+    if text.lower() in ("true", "false"):
+        return text.lower() == "true"
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("game")
+    parser.add_argument("a", help="agent spec A (the one whose results are printed)")
+    parser.add_argument("b", help="agent spec B, in every other seat")
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--config", nargs="*", default=[], help="key=value config options")
+    args = parser.parse_args()
+    config = dict(item.split("=", 1) for item in args.config)
+    game = motherlode.load(args.game, **{k: config_value(v) for k, v in config.items()})
+    n = game.num_players
+    total = 0.0
+    start = time.perf_counter()
+    for g in range(args.games):
+        seed = 1000 + g // n
+        a_seat = g % n
+        specs = [args.a if seat == a_seat else args.b for seat in range(n)]
+        agents = [create(spec, game, seed=seed * 7 + i) for i, spec in enumerate(specs)]
+        state = motherlode.deal(game, seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_unchecked(state.sample_chance(rng))
+            else:
+                state.apply_unchecked(agents[state.current_player()].act(state))
+        returns = state.returns()
+        result = 1.0 if returns[a_seat] > 0 else 0.5 if returns[a_seat] == 0 else 0.0
+        total += result
+        print(
+            f"game {g} seat {a_seat + 1}: {result} (scores {state.scores()}),"
+            f" A has {total}/{g + 1} after {time.perf_counter() - start:.0f} s",
+            flush=True,
+        )
+    print(f"{args.a} vs {args.b}: {total}/{args.games}")
+
+
+if __name__ == "__main__":
+    main()
