@@ -438,18 +438,22 @@ def svg_board(state: EurorailsState, seat: Player | None = None) -> str:
                     stroke_linecap="round",
                 )
             )
+
+    def segment(a: int, c: int, **style: Any) -> str:
+        """A line from milepost ``a`` to milepost ``c``."""
+        (ax, ay), (cx, cy) = at(a), at(c)
+        return svgh.element(
+            "line", x1=round(ax, 1), y1=round(ay, 1), x2=round(cx, 1), y2=round(cy, 1), **style
+        )
+
     offer = obs.get("trade", {}).get("offer")
     if offer:  # the segments of the offer on the table, dashed in the receiver's colour
         for key, who in (("take", "buyer"), ("give", "seller")):
             for a, c in offer[key]:
-                (ax, ay), (cx, cy) = at(a), at(c)
                 body.append(
-                    svgh.element(
-                        "line",
-                        x1=round(ax, 1),
-                        y1=round(ay, 1),
-                        x2=round(cx, 1),
-                        y2=round(cy, 1),
+                    segment(
+                        a,
+                        c,
                         stroke=COLOURS[offer[who]],
                         stroke_width=5,
                         stroke_dasharray="3,2",
@@ -461,13 +465,9 @@ def svg_board(state: EurorailsState, seat: Player | None = None) -> str:
         if text.startswith(("take ", "give ")):
             ends = re.match(r"(?:take|give) (\d+)>(\d+)", text)
             assert ends is not None
-            (ax, ay), (cx, cy) = at(int(ends.group(1))), at(int(ends.group(2)))
-            shape = svgh.element(
-                "line",
-                x1=round(ax, 1),
-                y1=round(ay, 1),
-                x2=round(cx, 1),
-                y2=round(cy, 1),
+            shape = segment(
+                int(ends.group(1)),
+                int(ends.group(2)),
                 stroke="#000",
                 stroke_opacity=0.25,
                 stroke_width=6 if text.startswith("take") else 4,
@@ -477,13 +477,9 @@ def svg_board(state: EurorailsState, seat: Player | None = None) -> str:
             ends = re.match(r"build (\d+)>(\d+)", text)
             if ends is None:  # "build 12>12+3": a ferry or the Chunnel, drawn by its port
                 continue
-            (ax, ay), (cx, cy) = at(int(ends.group(1))), at(int(ends.group(2)))
-            shape = svgh.element(
-                "line",
-                x1=round(ax, 1),
-                y1=round(ay, 1),
-                x2=round(cx, 1),
-                y2=round(cy, 1),
+            shape = segment(
+                int(ends.group(1)),
+                int(ends.group(2)),
                 stroke="#000",
                 stroke_opacity=0.25,
                 stroke_width=4,
