@@ -553,7 +553,7 @@ def create_app(
                 if reply is not None:
                     sub.push(json.dumps(reply))
         except WebSocketDisconnect:
-            pass
+            return  # the client went away mid-read: nothing left to answer (cleanup below)
         finally:
             service.unsubscribe(match_id, sub)
             writer.cancel()

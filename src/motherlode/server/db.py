@@ -35,7 +35,7 @@ def utcnow() -> _dt.datetime:
 
 
 class Base(DeclarativeBase):
-    pass
+    """The declarative base of every table (one metadata for Alembic and create_all)."""
 
 
 class MatchRow(Base):
