@@ -119,7 +119,7 @@ class Node:
         self.w = [0.0] * num_players
         self.children: dict[int, Node] = {}
         self.untried: list[int] = []
-        self.outcomes: list[tuple[Action, float]] = []
+        self.outcomes: dict[Action, float] = {}  # a chance node's outcomes: probability
         self.terminal: list[float] | None = None
         self.hint = -1  # the greedy bot's move here (progressive bias), -1, or UNPREPARED
         self.v: list[float] | None = None  # backup=max: the value vector (see _backup_max)
@@ -303,7 +303,7 @@ class MCTSAgent(Agent):
             return node
         if player == CHANCE:
             node = Node(CHANCE_NODE, player, n)
-            node.outcomes = state.chance_outcomes()
+            node.outcomes = dict(state.chance_outcomes())
             return node
         node = Node(DECISION, player, n)
         # Ordering (and the guide's hint, and grouping) waits until the node is expanded:
@@ -419,9 +419,9 @@ class MCTSAgent(Agent):
         outcomes = node.outcomes
         if len(outcomes) <= self.chance:
             total = node.n + 1
-            best_action, best_gap = outcomes[0][0], -math.inf
+            best_action, best_gap = next(iter(outcomes)), -math.inf
             children = node.children
-            for action, p in outcomes:
+            for action, p in outcomes.items():
                 child = children.get(action)
                 gap = p * total - (child.n if child is not None else 0)
                 if gap > best_gap:
@@ -471,10 +471,11 @@ class MCTSAgent(Agent):
             if node.kind == CHANCE_NODE:
                 total = 0.0
                 acc: list[float] | None = None
-                for action, p in node.outcomes:
-                    child = children.get(action)
-                    if child is None or child.v is None:
+                probability = node.outcomes
+                for action, child in children.items():
+                    if child.v is None:
                         continue
+                    p = probability[action]
                     total += p
                     if acc is None:
                         acc = [p * x for x in child.v]

@@ -26,6 +26,7 @@ True
 from __future__ import annotations
 
 import heapq
+import weakref
 
 from motherlode.core.agent import Agent
 from motherlode.core.protocol import Action, State
@@ -37,6 +38,10 @@ ROUTE_WEIGHT = 1.0
 
 ROUTE_CACHE = 50_000
 """Route costs remembered per game (search asks for the same route again and again)."""
+
+_ROUTE_CACHES: weakref.WeakKeyDictionary[Eldorado, dict[tuple[object, ...], float]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 def route_cost(state: EldoradoState, p: int) -> float:
@@ -51,10 +56,9 @@ def route_cost(state: EldoradoState, p: int) -> float:
     # Everything the estimate reads: the search of a turn changes mostly resources, so the
     # same route comes back many times.
     key = (visited, need, carto, tuple(state.paid[p]), tuple(minima))
-    cache: dict[tuple[object, ...], float] | None = getattr(g, "_route_cache", None)
+    cache = _ROUTE_CACHES.get(g)
     if cache is None:
-        cache = {}
-        g._route_cache = cache  # type: ignore[attr-defined]
+        cache = _ROUTE_CACHES[g] = {}
     found = cache.get(key)
     if found is None:
         if len(cache) >= ROUTE_CACHE:

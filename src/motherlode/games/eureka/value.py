@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import math
 import random
+import weakref
 from typing import TYPE_CHECKING
 
 from motherlode.games.eureka.board import GOLD_VALUES, HOUSE
@@ -77,17 +78,17 @@ class _Tables:
         n = len(board.hexes)
         self.pair: list[list[int]] = [board.distances_from([h], rafts=False) for h in range(n)]
         self.holes = tuple(board.holes)
-        self.house_nodes = frozenset(board.houses)
         self.is_house = [k == HOUSE for k in board.kind]
         self.track = len(board.track) - 1
-        self.nuggets = sum(v * c for v, c in zip(GOLD_VALUES, game.mix.gold, strict=True))
+
+
+_TABLES: weakref.WeakKeyDictionary[Eureka, _Tables] = weakref.WeakKeyDictionary()
 
 
 def _tables(game: Eureka) -> _Tables:
-    tables: _Tables | None = getattr(game, "_value_tables", None)
+    tables = _TABLES.get(game)
     if tables is None:
-        tables = _Tables(game)
-        game._value_tables = tables  # type: ignore[attr-defined]
+        tables = _TABLES[game] = _Tables(game)
     return tables
 
 
