@@ -6,6 +6,7 @@ game through the protocol alone; game-specific ones (``greedy``) come from ``gam
 =================  ==========================================================================
 ``random``         uniformly random legal actions
 ``mcts``           Monte Carlo tree search for n players with chance (:mod:`.mcts`)
+``plans``          MCTS over the plans a game's bot offers, for long turns (:mod:`.plans`)
 ``alphabeta``      alpha-beta / expectimax for two-player games (:mod:`.search`);
                    ``expectimax`` and ``ab`` are other names for it
 ``greedy`` ...     the game's own bots (``game.bots()``)
@@ -181,6 +182,12 @@ def _mcts_factory(game: Game, seed: int = 0, **params: Any) -> Agent:
     return MCTSAgent(game, seed=seed, **params)
 
 
+def _plans_factory(game: Game, seed: int = 0, **params: Any) -> Agent:
+    from motherlode.agents.plans import PlanSearchAgent
+
+    return PlanSearchAgent(game, seed=seed, **params)
+
+
 def _alphabeta_factory(game: Game, seed: int = 0, **params: Any) -> Agent:
     from motherlode.agents.search import AlphaBetaAgent
 
@@ -189,6 +196,7 @@ def _alphabeta_factory(game: Game, seed: int = 0, **params: Any) -> Agent:
 
 def _builtin() -> list[AgentInfo]:
     from motherlode.agents.mcts import MCTS_PARAMS
+    from motherlode.agents.plans import PLANS_PARAMS
     from motherlode.agents.search import ALPHABETA_PARAMS
 
     return [
@@ -198,6 +206,13 @@ def _builtin() -> list[AgentInfo]:
             "Monte Carlo tree search (UCT, max^n, chance sampled), any game",
             _mcts_factory,
             MCTS_PARAMS,
+        ),
+        AgentInfo(
+            "plans",
+            "MCTS over the plans the game's bot offers (turns of many decisions: Eurorails)",
+            _plans_factory,
+            PLANS_PARAMS,
+            aliases=("mcts-plans",),
         ),
         AgentInfo(
             "alphabeta",

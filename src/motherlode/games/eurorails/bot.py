@@ -5,7 +5,8 @@ cost from its own network (own track and red areas free; from every major city w
 has no track), which prices connecting every city. Each demand in hand is scored by
 ``(payment - build cost) / estimated turns`` (the route length from the map's distance
 chart over the train's speed, plus the building turns), using the cheapest supply city
-with a chip left (or the load already on the train). It then
+with a chip left (or the load already on the train; with the train full, only the loads
+aboard: it could not pick another up). It then
 
 * builds along the cheapest path to the chosen supply city, then to the demand city,
   then toward the next plan and, with money to spare, toward unconnected major cities
@@ -17,6 +18,8 @@ with a chip left (or the load already on the train). It then
   junctions) and delivers everything it can on the way; a train that cannot turn toward
   any city gets a spur built where it stands (a junction);
 * discards its hand when no demand is worth anything;
+* can be steered (the ``plans`` agent): :meth:`GreedyAgent.plans` lists its best
+  deliveries, :meth:`GreedyAgent.follow` makes it carry out the one chosen;
 * (Additional Trains) runs its second train as a second greedy player would, on the same
   hand and track, once the first has nothing left to do in the turn, and leaves the demand
   the first is carrying out to the first;
@@ -82,11 +85,17 @@ class GreedyAgent(Agent):
         self._cache_key: tuple[object, ...] | None = None
         self._dist: list[float] = []
         self._pred: list[int] = []
-        self._plans: list[Plan] = []
+        self._plans: list[Plan] = []  # the best plan of each card, best first
+        self._ranked: list[Plan] = []  # every plan, best first
+        # steering: the hand plans were last offered from; the plan followed, and its hand
+        self._offered: tuple[int, ...] = ()
+        self._followed: tuple[tuple[int, int, int, int] | None, tuple[int, ...]] = (None, ())
         self._commit: tuple[int, int, int, int] | None = None
         self._money: list[int] = []
         self._dijkstra_key: tuple[object, ...] | None = None
         self._exclude = -1  # a card left to the other train (Additional Trains)
+        # the route being followed: (turn, seat, goal, network size, game), its states
+        self._route: tuple[tuple[object, ...], list[tuple[int, int]]] = ((), [])
         # Additional Trains: the second train's own planner
         self._train2: GreedyAgent | None = None
         if game.cfg.challenge_additional_trains and not second:
@@ -245,6 +254,7 @@ class GreedyAgent(Agent):
         speed = s.game.speed[s.train[p]]
         here = b.city_of[s.pos[p]] if s.pos[p] >= 0 else -1
         tdist = self._train_distances(s, p)
+        full = len(s.loads[p]) >= b.train_capacity[s.train[p]]
         plans = []
         for card in s.hands[p]:
             if card == self._exclude and len(s.hands[p]) > 1:
@@ -258,6 +268,8 @@ class GreedyAgent(Agent):
                 if dem.load in s.loads[p]:
                     trip = self._reach(tdist, here, dem.city)
                     options.append((dest_money, trip, -1))
+                elif full:
+                    continue  # no room to pick the load up before a load aboard is delivered
                 elif dem.load < len(s.chips) and s.chips[dem.load] > 0:  # (not the Circus)
                     for c in b.load_sources[dem.load]:
                         if self._city_cost(c)[0] == float("inf"):
@@ -280,6 +292,7 @@ class GreedyAgent(Agent):
             plans.insert(0, kept[0])
         if plans:
             self._commit = (p, plans[0].card, plans[0].load, plans[0].dest)
+        self._ranked = plans
         # keep the best plan per card (one demand per card can be filled)
         out: list[Plan] = []
         cards: set[int] = set()
@@ -289,11 +302,65 @@ class GreedyAgent(Agent):
                 out.append(pl)
         return out
 
+    # -- steering (the plans agent) --------------------------------------------------------
+
+    def decision_point(self, state: State) -> tuple[int, tuple[int, ...]]:
+        """Changes when a new plan may be chosen: each turn, and each new demand card."""
+        assert isinstance(state, EurorailsState)
+        return state.t, tuple(state.hands[state.turn_player()])
+
+    def plans(self, state: State, limit: int = 4) -> list[tuple[int, int, int, int]]:
+        """The ``limit`` best deliveries for the seat whose turn it is, as ``(seat, card,
+        load, city)``, the one this bot would carry out first.
+
+        Empty when there is nothing to choose: outside the seat's own turn, and while a plan
+        this bot was told to :meth:`follow` is still feasible and the hand is the one it was
+        chosen from (a plan is chosen again when a demand is met or a card drawn; switching
+        plans every turn would build toward two places and reach neither).
+        """
+        assert isinstance(state, EurorailsState)
+        s = state
+        p = s.current_player()
+        if p < 0 or s.pending or s.offer or s.tosser() >= 0 or p != s.turn_player():
+            return []
+        self._analyse(s, p)
+        following = self._ranked and self._commit == self._followed[0]
+        if following and self._followed[1] == tuple(s.hands[p]) and self._ranked[0].value > -50:
+            return []
+        out: list[tuple[int, int, int, int]] = []
+        for plan in self._ranked:
+            key = (p, plan.card, plan.load, plan.dest)
+            if plan.value > -50 and key not in out:
+                out.append(key)
+                if len(out) >= limit:
+                    break
+        self._offered = tuple(s.hands[p])
+        return out
+
+    def follow(self, plan: object) -> None:
+        """Carry out ``plan`` (one of :meth:`plans`) while it stays feasible."""
+        assert isinstance(plan, tuple) and len(plan) == 4
+        seat, card, load, city = plan
+        self._commit = (int(seat), int(card), int(load), int(city))
+        self._followed = (self._commit, self._offered)
+        self._cache_key = None
+
     # -- acting ----------------------------------------------------------------------------
 
     def act(self, state: State) -> Action:
         assert isinstance(state, EurorailsState)
         s = state
+        if (
+            s.phase == BUILD
+            and not (s.pending or s.offer or s.traded)
+            and s.tosser() < 0
+            and s.current_player() >= 0
+        ):
+            # the building phase, asked action by action (never the whole list: building
+            # actions are every free edge out of the network, the dearest list to make)
+            p = s.turn_player()
+            self._analyse(s, p)
+            return self._build(s, p)
         legal = s.legal_actions()
         if len(legal) == 1:
             return legal[0]
@@ -311,7 +378,7 @@ class GreedyAgent(Agent):
         p = s.turn_player()
         self._analyse(s, p)
         if s.phase == BUILD:
-            return self._build(s, p, legal)
+            return self._build(s, p)
         action = self._operate(s, p, legal, set(legal))
         if action != self.game.END_MOVE or self._train2 is None:
             return action
@@ -382,16 +449,21 @@ class GreedyAgent(Agent):
                 out += majors[:1]
         return out
 
-    def _build(self, s: EurorailsState, p: int, legal: list[int]) -> int:
+    @staticmethod
+    def _can_build(s: EurorailsState, p: int, action: int) -> bool:
+        """Whether building action ``action`` (``milepost * 6 + direction``) is legal now:
+        the test ``legal_actions()`` applies to each free edge, for one edge."""
+        return not s.traded and s.build_refusal(p, action // 6, action % 6) is None
+
+    def _build(self, s: EurorailsState, p: int) -> int:
         g = self.game
         b = self.board
-        legal_set = set(legal)
-        up = self._upgrade(s, p, legal, first=True)
+        up = self._upgrade(s, p, first=True)
         if up is not None:
             return up
         here = s.pos[p]
         if here >= 0 and b.city_of[here] < 0 and not s.may_reverse(here) and self.stuck(s, p):
-            spurs = [a for a in legal if a < g.U0 and a // 6 == here]
+            spurs = [here * 6 + d for d in range(6) if self._can_build(s, p, here * 6 + d)]
             if spurs:  # a spur makes a junction where the train may turn
                 return min(spurs, key=lambda a: s.build_cost(p, here, a % 6))
         for c in self._targets(s, p)[:3]:
@@ -409,21 +481,21 @@ class GreedyAgent(Agent):
                 e = b.eid[x * 6 + d]
                 if b.edge_internal[e] or s.edge_owner[e] == p:
                     continue
-                if x * 6 + d in legal_set:
+                if self._can_build(s, p, x * 6 + d):
                     return x * 6 + d
                 break
-        up = self._upgrade(s, p, legal, first=False)
+        up = self._upgrade(s, p, first=False)
         return g.END_BUILD if up is None else up
 
-    def _upgrade(self, s: EurorailsState, p: int, legal: list[int], first: bool) -> int | None:
+    def _upgrade(self, s: EurorailsState, p: int, first: bool) -> int | None:
         """An upgrade when it pays: the current route is built (``first``: before building,
         only then) and the cash leaves a reserve."""
         g = self.game
         b = self.board
-        if s.spent:
+        if s.spent or s.traded:
             return None
         real = dict(b.upgrades[s.train[p]])  # no crossgrades
-        ups = [a for a in legal if g.U0 <= a < g.END_BUILD and a - g.U0 in real]
+        ups = [a for a in s._upgrade_actions(p) if a - g.U0 in real]
         if not ups or s.cash[p] < self.upgrade_cash or len(s.net[p]) <= 25:
             return None
         if first:
@@ -545,19 +617,29 @@ class GreedyAgent(Agent):
         g = self.game
         b = self.board
         here = s.pos[p]
-        routes = self._routes(s, p)
-        goals = set(goal)
-        ends = [(v[0], key) for key, v in routes.items() if key[0] in goals and key[0] != here]
-        if here in goals or not ends:
+        if here in goal:
             return None
-        _, key = min(ends)
         start = (here, s.prev[p])
-        while True:
-            _, pm, ppr = routes[key]
-            if (pm, ppr) == start:
-                break
-            key = (pm, ppr)
-        x = key[0]
+        # Track is not built while trains move, so a shortest route found earlier in the
+        # turn stays shortest from any point along it: follow it instead of searching again.
+        route_key = (s.t, p, goal[0], len(s.net[p]), s._history[:12])
+        path = self._route[1] if self._route[0] == route_key else []
+        if start in path and path.index(start) + 1 < len(path):
+            x = path[path.index(start) + 1][0]
+        else:
+            routes = self._routes(s, p)
+            goals = set(goal)
+            ends = [(v[0], k) for k, v in routes.items() if k[0] in goals and k[0] != here]
+            if not ends:
+                return None
+            _, key = min(ends)
+            path = [key]
+            while path[-1] != start:
+                _, pm, ppr = routes[path[-1]]
+                path.append((pm, ppr))
+            path.reverse()
+            self._route = (route_key, path)
+            x = path[1][0]
         link_k = b.link_at[here]
         if (
             link_k >= 0

@@ -1,0 +1,98 @@
+"""The greedy bot steered plan by plan (the ``plans`` agent's interface), and the bot's
+plans when its train is full."""
+
+from __future__ import annotations
+
+import random
+
+import motherlode
+from motherlode.agents import create
+from motherlode.games.eurorails.bot import GreedyAgent
+from motherlode.games.eurorails.game import EurorailsGame, EurorailsState
+
+
+def midgame(seed: int = 1, decisions: int = 300) -> EurorailsState:
+    """A position after ``decisions`` greedy decisions of a 2-player game."""
+    game = EurorailsGame.from_config(players=2)
+    s = motherlode.deal(game, seed=seed)
+    assert isinstance(s, EurorailsState)
+    bots = [GreedyAgent(game, seed=q) for q in range(2)]
+    rng = random.Random(seed)
+    done = 0
+    while done < decisions:
+        if s.is_chance_node():
+            s.apply_action(s.sample_chance(rng))
+            continue
+        s.apply_action(bots[s.current_player()].act(s))
+        done += 1
+    while s.is_chance_node():
+        s.apply_action(s.sample_chance(rng))
+    return s
+
+
+def test_plans_are_the_bots_deliveries_its_favourite_first() -> None:
+    s = midgame()
+    p = s.current_player()
+    bot = GreedyAgent(s.game)
+    offered = bot.plans(s, 4)
+    assert 2 <= len(offered) <= 4
+    assert len(set(offered)) == len(offered)
+    assert offered[0] == bot._commit  # what it would carry out on its own
+    for seat, card, load, city in offered:
+        assert seat == p and card in s.hands[p]
+        assert any(d.load == load and d.city == city for d in s.game.demands[card])
+    assert bot.plans(s, 1) == offered[:1]
+
+
+def test_a_followed_plan_is_carried_out_and_not_offered_again_until_the_hand_changes() -> None:
+    s = midgame()
+    bot = GreedyAgent(s.game)
+    second = bot.plans(s, 4)[1]
+    bot.follow(second)
+    action = bot.act(s)
+    assert action in s.legal_actions()
+    assert bot._commit == second  # the plan it now carries out
+    assert bot.plans(s, 4) == []  # nothing to choose: the hand is the one it chose from
+    changed = s.clone()
+    p = s.current_player()
+    other = next(c for c in range(1, 147) if c not in changed.hands[p] and c in changed.draw)
+    changed.hands[p][0] = other  # as if a demand were met and a card drawn
+    assert bot.plans(changed, 4) != []
+
+
+def test_a_full_train_plans_only_deliveries_of_its_loads() -> None:
+    """A plan that needs a load picked up is not made while the train has no room:
+    the bot would sit at the supply city, unable to pick up, with its loads aboard."""
+    s = midgame()
+    p = s.current_player()
+    wanted = [d.load for c in s.hands[p] for d in s.game.demands[c]]
+    s.loads[p] = [wanted[0], wanted[3]]  # two loads its cards ask for: a full Freight
+    assert len(s.loads[p]) == s.game.board.train_capacity[s.train[p]]
+    offered = GreedyAgent(s.game).plans(s, 9)
+    assert offered
+    assert all(load in s.loads[p] for _, _, load, _ in offered)
+    s.loads[p] = [wanted[0]]
+    assert any(load not in s.loads[p] for _, _, load, _ in GreedyAgent(s.game).plans(s, 9))
+
+
+def test_the_plans_agent_plays_legal_moves_and_searches_at_decision_points() -> None:
+    s = midgame(decisions=200)
+    agent = create("plans:iterations=6,depth=2", s.game, seed=3)
+    p = s.current_player()
+    searched = 0
+    for _ in range(40):
+        while s.is_chance_node():
+            s.apply_action(s.chance_outcomes()[0][0])
+        if s.current_player() != p:
+            s.apply_action(GreedyAgent(s.game).act(s))
+            continue
+        action = agent.act(s)
+        assert action in s.legal_actions()
+        if agent.last_search:  # type: ignore[attr-defined]
+            searched += 1
+            k = len(agent.last_search["plans"])  # type: ignore[attr-defined]
+            # rounds of every plan under the same chance, until 6 simulations are done
+            assert agent.last_search["iterations"] == k * -(-6 // k)  # type: ignore[attr-defined]
+            agent.last_search = {}  # type: ignore[attr-defined]
+        s.apply_action(action)
+    assert searched >= 1
