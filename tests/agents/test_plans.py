@@ -91,3 +91,14 @@ def test_bad_parameters_are_clear_errors() -> None:
         create("plans:width=0", game)
     with pytest.raises(AgentSpecError, match="has no parameter 'rollout'"):
         create("plans:rollout=none", game)
+
+
+def test_depth_zero_plays_to_the_end_of_the_game() -> None:
+    """With rollouts to the end, every simulation is judged by the game's result: the
+    first plant is worth a win (14 to 6 points with best play from there)."""
+    game = HarvestGame(GameConfig())
+    agent = PlanSearchAgent(game, seed=4, iterations=8, depth=0)
+    assert agent.act(game.new_initial_state()) == PLANT
+    for visits, mean in agent.last_search["plans"].values():
+        total = mean * visits  # a sum of results (-1, 0 or 1), not of judgements
+        assert visits == 4 and abs(total - round(total)) < 1e-3

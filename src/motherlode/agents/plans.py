@@ -51,7 +51,7 @@ PLANS_PARAMS: tuple[Param, ...] = (
     Param("iterations", int, 0, "simulations per decision point (0: not limited; 32 if no budget)"),
     Param("seconds", float, 0.0, "thinking time per decision point (0: not limited)"),
     Param("width", int, 4, "plans considered at each decision point"),
-    Param("depth", int, 8, "decision points the bots play on before the position is judged"),
+    Param("depth", int, 8, "decision points the bots play on before judging (0: to the end)"),
     Param("c", float, 0.5, "UCT exploration constant (values are in -1..1)"),
     Param(
         "paired",
@@ -233,11 +233,13 @@ class PlanSearchAgent(Agent):
                 path.append(child)
                 node = child
             self._play_point(state, bots, rng)
-        for _ in range(self.depth):
+        played = 0
+        while not self.depth or played < self.depth:  # depth 0: to the end of the game
             self._resolve_chance(state, rng)
             if state.is_terminal():
                 break
             self._play_point(state, bots, rng)
+            played += 1
         self._resolve_chance(state, rng)
         result = values(state, self.scale)
         for n in path:
