@@ -204,9 +204,7 @@ def test_max_backups_are_expectimax_over_the_tree(name: str) -> None:
             total = sum(probability[a] for a, c in node.children.items() if c.v is not None)
             for seat in range(game.num_players):
                 mean = sum(
-                    probability[a] * c.v[seat]
-                    for a, c in node.children.items()
-                    if c.v is not None
+                    probability[a] * c.v[seat] for a, c in node.children.items() if c.v is not None
                 )
                 assert node.v[seat] == pytest.approx(mean / total)
             checked += 1
@@ -218,3 +216,70 @@ def test_max_backups_are_expectimax_over_the_tree(name: str) -> None:
     assert checked > 10
     best = max(agent._flat(agent._root).values(), key=lambda c: c.n)
     assert best.v is not None
+
+
+def test_greedy_opponents_search_only_the_greedy_bots_move() -> None:
+    # opponents=greedy: every other seat's expanded node has one child, the greedy bot's
+    # move there; the searching seat's own nodes branch as usual
+    from motherlode.agents.mcts import DECISION, Node
+
+    game = motherlode.load("yukon", players=3)
+    state = midgame(game, seed=5, moves=6)
+    agent = create("mcts:iterations=400,rollout=none,opponents=greedy", game, seed=1)
+    assert isinstance(agent, MCTSAgent) and agent.guide is not None
+    me = state.current_player()
+    agent.act(state)
+    assert agent._root is not None and agent.me == me
+    theirs = mine = 0
+
+    def walk(node: Node, s: State) -> None:
+        nonlocal theirs, mine
+        if node.kind == DECISION and node.children:
+            if node.player == me:
+                mine += len(node.children) > 1
+            elif len(s.legal_actions()) > 1:
+                assert list(node.children) == [node.hint] and not node.untried
+                theirs += 1
+        for action, child in node.children.items():
+            nxt = s.clone()
+            nxt.apply_unchecked(action)
+            walk(child, nxt)
+
+    walk(agent._root, state.clone())
+    assert theirs > 0 and mine > 0
+
+
+def test_greedy_opponents_need_a_greedy_bot_and_a_known_mode() -> None:
+    from motherlode.core.errors import AgentSpecError
+
+    game = motherlode.load("yukon")
+    with pytest.raises((AgentSpecError, ValueError)):
+        create("mcts:opponents=nobody", game)
+    agent = create("mcts:iterations=10,opponents=greedy", game)
+    assert isinstance(agent, MCTSAgent) and agent.guide is not None and agent.bot is None
+
+
+def test_paranoid_max_backups_take_the_worst_child_for_the_searching_seat() -> None:
+    from motherlode.agents.mcts import DECISION, GROUP, Node
+
+    game = motherlode.load("yukon", players=3)
+    state = midgame(game, seed=2, moves=4)
+    agent = create("mcts:iterations=400,rollout=none,backup=max,opponents=paranoid", game)
+    assert isinstance(agent, MCTSAgent)
+    me = state.current_player()
+    agent.act(state)
+    assert agent._root is not None
+    checked = 0
+
+    def walk(node: Node) -> None:
+        nonlocal checked
+        known = [c for c in node.children.values() if c.v is not None]
+        if known and node.kind in (DECISION, GROUP) and node.player != me:
+            assert node.v == min(known, key=lambda c: c.v[me]).v  # type: ignore[index]
+            checked += 1
+        for child in node.children.values():
+            if child.n:
+                walk(child)
+
+    walk(agent._root)
+    assert checked > 5

@@ -85,6 +85,15 @@ MCTS_PARAMS: tuple[Param, ...] = (
         ("mean", "max"),
     ),
     Param("scale", float, 10.0, "score lead that the heuristic maps to tanh(1)"),
+    Param(
+        "opponents",
+        str,
+        "max",
+        "how the other seats choose in the tree: max (each its own best, max^n), greedy"
+        " (the game's greedy bot's move, the only one searched) or paranoid (the move worst"
+        " for the searching seat)",
+        ("max", "greedy", "paranoid"),
+    ),
 )
 
 DECISION, CHANCE_NODE, TERMINAL_NODE, GROUP = 0, 1, 2, 3
@@ -161,6 +170,7 @@ class MCTSAgent(Agent):
         reuse: bool = True,
         scale: float = 10.0,
         backup: str = "mean",
+        opponents: str = "max",
     ) -> None:
         super().__init__(seed)
         if rollout not in ("random", "greedy", "none"):
@@ -170,6 +180,10 @@ class MCTSAgent(Agent):
         if backup not in ("mean", "max"):
             raise ValueError(f"backup must be mean or max (got {backup!r})")
         self.backup_max = backup == "max"
+        if opponents not in ("max", "greedy", "paranoid"):
+            raise ValueError(f"opponents must be max, greedy or paranoid (got {opponents!r})")
+        self.opponents = opponents
+        self.me = -1  # the seat searched for (opponents=greedy/paranoid); set by act()
         self.game = game
         self.iterations = int(iterations) if iterations or seconds else 1000
         self.seconds = float(seconds)
@@ -187,10 +201,16 @@ class MCTSAgent(Agent):
         self.num_players = game.num_players
         self.bot: Agent | None = None  # plays greedy rollouts
         self.guide: Agent | None = None  # names the move to try first (widening, bias)
-        if rollout == "greedy" or bias:
+        if rollout == "greedy" or bias or opponents == "greedy":
             bots = game.bots()
             if "greedy" not in bots:
-                what = "rollout=greedy" if rollout == "greedy" else "bias"
+                what = (
+                    "rollout=greedy"
+                    if rollout == "greedy"
+                    else "bias"
+                    if bias
+                    else "opponents=greedy"
+                )
                 raise ValueError(f"{what}: {game.name} has no greedy bot")
             guide = bots["greedy"](game, seed=seed + 1)
             self.bot = guide if rollout == "greedy" else None
@@ -221,6 +241,9 @@ class MCTSAgent(Agent):
                 "forced": True,
             }
             return legal[0]
+        if self.opponents != "max" and state.current_player() != self.me:
+            self._root = self._root_state = None  # the tree was built for another seat
+        self.me = state.current_player()
         root, root_state = self._find_root(state)
         start = time.perf_counter()
         reused = root.n
@@ -318,8 +341,12 @@ class MCTSAgent(Agent):
         legal = node.untried
         node.hint = -1
         n = self.num_players
-        if self.guide is not None and (self.bias or self.widening) and len(legal) > 1:
+        modelled = self.opponents == "greedy" and node.player != self.me
+        if self.guide is not None and (self.bias or self.widening or modelled) and len(legal) > 1:
             node.hint = self.guide.act(state)
+        if modelled and node.hint in legal:
+            node.untried = [node.hint]  # the other seat plays like the greedy bot
+            return
         if self.group and len(legal) >= GROUP_MIN_ACTIONS:
             groups: dict[str, list[Action]] = {}
             for action in legal:
@@ -355,6 +382,9 @@ class MCTSAgent(Agent):
 
     def _select(self, node: Node) -> tuple[int, Node]:
         p = node.player
+        sign = 1.0
+        if self.opponents == "paranoid" and p != self.me:
+            p, sign = self.me, -1.0  # the other seats minimise the searching seat's value
         log_n = math.log(node.n) if node.n > 1 else 0.0
         c = self.c
         hint, bias = node.hint, self.bias
@@ -364,7 +394,7 @@ class MCTSAgent(Agent):
             if cn == 0:
                 return key, child
             exploit = child.v[p] if child.v is not None else child.w[p] / cn
-            score = exploit + c * math.sqrt(log_n / cn)
+            score = sign * exploit + c * math.sqrt(log_n / cn)
             if bias and (key == hint or (child.kind == GROUP and child.hint == hint >= 0)):
                 score += bias / (cn + 1)
             if score > best_score:
@@ -382,7 +412,7 @@ class MCTSAgent(Agent):
                 assert node.terminal is not None
                 self._backup(path, node.terminal)
                 if self.backup_max:
-                    self._backup_max(path, node.terminal)
+                    self._backup_max(path, node.terminal, self._paranoid_seat())
                 return
             if kind == CHANCE_NODE:
                 action = self._chance_action(node, state)
@@ -413,7 +443,11 @@ class MCTSAgent(Agent):
         value = self._playout(state)
         self._backup(path, value)
         if self.backup_max:
-            self._backup_max(path, value)
+            self._backup_max(path, value, self._paranoid_seat())
+
+    def _paranoid_seat(self) -> int:
+        """The seat the others play against (opponents=paranoid), else -1."""
+        return self.me if self.opponents == "paranoid" else -1
 
     def _chance_action(self, node: Node, state: State) -> Action:
         outcomes = node.outcomes
@@ -457,12 +491,13 @@ class MCTSAgent(Agent):
             decisions += 1
 
     @staticmethod
-    def _backup_max(path: list[Node], value: list[float]) -> None:
+    def _backup_max(path: list[Node], value: list[float], paranoid: int = -1) -> None:
         """Expectimax values along ``path``, bottom up: a decision node is worth its best
         child for the seat to move, a chance node the probability-weighted mean of the
         outcomes visited; a node without children keeps its own judgement. Mean backups
         make a move with many replies of one's own look worse than it is (the untried and
-        poor ones count in the mean) and one that hands the opponent many choices better."""
+        poor ones count in the mean) and one that hands the opponent many choices better.
+        With ``paranoid`` a seat, every other seat's node is worth its child worst for it."""
         leaf = path[-1]
         if leaf.v is None or leaf.kind == TERMINAL_NODE:
             leaf.v = list(value)
@@ -486,10 +521,13 @@ class MCTSAgent(Agent):
                     node.v = [x / total for x in acc]
             else:
                 me = node.player
+                sign = 1.0
+                if paranoid >= 0 and me != paranoid:
+                    me, sign = paranoid, -1.0
                 best: list[float] | None = None
                 for child in children.values():
                     cv = child.v
-                    if cv is not None and (best is None or cv[me] > best[me]):
+                    if cv is not None and (best is None or sign * cv[me] > sign * best[me]):
                         best = cv
                 if best is not None:
                     node.v = best

@@ -75,6 +75,29 @@ NUM_SRC = 16
 map-1 reward (a die showing a signpost), 9..15 die ``d - 9`` plus the resource's coins."""
 
 
+def race_chances(values: list[float], scale: float) -> list[float]:
+    """Win chances from heuristic values: each seat's chance of beating each rival is
+    ``sigmoid(2 * (v - v_rival) / scale)``, a seat's weight the product over its rivals,
+    normalised to sum to 1 (for two seats, ``w = (1 + tanh(lead / scale)) / 2``).
+
+    >>> [round(w, 3) for w in race_chances([0.0, 0.0, 0.0], 5.0)]
+    [0.333, 0.333, 0.333]
+    >>> a, b, c = race_chances([2.0, 0.0, 0.0], 5.0)
+    >>> a > 1 / 3 > b == c
+    True
+    """
+    weights = []
+    for p, v in enumerate(values):
+        w = 1.0
+        for q, x in enumerate(values):
+            if q != p:
+                z = 2.0 * (v - x) / scale
+                w *= 1.0 / (1.0 + math.exp(-z)) if z >= 0 else math.exp(z) / (1.0 + math.exp(z))
+        weights.append(w)
+    total = sum(weights)
+    return [w / total for w in weights]
+
+
 class EldoradoConfig(GameConfig):
     """Options of El Dorado: the dice adventure."""
 
@@ -662,6 +685,9 @@ class EldoradoState(State):
         Each seat is valued by the greedy bot's evaluation (the route still to fill to the
         golden temple, resources held, offerings); the value is its lead over the best
         rival, squashed by ``0.9 * tanh(lead / 5)`` (solo: ``0.9 * tanh((30 + v) / 10)``).
+        With three or four seats a seat must beat every rival, not only the best one (hurting
+        one rival helps the others): the value is ``0.9 * (2 w - 1)``, ``w`` the seat's
+        share of :func:`race_chances`, which is the 2-seat rule again for two seats.
 
         >>> import motherlode
         >>> s = motherlode.deal(motherlode.load("eldorado", players=2), seed=1)
@@ -673,11 +699,10 @@ class EldoradoState(State):
         values = [evaluate(self, p) for p in range(self.game.num_players)]
         if len(values) == 1:
             return [0.9 * math.tanh((30.0 + values[0]) / 10.0)]
-        out = []
-        for p, v in enumerate(values):
-            rival = max(x for q, x in enumerate(values) if q != p)
-            out.append(0.9 * math.tanh((v - rival) / 5.0))
-        return out
+        if len(values) == 2:
+            a, b = values
+            return [0.9 * math.tanh((a - b) / 5.0), 0.9 * math.tanh((b - a) / 5.0)]
+        return [0.9 * (2.0 * w - 1.0) for w in race_chances(values, 5.0)]
 
     def solo_won(self) -> bool:
         """Solo (our extension): won when El Dorado is entered within ``max_rounds`` rounds."""
