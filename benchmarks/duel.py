@@ -4,8 +4,11 @@
         --games 40 --config players=2
 
 Game ``g`` of ``n`` players is dealt with seed ``1000 + g // n`` and agent A sits in seat
-``g % n``, so each deal is played ``n`` times, A in every seat (chance is drawn from the
-same seeded stream, which diverges as soon as the moves do). Every game prints a line
+``g % n``, so each deal is played ``n`` times, A in every seat (the arena's
+``play_game``: chance is drawn from one stream seeded by the deal's seed, the same deal
+each time, the later draws diverging as soon as the moves do). Pilots quoted in
+``docs/agents.md`` before this used a loop that restarted the stream after the deal: the
+same deals, other later draws. Every game prints a line
 (A's result, the scores, A's running total), then the total. The same seeds give the same
 deals for every pair of specs, so two specs can be compared game by game.
 ``motherlode arena`` is the tool for tournaments (stores, ratings, resumption); this is a
@@ -15,12 +18,12 @@ lighter loop for trying settings.
 from __future__ import annotations
 
 import argparse
-import random
 import time
 from typing import Any
 
 import motherlode
 from motherlode.agents import create
+from motherlode.arena.play import play_game
 
 
 def config_value(text: str) -> Any:
@@ -51,13 +54,7 @@ def main() -> None:
         a_seat = g % n
         specs = [args.a if seat == a_seat else args.b for seat in range(n)]
         agents = [create(spec, game, seed=seed * 7 + i) for i, spec in enumerate(specs)]
-        state = motherlode.deal(game, seed=seed)
-        rng = random.Random(seed)
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.apply_unchecked(state.sample_chance(rng))
-            else:
-                state.apply_unchecked(agents[state.current_player()].act(state))
+        state = play_game(game, agents, seed).state
         returns = state.returns()
         result = 1.0 if returns[a_seat] > 0 else 0.5 if returns[a_seat] == 0 else 0.0
         total += result

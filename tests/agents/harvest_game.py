@@ -129,7 +129,7 @@ class HarvestBot(Agent):
     def plans(self, state: State, limit: int) -> list[Hashable]:
         return ["pick", "plant"][:limit]
 
-    def follow(self, plan: Hashable) -> None:
+    def follow(self, state: State, plan: Hashable) -> None:
         self.plan = plan
         self.plan_turn = -2  # set at the next act
 

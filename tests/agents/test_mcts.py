@@ -257,6 +257,11 @@ def test_greedy_opponents_need_a_greedy_bot_and_a_known_mode() -> None:
         create("mcts:opponents=nobody", game)
     agent = create("mcts:iterations=10,opponents=greedy", game)
     assert isinstance(agent, MCTSAgent) and agent.guide is not None and agent.bot is None
+    from motherlode.core.protocol import GameConfig
+    from tests.server.secret_game import SecretGame  # a game without bots
+
+    with pytest.raises(AgentSpecError, match="bias, opponents=greedy: secretduel has no greedy"):
+        create("mcts:bias=1,opponents=greedy", SecretGame(GameConfig()))
 
 
 def test_paranoid_max_backups_take_the_worst_child_for_the_searching_seat() -> None:

@@ -8,7 +8,7 @@ import random
 import motherlode
 from motherlode.agents import create
 from motherlode.games.eurorails.bot import GreedyAgent
-from motherlode.games.eurorails.game import EurorailsGame, EurorailsState
+from motherlode.games.eurorails.game import BUILD, EurorailsGame, EurorailsState
 
 
 def midgame(seed: int = 1, decisions: int = 300) -> EurorailsState:
@@ -48,11 +48,14 @@ def test_a_followed_plan_is_carried_out_and_not_offered_again_until_the_hand_cha
     s = midgame()
     bot = GreedyAgent(s.game)
     second = bot.plans(s, 4)[1]
-    bot.follow(second)
+    bot.follow(s, second)
     action = bot.act(s)
     assert action in s.legal_actions()
     assert bot._commit == second  # the plan it now carries out
     assert bot.plans(s, 4) == []  # nothing to choose: the hand is the one it chose from
+    fresh = GreedyAgent(s.game)  # as in a simulation: told the plan, never asked for plans
+    fresh.follow(s, second)
+    assert fresh.plans(s, 4) == []
     changed = s.clone()
     p = s.current_player()
     other = next(c for c in range(1, 147) if c not in changed.hands[p] and c in changed.draw)
@@ -96,3 +99,26 @@ def test_the_plans_agent_plays_legal_moves_and_searches_at_decision_points() -> 
             agent.last_search = {}  # type: ignore[attr-defined]
         s.apply_action(action)
     assert searched >= 1
+
+
+def test_the_bot_asks_for_building_actions_edge_by_edge_as_the_engine_lists_them() -> None:
+    """The bot never builds the whole list of building actions; its one-edge test must
+    accept exactly the edges ``legal_actions()`` lists, in every building phase of a game."""
+    game = EurorailsGame.from_config(players=2)
+    s = motherlode.deal(game, seed=3)
+    assert isinstance(s, EurorailsState)
+    bots = [GreedyAgent(game, seed=q) for q in range(2)]
+    rng = random.Random(3)
+    checked = 0
+    while not s.is_terminal() and checked < 60:
+        if s.is_chance_node():
+            s.apply_action(s.sample_chance(rng))
+            continue
+        if s.phase == BUILD and not s.pending:
+            p = s.turn_player()
+            listed = {a for a in s.legal_actions() if a < game.U0}
+            asked = {a for a in range(game.U0) if GreedyAgent._can_build(s, p, a)}
+            assert asked == listed
+            checked += 1
+        s.apply_action(bots[s.current_player()].act(s))
+    assert checked == 60

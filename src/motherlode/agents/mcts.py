@@ -201,17 +201,19 @@ class MCTSAgent(Agent):
         self.num_players = game.num_players
         self.bot: Agent | None = None  # plays greedy rollouts
         self.guide: Agent | None = None  # names the move to try first (widening, bias)
-        if rollout == "greedy" or bias or opponents == "greedy":
+        needs = [
+            name
+            for name, wanted in (
+                ("rollout=greedy", rollout == "greedy"),
+                ("bias", bool(bias)),
+                ("opponents=greedy", opponents == "greedy"),
+            )
+            if wanted
+        ]
+        if needs:
             bots = game.bots()
             if "greedy" not in bots:
-                what = (
-                    "rollout=greedy"
-                    if rollout == "greedy"
-                    else "bias"
-                    if bias
-                    else "opponents=greedy"
-                )
-                raise ValueError(f"{what}: {game.name} has no greedy bot")
+                raise ValueError(f"{', '.join(needs)}: {game.name} has no greedy bot")
             guide = bots["greedy"](game, seed=seed + 1)
             self.bot = guide if rollout == "greedy" else None
             self.guide = guide

@@ -10,7 +10,8 @@ The game's bot takes part by being a :class:`Planner`:
 
 * ``plans(state, limit)``: up to ``limit`` plans for the seat to move, the bot's favourite
   first (any hashable values; an empty list: nothing to choose);
-* ``follow(plan)``: carry out ``plan`` from now on (``act`` then plays it);
+* ``follow(state, plan)``: carry out ``plan``, chosen in ``state``, from now on (``act``
+  then plays it);
 * ``decision_point(state)``: a value that changes whenever a new plan may be chosen (a new
   turn; a new demand card drawn).
 
@@ -70,7 +71,7 @@ class Planner(Protocol):
 
     def plans(self, state: State, limit: int) -> list[Hashable]: ...
 
-    def follow(self, plan: Hashable) -> None: ...
+    def follow(self, state: State, plan: Hashable) -> None: ...
 
     def decision_point(self, state: State) -> Hashable: ...
 
@@ -155,7 +156,7 @@ class PlanSearchAgent(Agent):
             self._point = point
             options = self.planner.plans(state, self.width)
             if len(options) > 1:
-                self.planner.follow(self._search(state, options))
+                self.planner.follow(state, self._search(state, options))
         return self.planner.act(state)
 
     # -- the search ----------------------------------------------------------------------
@@ -223,7 +224,7 @@ class PlanSearchAgent(Agent):
                 plan = forced if node is root and forced is not None else None
                 if plan is None:
                     plan = self._select(node, offered, mover)
-                bot.follow(plan)
+                bot.follow(state, plan)
                 child = node.children.get(plan)
                 if child is None:
                     child = node.children[plan] = PlanNode(self.num_players)

@@ -87,8 +87,7 @@ class GreedyAgent(Agent):
         self._pred: list[int] = []
         self._plans: list[Plan] = []  # the best plan of each card, best first
         self._ranked: list[Plan] = []  # every plan, best first
-        # steering: the hand plans were last offered from; the plan followed, and its hand
-        self._offered: tuple[int, ...] = ()
+        # steering: the plan followed, and the hand it was chosen from
         self._followed: tuple[tuple[int, int, int, int] | None, tuple[int, ...]] = (None, ())
         self._commit: tuple[int, int, int, int] | None = None
         self._money: list[int] = []
@@ -334,15 +333,14 @@ class GreedyAgent(Agent):
                 out.append(key)
                 if len(out) >= limit:
                     break
-        self._offered = tuple(s.hands[p])
         return out
 
-    def follow(self, plan: object) -> None:
-        """Carry out ``plan`` (one of :meth:`plans`) while it stays feasible."""
-        assert isinstance(plan, tuple) and len(plan) == 4
+    def follow(self, state: State, plan: object) -> None:
+        """Carry out ``plan`` (one of :meth:`plans` in ``state``) while it stays feasible."""
+        assert isinstance(state, EurorailsState) and isinstance(plan, tuple) and len(plan) == 4
         seat, card, load, city = plan
         self._commit = (int(seat), int(card), int(load), int(city))
-        self._followed = (self._commit, self._offered)
+        self._followed = (self._commit, tuple(state.hands[self._commit[0]]))
         self._cache_key = None
 
     # -- acting ----------------------------------------------------------------------------
@@ -624,8 +622,9 @@ class GreedyAgent(Agent):
         # turn stays shortest from any point along it: follow it instead of searching again.
         route_key = (s.t, p, goal[0], len(s.net[p]), s._history[:12])
         path = self._route[1] if self._route[0] == route_key else []
-        if start in path and path.index(start) + 1 < len(path):
-            x = path[path.index(start) + 1][0]
+        step = path.index(start) + 1 if start in path else len(path)
+        if step < len(path):
+            x = path[step][0]
         else:
             routes = self._routes(s, p)
             goals = set(goal)
