@@ -3,9 +3,11 @@
     python benchmarks/bench_mcts.py [--seconds 1] [--game yukon] [--spec "rollout=none"]
                                     [--json]
 
-For each game (its first conformance config, the 2-player one where there is one) it
-searches two positions for about ``--seconds`` each: the dealt opening, and a mid-game
-position reached by random moves (half the decisions of a random game). It prints the
+For each game (its first conformance config, the 2-player one where there is one: for
+Eurorails a game cut short at 5 rounds, so its rollouts to the end are short) it searches
+two positions for about ``--seconds`` each: the dealt opening, and a mid-game position
+reached by random moves (half the decisions of a random game, then on to the first
+position with a choice). It prints the
 simulations per second of MCTS with random rollouts to the end, with rollouts cut at 20
 decisions, and with no rollout (the heuristic judges each new leaf), plus the positions
 per second of the alpha-beta searcher for 2-player games. A spec given with ``--spec``
@@ -50,7 +52,11 @@ def positions(game: Game, seed: int = 1) -> dict[str, State]:
     rng = random.Random(seed)
     mid = opening.clone()
     made = 0
-    while made < decisions // 2 or mid.is_chance_node():
+    # on past the half-way decision to the first real choice (a chance node or a forced
+    # move has nothing to search)
+    while not mid.is_terminal() and (
+        made < decisions // 2 or mid.is_chance_node() or len(mid.legal_actions()) < 2
+    ):
         if mid.is_chance_node():
             mid.apply_unchecked(mid.sample_chance(rng))
         else:
@@ -64,13 +70,13 @@ def sims_per_second(game: Game, state: State, spec: str, seconds: float) -> floa
     agent = create(f"{spec},seconds={seconds},reuse=false", game, seed=0)
     assert isinstance(agent, MCTSAgent)
     agent.act(state)
-    return float(agent.last_search["iterations"]) / max(agent.last_search["seconds"], 1e-9)
+    return float(agent.last_search["iterations"]) / max(float(agent.last_search["seconds"]), 1e-9)
 
 
 def nodes_per_second(game: Game, state: State, seconds: float) -> float:
     agent = AlphaBetaAgent(game, seed=0, seconds=seconds)
     agent.act(state)
-    return float(agent.last_search["nodes"]) / max(agent.last_search["seconds"], 1e-9)
+    return float(agent.last_search["nodes"]) / max(float(agent.last_search["seconds"]), 1e-9)
 
 
 def main() -> None:
@@ -82,10 +88,10 @@ def main() -> None:
     args = parser.parse_args()
     variants = {args.spec: f"mcts:{args.spec}"} if args.spec else VARIANTS
     rows: list[dict[str, Any]] = []
-    for name, cls in registry().items():
+    for name in registry():
         if args.game and name not in args.game:
             continue
-        configs = cls.conformance_configs()
+        configs = registry()[name].conformance_configs()
         config = next((c for c in configs if c.get("players") == 2), configs[0])
         game = motherlode.load(name, **config)
         for where, state in positions(game).items():
