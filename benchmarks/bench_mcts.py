@@ -88,10 +88,10 @@ def main() -> None:
     args = parser.parse_args()
     variants = {args.spec: f"mcts:{args.spec}"} if args.spec else VARIANTS
     rows: list[dict[str, Any]] = []
-    for name in registry():
+    for name, cls in registry().items():
         if args.game and name not in args.game:
             continue
-        configs = registry()[name].conformance_configs()
+        configs = cls.conformance_configs()
         config = next((c for c in configs if c.get("players") == 2), configs[0])
         game = motherlode.load(name, **config)
         for where, state in positions(game).items():

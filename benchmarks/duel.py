@@ -24,6 +24,8 @@ from typing import Any
 import motherlode
 from motherlode.agents import create
 from motherlode.arena.play import play_game
+from motherlode.core.agent import Agent
+from motherlode.core.protocol import Game
 
 
 def config_value(text: str) -> Any:
@@ -36,6 +38,21 @@ def config_value(text: str) -> Any:
         return text
 
 
+def seating(game: Game, a: str, b: str, g: int) -> tuple[int, int, list[Agent]]:
+    """Game ``g``'s deal seed, A's seat and the agents (A in that seat, B elsewhere).
+
+    >>> game = motherlode.load("yukon")
+    >>> seed, a_seat, agents = seating(game, "random", "greedy", 3)
+    >>> seed, a_seat, [agent.name for agent in agents]
+    (1001, 1, ['greedy', 'random'])
+    """
+    n = game.num_players
+    seed = 1000 + g // n
+    a_seat = g % n
+    specs = [a if seat == a_seat else b for seat in range(n)]
+    return seed, a_seat, [create(spec, game, seed=seed * 7 + i) for i, spec in enumerate(specs)]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("game")
@@ -46,14 +63,10 @@ def main() -> None:
     args = parser.parse_args()
     config = dict(item.split("=", 1) for item in args.config)
     game = motherlode.load(args.game, **{k: config_value(v) for k, v in config.items()})
-    n = game.num_players
     total = 0.0
     start = time.perf_counter()
     for g in range(args.games):
-        seed = 1000 + g // n
-        a_seat = g % n
-        specs = [args.a if seat == a_seat else args.b for seat in range(n)]
-        agents = [create(spec, game, seed=seed * 7 + i) for i, spec in enumerate(specs)]
+        seed, a_seat, agents = seating(game, args.a, args.b, g)
         state = play_game(game, agents, seed).state
         returns = state.returns()
         result = 1.0 if returns[a_seat] > 0 else 0.5 if returns[a_seat] == 0 else 0.0

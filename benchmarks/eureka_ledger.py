@@ -4,10 +4,10 @@
         "mcts:iterations=1000,rollout=none,bias=1,widening=1,c=0.1" --games 60
 
 Agent A plays the other seats' agent (``--against``, default ``greedy``) with the seating
-of ``benchmarks/duel.py``: game ``g`` of ``n`` players is dealt with seed ``1000 + g // n``
-and A sits in seat ``g % n``. For each side it prints the points per game (a nugget is one,
-a robber chip two) gained and lost by cause, counted from the change in the gold and
-robbers lying in front of each miner at every action:
+of ``benchmarks/duel.py`` (its :func:`seating`): game ``g`` of ``n`` players is dealt with
+seed ``1000 + g // n`` and A sits in seat ``g % n``. For each side it prints the points
+per game (a nugget is one, a robber chip two) gained and lost by cause, counted from the
+change in the gold and robbers lying in front of each miner at every action:
 
 * ``found``: gold chips turned over; ``stacks taken``: face-up robbers and the gold under
   them, captured by landing on them; ``robbers beaten``: robbers captured in defence;
@@ -28,8 +28,9 @@ import argparse
 import time
 from collections import Counter
 
+from duel import seating
+
 import motherlode
-from motherlode.agents import create
 from motherlode.arena.play import play_game
 from motherlode.core.protocol import State
 from motherlode.games.eureka.game import (
@@ -75,7 +76,7 @@ class Ledger:
 
     def __init__(self, players: int) -> None:
         self.seats = [Counter[str]() for _ in range(players)]
-        self._before: tuple[int, int, list[int], list[int]] = (0, 0, [], [])
+        self._before: tuple[int, list[int], list[int]] = (0, [], [])
 
     def on_action(self, state: State, action: int) -> None:
         assert isinstance(state, EurekaState)
@@ -86,11 +87,11 @@ class Ledger:
             self.seats[state.turn]["attacks"] += 1
         loot = [_loot(state, p) for p in range(n)]
         house = [_house(state, p) for p in range(n)]
-        self._before = (state.phase, state.turn, loot, house)
+        self._before = (state.phase, loot, house)
 
     def after_action(self, state: State) -> None:
         assert isinstance(state, EurekaState)
-        phase, _, loot, house = self._before
+        phase, loot, house = self._before
         for p, counts in enumerate(self.seats):
             banked = _house(state, p) - house[p]
             change = _loot(state, p) - loot[p]
@@ -115,10 +116,7 @@ def main() -> None:
     wins = 0.0
     start = time.perf_counter()
     for g in range(args.games):
-        seed = 1000 + g // n
-        a_seat = g % n
-        specs = [args.agent if seat == a_seat else args.against for seat in range(n)]
-        agents = [create(spec, game, seed=seed * 7 + i) for i, spec in enumerate(specs)]
+        seed, a_seat, agents = seating(game, args.agent, args.against, g)
         ledger = Ledger(n)
         state = play_game(
             game, agents, seed, on_action=ledger.on_action, after_action=ledger.after_action

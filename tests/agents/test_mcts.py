@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 import motherlode
 from motherlode.agents import create
-from motherlode.agents.mcts import MCTSAgent
+from motherlode.agents.mcts import MCTSAgent, Node
 from motherlode.arena.simulate import simulate
 from motherlode.core.protocol import Game, State
 from motherlode.games import registry
@@ -38,6 +39,14 @@ def midgame(game: Game, seed: int, moves: int = 12) -> State:
     while state.is_chance_node():
         state.apply_unchecked(state.sample_chance(rng))
     return state
+
+
+def searched(root: Node) -> Iterator[Node]:
+    """``root`` and every node below it that a simulation went through."""
+    yield root
+    for child in root.children.values():
+        if child.n:
+            yield from searched(child)
 
 
 SPECS = [
@@ -146,7 +155,7 @@ def test_time_budget_stops_on_time() -> None:
 def test_the_guide_is_asked_only_for_nodes_that_are_expanded() -> None:
     # Leaves are judged once and never expanded; asking the greedy bot for their move would
     # cost more than the rest of the search (El Dorado's bot plans a whole turn).
-    from motherlode.agents.mcts import UNPREPARED, Node
+    from motherlode.agents.mcts import UNPREPARED
 
     game = motherlode.load("yukon")
     state = midgame(game, seed=4, moves=6)
@@ -182,7 +191,7 @@ def test_the_guide_is_asked_only_for_nodes_that_are_expanded() -> None:
 def test_max_backups_are_expectimax_over_the_tree(name: str) -> None:
     # backup=max: a decision node is worth its best child for the seat to move, a chance
     # node the probability-weighted mean of the outcomes searched
-    from motherlode.agents.mcts import CHANCE_NODE, DECISION, GROUP, Node
+    from motherlode.agents.mcts import CHANCE_NODE, DECISION, GROUP
 
     game = motherlode.load(name, **registry()[name].conformance_configs()[0])
     state = midgame(game, seed=2, moves=4)
@@ -191,9 +200,7 @@ def test_max_backups_are_expectimax_over_the_tree(name: str) -> None:
     agent.act(state)
     assert agent._root is not None
     checked = 0
-
-    def walk(node: Node) -> None:
-        nonlocal checked
+    for node in searched(agent._root):
         assert node.v is not None
         known = [c for c in node.children.values() if c.v is not None]
         if known and node.kind in (DECISION, GROUP):
@@ -208,11 +215,6 @@ def test_max_backups_are_expectimax_over_the_tree(name: str) -> None:
                 )
                 assert node.v[seat] == pytest.approx(mean / total)
             checked += 1
-        for child in node.children.values():
-            if child.n:
-                walk(child)
-
-    walk(agent._root)
     assert checked > 10
     best = max(agent._flat(agent._root).values(), key=lambda c: c.n)
     assert best.v is not None
@@ -221,7 +223,7 @@ def test_max_backups_are_expectimax_over_the_tree(name: str) -> None:
 def test_greedy_opponents_search_only_the_greedy_bots_move() -> None:
     # opponents=greedy: every other seat's expanded node has one child, the greedy bot's
     # move there; the searching seat's own nodes branch as usual
-    from motherlode.agents.mcts import DECISION, Node
+    from motherlode.agents.mcts import DECISION
 
     game = motherlode.load("yukon", players=3)
     state = midgame(game, seed=5, moves=6)
@@ -265,7 +267,7 @@ def test_greedy_opponents_need_a_greedy_bot_and_a_known_mode() -> None:
 
 
 def test_paranoid_max_backups_take_the_worst_child_for_the_searching_seat() -> None:
-    from motherlode.agents.mcts import DECISION, GROUP, Node
+    from motherlode.agents.mcts import DECISION, GROUP
 
     game = motherlode.load("yukon", players=3)
     state = midgame(game, seed=2, moves=4)
@@ -275,16 +277,9 @@ def test_paranoid_max_backups_take_the_worst_child_for_the_searching_seat() -> N
     agent.act(state)
     assert agent._root is not None
     checked = 0
-
-    def walk(node: Node) -> None:
-        nonlocal checked
+    for node in searched(agent._root):
         known = [c for c in node.children.values() if c.v is not None]
         if known and node.kind in (DECISION, GROUP) and node.player != me:
             assert node.v == min(known, key=lambda c: c.v[me]).v  # type: ignore[index]
             checked += 1
-        for child in node.children.values():
-            if child.n:
-                walk(child)
-
-    walk(agent._root)
     assert checked > 5

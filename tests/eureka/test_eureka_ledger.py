@@ -16,6 +16,8 @@ LEDGER_PATH = pathlib.Path(__file__).parents[2] / "benchmarks" / "eureka_ledger.
 
 
 def _ledger_module() -> ModuleType:
+    if str(LEDGER_PATH.parent) not in sys.path:  # the ledger imports duel.py's seating
+        sys.path.insert(0, str(LEDGER_PATH.parent))
     spec = importlib.util.spec_from_file_location("eureka_ledger", LEDGER_PATH)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
