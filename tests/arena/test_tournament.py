@@ -112,6 +112,30 @@ def test_ratings_rank_the_stronger_agent_first() -> None:
     assert wilson(0, 0) == (0.0, 1.0)
 
 
+def test_a_shutout_has_intervals_that_contain_its_rates_and_plots(tmp_path: Path) -> None:
+    # 12 wins in 12 games: rounding put the loser's Wilson bound 2.8e-17 above its rate of
+    # 0, and the plot's error bar below zero stopped `motherlode arena` with a traceback
+    from motherlode.arena.plot import plot_tournament
+
+    rows = [
+        GameResult("t", i, "eureka", {"players": 2}, seats, i, scores, winners, 10, 30, 0.1)
+        for i in range(12)
+        for seats, scores, winners in [
+            (["mcts", "random"], [40.0, 0.0], [0])
+            if i % 2
+            else (["random", "mcts"], [0.0, 40.0], [1])
+        ]
+    ]
+    summary = summarise(rows)
+    for agent in summary["agents"]:
+        assert agent["win_low"] <= agent["win_rate"] <= agent["win_high"]
+    assert [(a["win_rate"], a["win_low"]) for a in summary["agents"]][1] == (0.0, 0.0)
+    assert wilson(12, 12)[1] == 1.0
+    report = {"game": "eureka", "tournament": "t", "summary": summary}
+    png = plot_tournament(report, tmp_path / "shutout.png")
+    assert png.read_bytes().startswith(b"\x89PNG")
+
+
 def test_shared_victories_are_split_and_ranks_follow_scores() -> None:
     row = GameResult(
         "t", 0, "g", {"players": 3}, ["a", "b", "c"], 0, [5.0, 5.0, 2.0], [0, 1], 10, 10, 0.1

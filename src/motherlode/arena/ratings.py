@@ -36,6 +36,8 @@ def wilson(successes: float, trials: float, z: float = Z95) -> tuple[float, floa
 
     >>> [round(x, 3) for x in wilson(9, 10)]
     [0.596, 0.982]
+    >>> wilson(0, 12)[0], wilson(12, 12)[1]  # exact at the ends, never past the rate
+    (0.0, 1.0)
     """
     if trials <= 0:
         return (0.0, 1.0)
@@ -43,7 +45,9 @@ def wilson(successes: float, trials: float, z: float = Z95) -> tuple[float, floa
     denom = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denom
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # Rounding leaves the bound a hair off at 0 or 1 wins in n (2.8e-17 for 0 in 12): the
+    # interval must still contain the rate, or a plot's error bar turns negative.
+    return (min(p, max(0.0, centre - half)), max(p, min(1.0, centre + half)))
 
 
 def summarise(rows: Sequence[GameResult], agents: Sequence[str] | None = None) -> dict[str, Any]:
