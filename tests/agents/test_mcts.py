@@ -169,7 +169,7 @@ def test_the_guide_is_asked_only_for_nodes_that_are_expanded() -> None:
         calls += 1
         return ask(s)
 
-    agent.guide.act = counted  # type: ignore[method-assign]
+    agent.guide.act = counted  # type: ignore[method-assign,assignment]
     agent.act(state)
     assert agent._root is not None
 
@@ -283,3 +283,30 @@ def test_paranoid_max_backups_take_the_worst_child_for_the_searching_seat() -> N
             assert node.v == min(known, key=lambda c: c.v[me]).v  # type: ignore[index]
             checked += 1
     assert checked > 5
+
+
+def test_a_cut_greedy_rollout_is_judged_after_depth_decisions() -> None:
+    # rollout=greedy,depth=6 (the Eureka setting of docs/agents.md): the greedy bot plays
+    # six decisions, whoever's they are, chance drawn from the agent's stream and not
+    # counted; the game's judgement scores the next decision's position (the chance that
+    # follows the sixth decision, a die or a chip, is drawn first)
+    game = motherlode.load("eureka", players=2)
+    state = midgame(game, seed=6, moves=10)
+    spec = "mcts:iterations=10,rollout=greedy,depth=6,bias=3,widening=1,c=0.1"
+    agent, twin = create(spec, game, seed=4), create(spec, game, seed=4)
+    assert isinstance(agent, MCTSAgent) and isinstance(twin, MCTSAgent)
+    assert twin.bot is not None
+    value = agent._playout(state.clone())
+    replay = state.clone()
+    decisions = 0
+    seats = set()
+    while decisions < 6 or replay.is_chance_node():
+        if replay.is_chance_node():
+            replay.apply_unchecked(replay.sample_chance(twin.rng))
+            continue
+        seats.add(replay.current_player())
+        replay.apply_unchecked(twin.bot.act(replay))
+        decisions += 1
+    assert not replay.is_terminal() and len(seats) == 2  # both seats played on
+    assert value == replay.heuristic_values()  # type: ignore[attr-defined]
+    assert value != state.heuristic_values()  # type: ignore[attr-defined]
