@@ -94,17 +94,19 @@ def test_ray_backend_gives_the_same_results(tmp_path: Path) -> None:
     assert strip(on_ray.rows()) == strip(serial.rows())
 
 
-def test_ratings_rank_the_stronger_agent_first() -> None:
-    rows = [
-        GameResult("t", i, "yukon", {"players": 2}, seats, i, scores, winners, 10, 30, 0.1)
-        for i in range(20)
+def sweep(winner: str, loser: str, games: int, game: str = "yukon") -> list[GameResult]:
+    """``games`` 2-player games that ``winner`` wins, the seats alternating."""
+    return [
+        GameResult("t", i, game, {"players": 2}, seats, i, scores, winners, 10, 30, 0.1)
+        for i in range(games)
         for seats, scores, winners in [
-            (["strong", "weak"], [9.0, 1.0], [0])
-            if i % 2
-            else (["weak", "strong"], [1.0, 9.0], [1])
+            ([winner, loser], [9.0, 1.0], [0]) if i % 2 else ([loser, winner], [1.0, 9.0], [1])
         ]
     ]
-    summary = summarise(rows)
+
+
+def test_ratings_rank_the_stronger_agent_first() -> None:
+    summary = summarise(sweep("strong", "weak", 20))
     assert [a["agent"] for a in summary["agents"]] == ["strong", "weak"]
     strong = summary["agents"][0]
     assert strong["win_rate"] == 1.0 and strong["win_low"] > 0.8
@@ -117,16 +119,7 @@ def test_a_shutout_has_intervals_that_contain_its_rates_and_plots(tmp_path: Path
     # 0, and the plot's error bar below zero stopped `motherlode arena` with a traceback
     from motherlode.arena.plot import plot_tournament
 
-    rows = [
-        GameResult("t", i, "eureka", {"players": 2}, seats, i, scores, winners, 10, 30, 0.1)
-        for i in range(12)
-        for seats, scores, winners in [
-            (["mcts", "random"], [40.0, 0.0], [0])
-            if i % 2
-            else (["random", "mcts"], [0.0, 40.0], [1])
-        ]
-    ]
-    summary = summarise(rows)
+    summary = summarise(sweep("mcts", "random", 12, game="eureka"))
     for agent in summary["agents"]:
         assert agent["win_low"] <= agent["win_rate"] <= agent["win_high"]
     assert [(a["win_rate"], a["win_low"]) for a in summary["agents"]][1] == (0.0, 0.0)
