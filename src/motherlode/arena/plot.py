@@ -55,8 +55,8 @@ def plot_tournament(report: dict[str, Any], path: str | Path) -> Path:
     ax1.set_xlabel("openskill rating (mu ± 2 sigma)")
     ax1.grid(axis="x", alpha=0.3)
     rates = [a["win_rate"] for a in rows]
-    low = [max(0.0, a["win_rate"] - a["win_low"]) for a in rows]
-    high = [max(0.0, a["win_high"] - a["win_rate"]) for a in rows]
+    low = [a["win_rate"] - a["win_low"] for a in rows]
+    high = [a["win_high"] - a["win_rate"] for a in rows]
     ax2.barh(list(ys), rates, xerr=[low, high], capsize=4, color="#d4a017")
     for players in summary["players"]:
         ax2.axvline(1.0 / players, color="grey", linestyle="--", linewidth=1)

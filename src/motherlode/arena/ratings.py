@@ -45,7 +45,7 @@ def wilson(successes: float, trials: float, z: float = Z95) -> tuple[float, floa
     denom = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denom
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
-    # Rounding leaves the bound a hair off at 0 or 1 wins in n (2.8e-17 for 0 in 12): the
+    # Rounding leaves a bound a hair off at 0 or n wins in n (2.8e-17 for 0 in 12): the
     # interval must still contain the rate, or a plot's error bar turns negative.
     return (min(p, max(0.0, centre - half)), max(p, min(1.0, centre + half)))
 
