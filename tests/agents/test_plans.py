@@ -6,7 +6,7 @@ import pytest
 
 import motherlode
 from motherlode.agents import create
-from motherlode.agents.plans import PlanSearchAgent
+from motherlode.agents.plans import PlanNode, PlanSearchAgent
 from motherlode.core.errors import AgentSpecError
 from motherlode.core.protocol import GameConfig
 from tests.agents.harvest_game import PICK, PLANT, HarvestBot, HarvestGame, HarvestState
@@ -102,3 +102,44 @@ def test_depth_zero_plays_to_the_end_of_the_game() -> None:
     for visits, mean in agent.last_search["plans"].values():
         total = mean * visits  # a sum of results (-1, 0 or 1), not of judgements
         assert visits == 4 and abs(total - round(total)) < 1e-3
+
+
+def tree_nodes(root: PlanNode) -> list[PlanNode]:
+    nodes, todo = [], [root]
+    while todo:
+        node = todo.pop()
+        nodes.append(node)
+        todo.extend(node.children.values())
+    return nodes
+
+
+def test_modelled_opponents_follow_only_their_bots_favourite_plan() -> None:
+    """opponents=bot: at the rival's decision points the tree holds one plan, the bot's
+    favourite (picking); under max^n (the default) the rival's plant is searched too."""
+    game = HarvestGame(GameConfig())
+    state = game.new_initial_state()
+
+    def rival_plans(opponents: str) -> set[object]:
+        agent = PlanSearchAgent(game, seed=1, iterations=40, depth=2, opponents=opponents)
+        agent.act(state)
+        assert agent.last_tree is not None
+        rival_nodes = [n for n in tree_nodes(agent.last_tree) if n.mover == 1]
+        assert rival_nodes
+        if opponents == "bot":
+            assert all(len(n.children) == 1 for n in rival_nodes)
+        return {plan for n in rival_nodes for plan in n.children}
+
+    assert rival_plans("bot") == {"pick"}
+    assert rival_plans("max") == {"pick", "plant"}
+
+
+def test_modelled_opponents_still_find_the_plan_the_bot_does_not_favour() -> None:
+    game = HarvestGame(GameConfig())
+    agent = create("plans:iterations=40,depth=2,opponents=bot", game, seed=1)
+    assert agent.act(game.new_initial_state()) == PLANT
+
+
+def test_an_unknown_opponent_model_is_a_clear_error() -> None:
+    game = HarvestGame(GameConfig())
+    with pytest.raises(AgentSpecError, match="opponents"):
+        create("plans:opponents=greedy", game)

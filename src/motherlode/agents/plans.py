@@ -22,6 +22,9 @@ favourite first among them), samples chance as it comes, then lets every bot pla
 ``depth`` more decision points and judges the position reached (``heuristic_values()``,
 or the result of a finished game). A node's statistics therefore average over the chance
 outcomes that lead to it, which suits plans whose results are not known in advance.
+With ``opponents=bot`` the other seats are not searched: at their decision points the
+tree follows their bot's favourite plan only (opponent modelling, as ``mcts``'s
+``opponents=greedy``), so every simulation goes to the searching seat's own choices.
 
 In the real game the agent searches at each decision point of its own, follows the plan
 with the best mean, and lets its bot play the plan's actions until the next decision
@@ -62,6 +65,14 @@ PLANS_PARAMS: tuple[Param, ...] = (
     ),
     Param("scale", float, 10.0, "score lead mapped to tanh(1) when a game has no judgement"),
     Param("bot", str, "greedy", "the game's bot that offers and carries out the plans"),
+    Param(
+        "opponents",
+        str,
+        "max",
+        "how the other seats choose in the tree: max (each its own best, max^n) or bot"
+        " (their bot's favourite plan, the only one searched)",
+        ("max", "bot"),
+    ),
 )
 
 
@@ -81,9 +92,10 @@ class Planner(Protocol):
 class PlanNode:
     """The statistics of one decision point reached by a sequence of plans."""
 
-    __slots__ = ("children", "n", "w")
+    __slots__ = ("children", "mover", "n", "w")
 
     def __init__(self, num_players: int) -> None:
+        self.mover = -1  # the seat that chooses a plan here (-1: not yet reached)
         self.n = 0
         self.w = [0.0] * num_players
         self.children: dict[Hashable, PlanNode] = {}
@@ -110,10 +122,13 @@ class PlanSearchAgent(Agent):
         paired: bool = True,
         scale: float = 10.0,
         bot: str = "greedy",
+        opponents: str = "max",
     ) -> None:
         super().__init__(seed)
         if width < 1:
             raise ValueError("width must be at least 1")
+        if opponents not in ("max", "bot"):
+            raise ValueError(f"opponents must be max or bot (got {opponents!r})")
         bots = game.bots()
         if bot not in bots:
             raise ValueError(f"{game.name} has no bot named {bot!r}")
@@ -133,15 +148,18 @@ class PlanSearchAgent(Agent):
         self.c = float(c)
         self.paired = bool(paired)
         self.scale = float(scale)
+        self.opponents = opponents
         self.num_players = game.num_players
         self._point: Hashable = None  # the decision point whose plan is being followed
         self.last_search: dict[str, Any] = {}
+        self.last_tree: PlanNode | None = None  # the root of the last search (for tests)
 
     def reset(self) -> None:
         super().reset()
         self.planner = self._new_planner(self.seed)
         self._point = None
         self.last_search = {}
+        self.last_tree = None
 
     def _new_planner(self, seed: int) -> Planner:
         bot = self.factory(self.game, seed=seed)
@@ -184,6 +202,7 @@ class PlanSearchAgent(Agent):
             key=lambda node: node.mean(me),
         )
         choice = next(o for o in options if root.children.get(o) is best)
+        self.last_tree = root
         self.last_search = {
             "iterations": done,
             "seconds": time.perf_counter() - start,
@@ -207,6 +226,7 @@ class PlanSearchAgent(Agent):
         """One simulation: down the tree by UCB1 (from ``forced`` at the root, if given),
         then every bot on its own for ``depth`` decision points; chance and the bots'
         seeds from ``rng``."""
+        me = root_state.current_player()
         state = root_state.clone()
         bots = [self._new_planner(rng.randrange(1 << 30)) for _ in range(self.num_players)]
         path = [root]
@@ -218,10 +238,14 @@ class PlanSearchAgent(Agent):
                 break
             mover = state.current_player()
             bot = bots[mover]
-            offered = options if first else bot.plans(state, self.width)
+            modelled = self.opponents == "bot" and mover != me
+            offered = options if first else bot.plans(state, 1 if modelled else self.width)
             first = False
             if offered:
+                node.mover = mover
                 plan = forced if node is root and forced is not None else None
+                if plan is None and modelled:
+                    plan = offered[0]  # the rival follows its bot's favourite plan
                 if plan is None:
                     plan = self._select(node, offered, mover)
                 bot.follow(state, plan)
