@@ -190,10 +190,10 @@ class PlanSearchAgent(Agent):
             if self.paired:  # a round: every plan once, under the same chance
                 seed = self.rng.randrange(1 << 30)
                 for plan in options:
-                    self._simulate(root, root_state, options, random.Random(seed), plan)
+                    self._simulate(root, root_state, me, options, random.Random(seed), plan)
                 done += len(options)
             else:
-                self._simulate(root, root_state, options, self.rng, None)
+                self._simulate(root, root_state, me, options, self.rng, None)
                 done += 1
             if self.iterations and done >= self.iterations:
                 break
@@ -219,14 +219,14 @@ class PlanSearchAgent(Agent):
         self,
         root: PlanNode,
         root_state: State,
+        me: int,
         options: list[Hashable],
         rng: random.Random,
         forced: Hashable | None,
     ) -> None:
         """One simulation: down the tree by UCB1 (from ``forced`` at the root, if given),
         then every bot on its own for ``depth`` decision points; chance and the bots'
-        seeds from ``rng``."""
-        me = root_state.current_player()
+        seeds from ``rng``; ``me`` is the searching seat (the one to move at the root)."""
         state = root_state.clone()
         bots = [self._new_planner(rng.randrange(1 << 30)) for _ in range(self.num_players)]
         path = [root]
