@@ -83,3 +83,23 @@ def test_the_greedy_bots_remembered_distance_maps_equal_fresh_ones() -> None:
                 checked += 1
             state.apply_unchecked(bot.act(state))
     assert checked > 100
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_each_player_count_is_judged_by_its_own_fit(players: int) -> None:
+    # a two-player fit would leave six players carrying gold far too long
+    state = setup(players=players, loco=5, miners={0: "b2:10:0:0:0"}, revealed=["G5", "G5"])
+    rows = value.features(state)
+    weights = value.WEIGHTS[players]
+    assert value.expected_points(state) == [
+        sum(w * f for w, f in zip(weights, row, strict=True)) for row in rows
+    ]
+
+
+def test_carried_gold_far_from_home_is_worth_less_with_more_seats() -> None:
+    def at_risk(players: int) -> float:
+        far = setup(players=players, loco=5, miners={0: "b2:10:0:0:0"}, revealed=["G5", "G5"])
+        home = setup(players=players, loco=5, miners={0: "i11:0:0:10:0"}, revealed=["G5", "G5"])
+        return value.expected_points(home)[0] - value.expected_points(far)[0]
+
+    assert at_risk(2) < at_risk(4) < at_risk(6)

@@ -9,9 +9,11 @@ face-down chip); :func:`values` turns the predicted leads into win chances in (-
 
 The weights are a least-squares fit of the final scores of games between greedy bots
 (with random moves mixed in, so that positions search visits are covered), and the lead
-scale a logistic fit of who won; ``python -m motherlode.games.eureka.value --games 3000``
-refits both and prints them (a few minutes). Replace :data:`WEIGHTS` and :data:`LEAD_SCALE`
-with its output after changing the board, the chips or the features.
+scale a logistic fit of who won, both for each number of players: the more seats share the
+gold, the smaller the scores and the more gold carried is at risk.
+``python -m motherlode.games.eureka.value --games 5000 --players 4`` refits both for four
+players and prints them (a minute or two). Replace that entry of :data:`WEIGHTS` and
+:data:`LEAD_SCALE` with its output after changing the board, the chips or the features.
 
 >>> import motherlode
 >>> state = motherlode.deal(motherlode.load("eureka", players=2), seed=1)
@@ -47,23 +49,80 @@ FEATURES = (
 )
 """The names of the features, in the order of :data:`WEIGHTS`."""
 
-WEIGHTS: tuple[float, ...] = (
-    -3.2261,
-    1.0,
-    1.0,
-    -0.0245,
-    -0.1752,
-    -0.8197,
-    -0.1046,
-    0.1357,
-    0.2257,
-    -0.3341,
-    1.9045,
-)
-"""Least-squares weights predicting a seat's final banked points (see :func:`fit`)."""
+WEIGHTS: dict[int, tuple[float, ...]] = {
+    2: (
+        -3.2261,
+        1.0,
+        1.0,
+        -0.0245,
+        -0.1752,
+        -0.8197,
+        -0.1046,
+        0.1357,
+        0.2257,
+        -0.3341,
+        1.9045,
+    ),
+    3: (
+        -3.0229,
+        1.0,
+        1.0,
+        -0.1999,
+        -0.1324,
+        -0.7173,
+        -0.0706,
+        0.1219,
+        0.1571,
+        -0.2989,
+        1.4111,
+    ),
+    4: (
+        -2.4645,
+        1.0,
+        1.0,
+        -0.3961,
+        -0.0475,
+        -0.702,
+        -0.032,
+        0.1047,
+        0.0795,
+        -0.2486,
+        1.1536,
+    ),
+    5: (
+        -2.2622,
+        1.0,
+        1.0,
+        -0.5278,
+        -0.0015,
+        -0.6693,
+        -0.022,
+        0.093,
+        -0.009,
+        -0.1841,
+        1.0314,
+    ),
+    6: (
+        -1.6623,
+        1.0,
+        1.0,
+        -0.7012,
+        0.1089,
+        -0.7025,
+        -0.0028,
+        0.083,
+        0.0228,
+        -0.1117,
+        0.7501,
+    ),
+}
+"""Least-squares weights predicting a seat's final banked points, by number of players
+(see :func:`fit`: 3,000 games for two players, 5,000 for three to six)."""
 
-LEAD_SCALE: float = 8.98
-"""A predicted lead of ``LEAD_SCALE`` points means a win chance of ``sigmoid(1)``."""
+LEAD_SCALE: dict[int, float] = {2: 8.98, 3: 7.43, 4: 5.75, 5: 4.61, 6: 3.71}
+"""By number of players: a predicted lead of ``LEAD_SCALE[n]`` points over the best rival
+means a win chance of ``sigmoid(1)``. Scores shrink as more seats share the gold."""
+
 
 NEAR = 6
 """Hexes within which a rival can reach a miner in one throw."""
@@ -80,6 +139,9 @@ class _Tables:
         self.holes = tuple(board.holes)
         self.is_house = [k == HOUSE for k in board.kind]
         self.track = len(board.track) - 1
+        fitted = min(WEIGHTS, key=lambda n: abs(n - game.num_players))
+        self.weights = WEIGHTS[fitted]
+        self.lead_scale = LEAD_SCALE[fitted]
 
 
 _TABLES: weakref.WeakKeyDictionary[Eureka, _Tables] = weakref.WeakKeyDictionary()
@@ -143,18 +205,20 @@ def expected_points(state: EurekaState) -> list[float]:
     """Each seat's predicted final banked points (exact once the game is over)."""
     if state.is_terminal():
         return [float(x) for x in state.scores()]
-    return [sum(w * f for w, f in zip(WEIGHTS, row, strict=True)) for row in features(state)]
+    weights = _tables(state.game).weights
+    return [sum(w * f for w, f in zip(weights, row, strict=True)) for row in features(state)]
 
 
 def values(state: EurekaState) -> list[float]:
     """Each seat's chance of winning, as ``2 * P(win) - 1`` from its predicted lead."""
     points = expected_points(state)
+    scale = _tables(state.game).lead_scale
     if len(points) == 1:
-        return [math.tanh(points[0] / LEAD_SCALE)]
+        return [math.tanh(points[0] / scale)]
     out = []
     for p, v in enumerate(points):
         rival = max(x for q, x in enumerate(points) if q != p)
-        out.append(math.tanh((v - rival) / (2 * LEAD_SCALE)))
+        out.append(math.tanh((v - rival) / (2 * scale)))
     return out
 
 
@@ -164,7 +228,8 @@ def values(state: EurekaState) -> list[float]:
 def fit(
     games: int, players: int = 2, epsilon: float = 0.15, seed: int = 0
 ) -> tuple[list[float], float]:
-    """Fit :data:`WEIGHTS` and :data:`LEAD_SCALE` to ``games`` greedy self-play games.
+    """Fit one entry of :data:`WEIGHTS` and :data:`LEAD_SCALE` to ``games`` greedy self-play
+    games of ``players`` seats.
 
     Every decision position of every game is a sample per seat (features -> the seat's final
     banked points); the lead scale is a logistic fit of the winner on the predicted lead.
@@ -245,11 +310,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     weights, scale = fit(args.games, args.players, seed=args.seed)
-    print("WEIGHTS = (")
+    print(f"WEIGHTS[{args.players}] = (")
     for name, w in zip(FEATURES, weights, strict=True):
         print(f"    {w:.4f},  # {name}")
     print(")")
-    print(f"LEAD_SCALE = {scale:.2f}")
+    print(f"LEAD_SCALE[{args.players}] = {scale:.2f}")
 
 
 if __name__ == "__main__":
