@@ -10,7 +10,8 @@ face-down chip); :func:`values` turns the predicted leads into win chances in (-
 The weights are a least-squares fit of the final scores of games between greedy bots
 (with random moves mixed in, so that positions search visits are covered), and the lead
 scale a logistic fit of who won, both for each number of players: the more seats share the
-gold, the smaller the scores and the more gold carried is at risk.
+gold, the smaller the scores and the more gold carried is at risk. :data:`JUDGED_WITH` says
+which fit judges which number of players.
 ``python -m motherlode.games.eureka.value --games 5000 --players 4`` refits both for four
 players and prints them (a minute or two). Replace that entry of :data:`WEIGHTS` and
 :data:`LEAD_SCALE` with its output after changing the board, the chips or the features.
@@ -123,6 +124,16 @@ LEAD_SCALE: dict[int, float] = {2: 8.98, 3: 7.43, 4: 5.75, 5: 4.61, 6: 3.71}
 """By number of players: a predicted lead of ``LEAD_SCALE[n]`` points over the best rival
 means a win chance of ``sigmoid(1)``. Scores shrink as more seats share the gold."""
 
+JUDGED_WITH: dict[int, int] = {2: 2, 3: 2, 4: 2, 5: 5, 6: 6}
+"""The fit that judges a game of each number of players: search played best with these.
+
+In six players the two-player fit, which counts gold carried far from home at little risk,
+left MCTS at its fair share; the six-player fit won 25 of 72 pilot games on the same deals
+against 13. In three and four players their own fits did worse than the two-player one in
+paired games (better in 38 of 186, worse in 51; ``docs/agents.md`` has the figures), so the
+two-player fit, measured over hundreds of games there, judges them.
+"""
+
 
 NEAR = 6
 """Hexes within which a rival can reach a miner in one throw."""
@@ -139,7 +150,7 @@ class _Tables:
         self.holes = tuple(board.holes)
         self.is_house = [k == HOUSE for k in board.kind]
         self.track = len(board.track) - 1
-        fitted = min(WEIGHTS, key=lambda n: abs(n - game.num_players))
+        fitted = JUDGED_WITH.get(game.num_players, 2)
         self.weights = WEIGHTS[fitted]
         self.lead_scale = LEAD_SCALE[fitted]
 
