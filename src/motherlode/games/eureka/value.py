@@ -51,71 +51,11 @@ FEATURES = (
 """The names of the features, in the order of :data:`WEIGHTS`."""
 
 WEIGHTS: dict[int, tuple[float, ...]] = {
-    2: (
-        -3.2261,
-        1.0,
-        1.0,
-        -0.0245,
-        -0.1752,
-        -0.8197,
-        -0.1046,
-        0.1357,
-        0.2257,
-        -0.3341,
-        1.9045,
-    ),
-    3: (
-        -3.0229,
-        1.0,
-        1.0,
-        -0.1999,
-        -0.1324,
-        -0.7173,
-        -0.0706,
-        0.1219,
-        0.1571,
-        -0.2989,
-        1.4111,
-    ),
-    4: (
-        -2.4645,
-        1.0,
-        1.0,
-        -0.3961,
-        -0.0475,
-        -0.702,
-        -0.032,
-        0.1047,
-        0.0795,
-        -0.2486,
-        1.1536,
-    ),
-    5: (
-        -2.2622,
-        1.0,
-        1.0,
-        -0.5278,
-        -0.0015,
-        -0.6693,
-        -0.022,
-        0.093,
-        -0.009,
-        -0.1841,
-        1.0314,
-    ),
-    6: (
-        -1.6623,
-        1.0,
-        1.0,
-        -0.7012,
-        0.1089,
-        -0.7025,
-        -0.0028,
-        0.083,
-        0.0228,
-        -0.1117,
-        0.7501,
-    ),
+    2: (-3.2261, 1.0, 1.0, -0.0245, -0.1752, -0.8197, -0.1046, 0.1357, 0.2257, -0.3341, 1.9045),
+    3: (-3.0229, 1.0, 1.0, -0.1999, -0.1324, -0.7173, -0.0706, 0.1219, 0.1571, -0.2989, 1.4111),
+    4: (-2.4645, 1.0, 1.0, -0.3961, -0.0475, -0.702, -0.032, 0.1047, 0.0795, -0.2486, 1.1536),
+    5: (-2.2622, 1.0, 1.0, -0.5278, -0.0015, -0.6693, -0.022, 0.093, -0.009, -0.1841, 1.0314),
+    6: (-1.6623, 1.0, 1.0, -0.7012, 0.1089, -0.7025, -0.0028, 0.083, 0.0228, -0.1117, 0.7501),
 }
 """Least-squares weights predicting a seat's final banked points, by number of players
 (see :func:`fit`: 3,000 games for two players, 5,000 for three to six)."""
@@ -150,7 +90,7 @@ class _Tables:
         self.holes = tuple(board.holes)
         self.is_house = [k == HOUSE for k in board.kind]
         self.track = len(board.track) - 1
-        fitted = JUDGED_WITH.get(game.num_players, 2)
+        fitted = JUDGED_WITH[game.num_players]
         self.weights = WEIGHTS[fitted]
         self.lead_scale = LEAD_SCALE[fitted]
 
@@ -321,11 +261,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     weights, scale = fit(args.games, args.players, seed=args.seed)
-    print(f"WEIGHTS[{args.players}] = (")
     for name, w in zip(FEATURES, weights, strict=True):
-        print(f"    {w:.4f},  # {name}")
-    print(")")
-    print(f"LEAD_SCALE[{args.players}] = {scale:.2f}")
+        print(f"# {name}: {w:.4f}")
+    row = ", ".join(f"{w:.4f}" for w in weights)
+    print(f"WEIGHTS entry:    {args.players}: ({row}),")
+    print(f"LEAD_SCALE entry: {args.players}: {scale:.2f}")
 
 
 if __name__ == "__main__":
