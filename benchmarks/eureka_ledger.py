@@ -19,7 +19,9 @@ change in the gold and robbers lying in front of each miner at every action:
   ``passes``: turns passed (a count).
 
 It answers "how does one agent beat another": the 2-player MCTS of ``docs/agents.md``
-finds less gold than greedy but wins twice as many duels.
+finds less gold than greedy but wins twice as many duels. With ``--by-winner`` the columns
+are the games' winners and the other seats instead, whoever played them: "how are games
+won" (``greedy --against greedy --players 6 --by-winner``: by duels).
 """
 
 from __future__ import annotations
@@ -109,10 +111,14 @@ def main() -> None:
     parser.add_argument("--against", default="greedy", help="the other seats' agent spec")
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--players", type=int, default=2)
+    parser.add_argument(
+        "--by-winner", action="store_true", help="columns: the winners and the other seats"
+    )
     args = parser.parse_args()
     game = motherlode.load("eureka", players=args.players)
     n = game.num_players
     sides = {"A": Counter[str](), "others": Counter[str]()}
+    seats_counted = {"A": 0, "others": 0}
     wins = 0.0
     start = time.perf_counter()
     for g in range(args.games):
@@ -122,19 +128,22 @@ def main() -> None:
             game, agents, seed, on_action=ledger.on_action, after_action=ledger.after_action
         ).state
         assert isinstance(state, EurekaState)
+        returns = state.returns()
         for p, counts in enumerate(ledger.seats):
             counts["left out"] += _loot(state, p)
-            sides["A" if p == a_seat else "others"].update(counts)
-        returns = state.returns()
+            side = "A" if (returns[p] > 0 if args.by_winner else p == a_seat) else "others"
+            sides[side].update(counts)
+            seats_counted[side] += 1
         winners = sum(1 for r in returns if r > 0)
         wins += 1.0 / winners if returns[a_seat] > 0 else 0.0
     seconds = time.perf_counter() - start
     print(f"{args.agent} against {args.against}, {args.games} games of {n} players")
     print(f"A's win share {wins:g}/{args.games} = {wins / args.games:.2f} ({seconds:.0f} s)")
-    print(f"{'per game':>16s} {'A':>8s} {'each other':>11s}")
+    first, second = ("a winner", "any other") if args.by_winner else ("A", "each other")
+    print(f"{'per game':>16s} {first:>8s} {second:>11s}")
     for row in ROWS:
-        a = sides["A"][row] / args.games
-        other = sides["others"][row] / (args.games * (n - 1))
+        a = sides["A"][row] / max(seats_counted["A"], 1)
+        other = sides["others"][row] / max(seats_counted["others"], 1)
         print(f"{row:>16s} {a:8.2f} {other:11.2f}")
 
 

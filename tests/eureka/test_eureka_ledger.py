@@ -7,6 +7,8 @@ import pathlib
 import sys
 from types import ModuleType
 
+import pytest
+
 import motherlode
 from motherlode.agents import create
 from motherlode.arena.play import play_game
@@ -51,3 +53,17 @@ def test_the_ledger_accounts_for_every_point_each_miner_carried() -> None:
             for key in seen:
                 seen[key] += counts[key]
     assert all(seen.values()), seen  # the games exercised every common cause
+
+
+def test_by_winner_puts_the_winners_in_the_first_column(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a winner banked the most, so the winners' banked points per seat top the others'
+    ledger_module = _ledger_module()
+    argv = ["eureka_ledger.py", "greedy", "--players", "3", "--games", "6", "--by-winner"]
+    monkeypatch.setattr(sys, "argv", argv)
+    ledger_module.main()
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[2].split() == ["per", "game", "a", "winner", "any", "other"]
+    banked = next(line.split() for line in lines if line.split()[0] == "banked")
+    assert float(banked[1]) > float(banked[2])
