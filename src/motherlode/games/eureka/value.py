@@ -65,7 +65,7 @@ LEAD_SCALE: dict[int, float] = {2: 8.98, 3: 7.43, 4: 5.75, 5: 4.61, 6: 3.71}
 means a win chance of ``sigmoid(1)``. Scores shrink as more seats share the gold."""
 
 JUDGED_WITH: dict[int, int] = {2: 2, 3: 2, 4: 2, 5: 5, 6: 6}
-"""The fit that judges a game of each number of players: search played best with these.
+"""The fit that judges a game of each number of players.
 
 In six players MCTS made about its fair share in the arena with either fit (0.17 with the
 two-player one, 0.18 with its own). The six-player fit, which counts gold carried far from
