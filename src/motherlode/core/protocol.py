@@ -91,6 +91,18 @@ class Game(ABC):
     name: ClassVar[str]
     """The registry name, e.g. ``"yukon"``."""
 
+    rules_version: ClassVar[int] = 1
+    """Raised by one whenever a rule fix changes which moves are legal or what they do, so
+    a record says which rules it was played under (DESIGN.md §3)."""
+
+    rules_changes: ClassVar[dict[int, str]] = {}
+    """What each rules version above 1 changed: ``{2: "Eureka, Moving: ..."}``, naming the
+    rulebook section; a record of an older version that no longer replays is refused
+    with these texts."""
+
+    notation_version: ClassVar[int] = 1
+    """Raised when the action or position notation changes; older text must still read."""
+
     Config: ClassVar[type[GameConfig]] = GameConfig
     """The pydantic model of this game's options."""
 
@@ -360,29 +372,35 @@ class State(ABC):
     # -- moving -----------------------------------------------------------------------
 
     def apply_action(self, action: Action) -> None:
-        """Apply ``action`` after checking it; an illegal one raises and changes nothing."""
+        """Apply ``action`` after checking it; an illegal one raises and changes nothing.
+
+        The error's message says what is wrong in the player's words; it never holds the
+        position (which may hold what the seat may not see): that is ``err.position``.
+        """
+        name = self.game.name
         if isinstance(action, bool) or not isinstance(action, int | np.integer):
-            raise IllegalActionError(f"{self.game.name}: action {action!r} is not an integer id")
+            raise IllegalActionError(f"{name}: action {action!r} is not an integer id")
         action = int(action)
         player = self.current_player()
         if player == TERMINAL:
             raise IllegalActionError(
-                f"{self.game.name}: action {action} after the game ended, in {self.serialize()}"
+                f"{name}: action {action} after the game ended", position=self.serialize()
             )
         if player == CHANCE:
             if action not in {a for a, _ in self._chance_outcomes()}:
                 raise IllegalActionError(
-                    f"{self.game.name}: {action} is not a possible chance outcome here,"
-                    f" in {self.serialize()}"
+                    f"{name}: {action} is not a possible chance outcome here",
+                    position=self.serialize(),
                 )
         elif action not in self._legal_actions():
             if 0 <= action < self.game.num_distinct_actions:
-                name = repr(self._action_to_string(action))
+                shown = repr(self._action_to_string(action))
             else:
-                name = f"{action} (outside 0..{self.game.num_distinct_actions - 1})"
+                shown = f"{action} (outside 0..{self.game.num_distinct_actions - 1})"
             raise IllegalActionError(
-                f"{self.game.name}: illegal action {name} for player {player}:"
-                f" {self._explain_illegal(action)}; in {self.serialize()}"
+                f"{name}: illegal action {shown} for P{player + 1}:"
+                f" {self._explain_illegal(action)}",
+                position=self.serialize(),
             )
         self._apply_action(action)
         self._history.append(action)

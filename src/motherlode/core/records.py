@@ -2,7 +2,10 @@
 
 A record holds the game name, its config, the players (agent specs or names), the seed
 that drove chance, the action strings in order (chance outcomes included) and the final
-scores. :func:`replay` re-plays it through the checked path and verifies every step.
+scores, and the versions it was written under (the game's rules and notation versions,
+the chance stream). :func:`replay` re-plays it through the checked path and verifies every
+step. A record from older rules replays if every step is still legal; where one is not,
+it is refused naming the step and the rule changes made since (:func:`step_failure`).
 """
 
 from __future__ import annotations
@@ -14,9 +17,49 @@ from pathlib import Path
 from typing import Any
 
 from motherlode.core.errors import MotherlodeError, RecordError
-from motherlode.core.protocol import State
+from motherlode.core.protocol import Game, State
 
 RECORD_FORMAT = "motherlode-record/1"
+
+CHANCE_STREAM = "mt19937"
+"""How chance is drawn from a record's seed: Python's ``random.Random(seed)`` and
+``state.sample_chance(rng)`` at each chance node, in order."""
+
+LEGACY_VERSIONS: dict[str, Any] = {"rules": 1, "notation": 1, "chance": CHANCE_STREAM}
+"""The versions of a record written before records named theirs."""
+
+
+def current_versions(game_name: str) -> dict[str, Any]:
+    """The versions a record of ``game_name`` is written under today."""
+    from motherlode.games import registry
+
+    cls = registry().get(game_name)
+    if cls is None:
+        return dict(LEGACY_VERSIONS)
+    return {
+        "rules": cls.rules_version,
+        "notation": cls.notation_version,
+        "chance": CHANCE_STREAM,
+    }
+
+
+def _check_versions(versions: Any, source: str) -> dict[str, Any]:
+    if not isinstance(versions, dict):
+        raise RecordError(f"{source}: 'versions' must be an object, got {versions!r}")
+    unknown = set(versions) - set(LEGACY_VERSIONS)
+    if unknown:
+        raise RecordError(f"{source}: unknown version(s) {', '.join(sorted(unknown))}")
+    out = dict(LEGACY_VERSIONS)
+    out.update(versions)
+    for key in ("rules", "notation"):
+        value = out[key]
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise RecordError(
+                f"{source}: versions.{key} must be a whole number >= 1, got {value!r}"
+            )
+    if not isinstance(out["chance"], str):
+        raise RecordError(f"{source}: versions.chance must be a string, got {out['chance']!r}")
+    return out
 
 
 @dataclass
@@ -31,6 +74,12 @@ class GameRecord:
         default_factory=lambda: _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
     )
     format: str = RECORD_FORMAT
+    versions: dict[str, Any] = field(default_factory=dict)
+    """``{"rules": n, "notation": n, "chance": "mt19937"}``; empty: today's versions."""
+
+    def __post_init__(self) -> None:
+        if not self.versions:
+            self.versions = current_versions(self.game)
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), indent=1, ensure_ascii=False)
@@ -82,6 +131,7 @@ class GameRecord:
             raise RecordError(f"{source}: unknown field(s) {', '.join(sorted(unknown))}")
         data.setdefault("players", [])
         data.setdefault("seed", None)
+        data["versions"] = _check_versions(data.get("versions", LEGACY_VERSIONS), source)
         return cls(**data)
 
     @classmethod
@@ -92,6 +142,41 @@ class GameRecord:
         except OSError as err:
             raise RecordError(f"cannot read record {str(path)!r}: {err.strerror}") from None
         return cls.from_json(text, source=str(path))
+
+
+def check_record_versions(record: GameRecord, game: Game) -> None:
+    """Refuse a record written under rules or a notation newer than this motherlode's."""
+    versions = {**LEGACY_VERSIONS, **record.versions}
+    for key, mine in (("rules", game.rules_version), ("notation", game.notation_version)):
+        if versions[key] > mine:
+            raise RecordError(
+                f"the record was written under {game.name} {key} version {versions[key]},"
+                f" newer than this motherlode's ({mine}): upgrade motherlode to read it"
+            )
+    if versions["chance"] != CHANCE_STREAM:
+        raise RecordError(
+            f"the record draws chance with {versions['chance']!r}, which this motherlode"
+            f" does not know (it knows {CHANCE_STREAM!r})"
+        )
+
+
+def step_failure(record: GameRecord, game: Game, step: int, text: str, err: Exception) -> str:
+    """Why step ``step`` of ``record`` does not replay, naming the rule changes since the
+    rules it was written under when there are any (a bare "illegal" is never the answer)."""
+    message = f"step {step} ({text!r}) does not replay: {err}"
+    written = int(record.versions.get("rules", 1))
+    changes = [
+        f"rules {v}: {game.rules_changes[v]}"
+        for v in sorted(game.rules_changes)
+        if written < v <= game.rules_version
+    ]
+    if changes:
+        message += (
+            f". The record was written under {game.name} rules version {written}; this"
+            f" motherlode plays version {game.rules_version}, which changed: "
+            + "; ".join(changes)
+        )
+    return message
 
 
 def replay(record: GameRecord) -> State:
@@ -106,12 +191,13 @@ def replay(record: GameRecord) -> State:
         game = motherlode.load(record.game, **record.config)
     except MotherlodeError as err:
         raise RecordError(f"record's game or config is invalid: {err}") from None
+    check_record_versions(record, game)
     state = game.new_initial_state()
     for i, text in enumerate(record.actions, start=1):
         try:
             state.apply_string(text)
         except MotherlodeError as err:
-            raise RecordError(f"step {i} ({text!r}) does not replay: {err}") from None
+            raise RecordError(step_failure(record, game, i, text, err)) from None
     if record.scores is not None:
         if not state.is_terminal():
             raise RecordError(

@@ -20,7 +20,7 @@ import secrets
 from dataclasses import dataclass, field
 
 from motherlode.core.errors import MotherlodeError, RecordError
-from motherlode.core.records import GameRecord
+from motherlode.core.records import GameRecord, check_record_versions, step_failure
 
 SEED_BITS = 128
 
@@ -92,13 +92,18 @@ def verify_record(record: GameRecord, expected_commitment: str | None = None) ->
     except MotherlodeError as err:
         result.problems.append(f"the record's game or config is invalid: {err}")
         return result
+    try:
+        check_record_versions(record, game)
+    except RecordError as err:
+        result.problems.append(str(err))
+        return result
     rng = random.Random(seed)
     state = game.new_initial_state()
     for i, text in enumerate(record.actions, start=1):
         try:
             action = state.string_to_action(text)
         except MotherlodeError as err:
-            result.problems.append(f"step {i} ({text!r}) does not parse: {err}")
+            result.problems.append(step_failure(record, game, i, text, err))
             return result
         if state.is_chance_node():
             drawn = state.sample_chance(rng)
@@ -113,7 +118,7 @@ def verify_record(record: GameRecord, expected_commitment: str | None = None) ->
         try:
             state.apply_action(action)
         except MotherlodeError as err:
-            result.problems.append(f"step {i} ({text!r}) is illegal: {err}")
+            result.problems.append(step_failure(record, game, i, text, err))
             return result
         result.actions += 1
     if record.scores is not None:
