@@ -29,7 +29,7 @@ import motherlode
 from motherlode.core.protocol import Game, State
 from motherlode.games import registry
 from tests.server.helpers import auth, hello
-from tests.server.secret_game import CARDS, SecretGame, SecretState
+from tests.server.secret_game import CARDS, GEMS, SecretGame, SecretState
 
 
 def _hidden_games() -> list[str]:
@@ -286,3 +286,227 @@ def test_perfect_information_messages_never_carry_the_seed(client: TestClient) -
     mid = json.loads(sent[None][0])["match"]
     seed = str(client.get(f"/api/matches/{mid}/record").json()["seed"])
     assert find_leaks(g, sent, actions, seed) == []
+
+
+# -- refused moves: the reason of a refusal must tell a seat nothing it may not see -------
+
+
+class LeakyReasonState(SecretState):
+    def _action_to_string(self, action: int) -> str:  # every id has a text, out of turn too
+        if len(self.hands) < 2:
+            return super()._action_to_string(action)
+        return ("secret " if action < 3 else "guess ") + GEMS[action % 3]
+
+    def _explain_illegal(self, action: int) -> str:  # names the other hand: a leak
+        return "P2 holds " + CARDS[self.hands[1]] if len(self.hands) == 2 else "no"
+
+
+class LeakyReasonGame(SecretGame):
+    name = "leakyreason"
+
+    def new_initial_state(self) -> LeakyReasonState:
+        return LeakyReasonState(self)
+
+
+def _resample_hidden(state: State, viewer: int | None) -> State:
+    """``state`` with what ``viewer`` may not see changed: another hand dealt to every
+    other seat (and other cash where it is private); ``viewer``'s observation unchanged."""
+    other = state.clone()
+    if isinstance(other, SecretState):
+        for q in range(len(other.hands)):
+            if q != viewer:
+                free = [c for c in range(len(CARDS)) if c not in other.hands]
+                other.hands[q] = free[0]
+        if viewer != 0 and other.gem is not None and not other.is_terminal():
+            other.gem = (other.gem + 1) % len(GEMS)
+    elif state.game.name == "eurorails":
+        for q in range(state.game.num_players):
+            if q == viewer:
+                continue
+            hand = other.hands[q]  # type: ignore[attr-defined]
+            draw = other.draw  # type: ignore[attr-defined]
+            k = min(len(hand), len(draw))
+            hand[:k], draw[:k] = draw[:k], hand[:k]
+            other.cash[q] += 13  # type: ignore[attr-defined]
+    else:
+        raise AssertionError(f"no resampler for {state.game.name}")
+    assert _normal(other.observation(viewer)) == _normal(state.observation(viewer))
+    return other
+
+
+def _refusals(state: State, viewer: int | None) -> list[Any]:
+    """Actions ``viewer`` sends that must each be refused: an illegal well-formed one of
+    the seat to move, unparseable text, ids out of range, a wrong type, another seat's
+    legal move (out of turn), and, for the seat to move, its legal move at a stale version."""
+    mover = state.current_player()
+    illegal: list[Any] = []
+    ids = [a for a in range(state.game.num_distinct_actions) if a not in state.legal_actions()]
+    for a in ids[:2] + ids[len(ids) // 2 :][:2]:  # by id and, where it has one, by its text
+        illegal.append(a)
+        try:
+            illegal.append(state.action_to_string(a))
+        except Exception:
+            continue
+    legal = [state.action_to_string(a) for a in state.legal_actions()[:2]]
+    out: list[Any] = [*illegal, "zz@@ not an action", 10**9, -5, state.game.num_distinct_actions]
+    out += [[1], {"id": 1}, True, ""]
+    if viewer != mover:
+        out += legal  # out of turn (or a spectator)
+    return out
+
+
+def _send_refusals(
+    client: TestClient, mid: str, token: str | None, version: int, actions: list[Any],
+    mover: bool, legal: list[str], undo_allowed: bool,
+) -> list[str]:
+    headers = auth(token) if token else {}
+    replies = []
+    for action in actions:
+        r = client.post(
+            f"/api/matches/{mid}/move", json={"action": action, "version": version},
+            headers=headers,
+        )
+        assert r.status_code >= 400, (action, r.text)
+        replies.append(f"{r.status_code} {r.text}")
+    if mover:  # a legal move at a stale version, and by a bad version type
+        for v in (version - 1, version + 5, "x"):
+            r = client.post(
+                f"/api/matches/{mid}/move", json={"action": legal[0], "version": v},
+                headers=headers,
+            )
+            assert r.status_code >= 400, r.text
+            replies.append(f"{r.status_code} {r.text}")
+    if not undo_allowed:
+        r = client.post(f"/api/matches/{mid}/undo", json={"version": version}, headers=headers)
+        assert r.status_code >= 400, r.text
+        replies.append(f"{r.status_code} {r.text}")
+    with client.websocket_connect(f"/ws/{mid}") as ws:
+        hello(ws, token)
+        for i, action in enumerate(actions):
+            ws.send_text(json.dumps({"type": "move", "action": action, "version": version,
+                                     "id": i}))
+            while True:
+                msg = json.loads(ws.receive_text())
+                if msg.get("id") == i:
+                    break
+            assert msg["type"] == "error", msg
+            replies.append(json.dumps(msg, sort_keys=True))
+    return replies
+
+
+def refusal_leaks(client: TestClient, game: str, seed: int, checkpoints: int = 3) -> list[str]:
+    """Play a match of human seats at random; at a few positions every seat and a
+    spectator send refused moves of every kind over HTTP and the WebSocket. Every reply
+    must hold neither the position notation nor the seed, and must stay the same when
+    everything that seat may not see is changed (non-interference)."""
+    config = _short_config(game)
+    g = motherlode.load(game, **config)
+    n = g.num_players
+    r = client.post(
+        "/api/matches", json={"game": game, "config": config, "seats": [{"kind": "human"}] * n}
+    )
+    assert r.status_code == 201, r.text
+    m = r.json()
+    mid, tokens = m["id"], {s["seat"]: s["token"] for s in m["seats"]}
+    service = client.app.state.service  # type: ignore[attr-defined]
+    rng = random.Random(seed)
+    problems: list[str] = []
+    for checkpoint in range(checkpoints):
+        rt = service.runtime(mid)
+        state = rt.state
+        if state.is_terminal():
+            break
+        mover = state.current_player()
+        legal = [state.action_to_string(a) for a in state.legal_actions()]
+        secret_texts = {str(rt.seed), state.serialize()}
+        for viewer in [*range(n), None]:
+            actions = _refusals(state, viewer)
+            token = tokens[viewer] if viewer is not None else None
+            asked = (
+                mid, token, rt.version, actions, viewer == mover, legal, rt.undo_allowed(viewer)
+            )
+            replies = _send_refusals(client, *asked)
+            for text in replies:
+                for secret in secret_texts:
+                    if len(secret) > 12 and secret in text:
+                        problems.append(f"{viewer} at {checkpoint}: {secret[:30]!r}... in {text}")
+            rt.state = _resample_hidden(state, viewer)
+            rt._cache.clear()
+            try:
+                again = _send_refusals(client, *asked)
+            finally:
+                rt.state = state
+                rt._cache.clear()
+            for a, b in zip(replies, again, strict=True):
+                if a != b:
+                    problems.append(f"{viewer} at {checkpoint}: {a!r} tells apart {b!r}")
+        for _ in range(rng.randrange(3, 12)):  # on to the next position
+            s = client.get(f"/api/matches/{mid}").json()
+            if s["terminal"]:
+                break
+            mine = client.get(f"/api/matches/{mid}", headers=auth(tokens[s["to_move"]])).json()
+            choice = mine["legal"][rng.randrange(len(mine["legal"]))]["text"]
+            r = client.post(
+                f"/api/matches/{mid}/move", json={"action": choice, "version": mine["version"]},
+                headers=auth(tokens[s["to_move"]]),
+            )
+            assert r.status_code == 200, r.text
+    return problems
+
+
+@pytest.mark.parametrize(
+    "game", ["secretduel", *[g for g in _hidden_games() if g in ("eurorails",)]]
+)
+def test_refused_moves_of_every_kind_leak_nothing(client: TestClient, game: str) -> None:
+    assert refusal_leaks(client, game, seed=1) == []
+
+
+def test_refusal_leaks_are_caught(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(registry(), "leakyreason", LeakyReasonGame)
+    problems = refusal_leaks(client, "leakyreason", seed=1, checkpoints=2)
+    assert any("tells apart" in p and "P2 holds" in p for p in problems), problems
+
+
+def test_an_engine_refusal_keeps_the_position_out_of_its_message() -> None:
+    """The issue's reproduction: seat 2's illegal build named seat 1's cards and cash."""
+    state = motherlode.deal(motherlode.load("eurorails", players=2, open_hands=False), 1)
+    with pytest.raises(motherlode.IllegalActionError) as err:
+        state.apply_string("build 0>1")
+    assert str(err.value) == (
+        "eurorails: illegal action 'build 0>1' for P1: track is built from a major-city"
+        " milepost or from the player's own track"
+    )
+    assert err.value.position == state.serialize()
+
+
+def test_a_server_bug_is_answered_without_its_text(
+    app_factory: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An exception's text can name anything inside a state: a 500 answer (API, page or
+    WebSocket) says only that an error happened and its incident number."""
+    from motherlode.server.service import MatchService
+
+    def broken(self: MatchService, match_id: str) -> Any:
+        raise RuntimeError("P1 holds SECRET-HAND")
+
+    app = app_factory(resume=False)
+    with TestClient(app, raise_server_exceptions=False) as client:
+        mid = client.post(
+            "/api/matches", json={"game": "yukon", "seats": [{"kind": "human"}] * 2}
+        ).json()["id"]
+        monkeypatch.setattr(MatchService, "runtime", broken)
+        api = client.get(f"/api/matches/{mid}")
+        assert api.status_code == 500
+        assert api.json()["error"]["code"] == "internal"
+        assert api.json()["error"]["message"].startswith("an error on the server (incident ")
+        html = client.get(f"/m/{mid}")
+        assert html.status_code == 500 and "an error on the server" in html.text
+        with client.websocket_connect(f"/ws/{mid}") as ws:
+            ws.send_text(json.dumps({"type": "sync", "id": 7}))
+            try:
+                reply = ws.receive_text()
+            except Exception:  # the socket may be closed before any state is shown
+                reply = ""
+        assert reply == "" or json.loads(reply)["code"] == "internal"
+        for text in (api.text, html.text, reply):
+            assert "SECRET-HAND" not in text and "Traceback" not in text

@@ -21,6 +21,8 @@ import asyncio
 import contextlib
 import gc
 import json
+import logging
+import secrets
 import time
 import urllib.parse
 from collections.abc import AsyncIterator
@@ -42,6 +44,8 @@ from motherlode.server.db import make_engine, migrate
 from motherlode.server.fairness import verify_record
 from motherlode.server.runtime import ServerError
 from motherlode.server.service import MatchService, SeatRequest, Subscriber, file_options
+
+log = logging.getLogger("motherlode.server")
 
 HERE = Path(__file__).parent
 MAX_MESSAGE = 4096
@@ -114,6 +118,18 @@ def create_app(
     @app.exception_handler(ServerError)
     async def _server_error(_request: Request, err: ServerError) -> JSONResponse:
         return _error(err)
+
+    @app.exception_handler(Exception)
+    async def _unexpected(request: Request, err: Exception) -> Response:
+        # A bug: logged with its traceback, answered without it (an exception's text can
+        # name anything inside a state, another seat's hand included).
+        incident = secrets.token_hex(4)
+        log.error("unhandled error %s on %s %s", incident, request.method, request.url.path,
+                  exc_info=err)
+        message = f"an error on the server (incident {incident}, logged)"
+        if request.url.path.startswith("/api/"):
+            return _error(ServerError("internal", message, 500))
+        return page(request, "error.html", 500, message=message)
 
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
@@ -487,6 +503,17 @@ def create_app(
 
     @app.websocket("/ws/{match_id}")
     async def ws_endpoint(websocket: WebSocket, match_id: str) -> None:
+        try:
+            await _ws_session(websocket, match_id)
+        except Exception:  # a bug: logged, answered without its text (see _unexpected)
+            log.exception("unhandled error on the WebSocket of %s", match_id)
+            if websocket.client_state == WebSocketState.CONNECTED:
+                with contextlib.suppress(Exception):
+                    err = ServerError("internal", "an error on the server (logged)", 500)
+                    await websocket.send_text(json.dumps(err.as_dict()))
+                    await websocket.close(1011)
+
+    async def _ws_session(websocket: WebSocket, match_id: str) -> None:
         await websocket.accept()
 
         async def refuse(err: ServerError, code: int) -> None:
@@ -595,9 +622,12 @@ def create_app(
             raise ServerError("malformed", f"unknown message type {kind!r}")
         except ServerError as err:
             out = err.as_dict()
-            if request_id is not None:
-                out["id"] = request_id
-            return out
+        except Exception:  # a bug: logged, answered without its text (see _unexpected)
+            log.exception("unhandled error on the WebSocket of %s", match_id)
+            out = ServerError("internal", "an error on the server (logged)", 500).as_dict()
+        if request_id is not None:
+            out["id"] = request_id
+        return out
 
     @app.get("/healthz")
     async def healthz() -> dict[str, Any]:

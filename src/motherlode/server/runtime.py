@@ -287,9 +287,16 @@ class MatchRuntime:
             text = state.action_to_string(a) if isinstance(action, int) else None
             new.apply_action(a)
         except (IllegalActionError, NotationError) as err:
+            # the engine's reason, in the player's words; the position (which may hold
+            # what this seat may not see) stays in err.position, for the server's log only
+            log.debug("refused %r by P%d in %s at %s", action, seat + 1, self.match_id,
+                      getattr(err, "position", None))
             raise ServerError("invalid_move", str(err)) from None
-        except (IndexError, KeyError, ValueError) as err:  # ids far out of range
-            raise ServerError("invalid_move", f"action {action!r}: {err}") from None
+        except (IndexError, KeyError, ValueError):  # ids far out of range
+            # never the exception's own text: it can name anything inside the state
+            raise ServerError(
+                "invalid_move", f"{self.game.name}: {action!r} is not an action of this game"
+            ) from None
         if text is None:
             text = state.action_to_string(a)
         entries = [LogEntry(seat, text, visibility(state, a, seat))]

@@ -96,10 +96,12 @@ class Subscriber:
                     render, self.render = self.render, None
                     try:
                         text = render()
-                    except Exception as err:  # a game bug: tell the client, keep going
+                    except Exception:  # a game bug: tell the client (never what), keep going
                         log.exception("cannot build a state message")
                         text = json.dumps(
-                            ServerError("internal", f"the state cannot be shown: {err}").as_dict()
+                            ServerError(
+                                "internal", "the state cannot be shown (a server error, logged)"
+                            ).as_dict()
                         )
                 else:
                     text = self.outbox.popleft()
