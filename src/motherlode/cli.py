@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -21,6 +22,7 @@ from rich.table import Table
 
 import motherlode
 from motherlode.core.errors import MotherlodeError, NotationError
+from motherlode.core.records import GameRecord
 
 app = typer.Typer(
     name="motherlode",
@@ -36,7 +38,7 @@ GAME_OPTIONS = {"allow_extra_args": True, "ignore_unknown_options": True}
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:
-    err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False)
+    err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
     return typer.Exit(code)
 
 
@@ -119,10 +121,25 @@ def games_command(
     console.print(table)
 
 
+def check_writable(path: Path, option: str) -> None:
+    """Refuse, before a game starts, an output path that cannot be written."""
+    if path.is_dir():
+        raise fail(f"{option} {path}: is a directory; give a file name")
+    parent = path.parent
+    while not parent.exists():
+        parent = parent.parent
+    if not parent.is_dir():
+        raise fail(f"{option} {path}: {parent} is a file, not a folder")
+    if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise fail(f"{option} {path}: not writable")
+
+
 @app.command("play", context_settings=GAME_OPTIONS)
 def play_command(
     ctx: typer.Context,
-    game_name: Annotated[str, typer.Argument(metavar="GAME", help="Which game.")],
+    game_name: Annotated[
+        str | None, typer.Argument(metavar="GAME", help="Which game (not with --resume).")
+    ] = None,
     seat: Annotated[
         list[str] | None,
         typer.Option(
@@ -137,69 +154,82 @@ def play_command(
     svg: Annotated[
         Path | None, typer.Option(help="Write the board as SVG after every move.")
     ] = None,
+    resume: Annotated[
+        Path | None,
+        typer.Option(help="Continue a saved game (from 'save', 'quit' or Ctrl-C)."),
+    ] = None,
     quiet: Annotated[bool, typer.Option(help="Print only the result (bots only).")] = False,
 ) -> None:
-    """Play a whole game in the terminal; humans pick from numbered legal actions."""
-    from motherlode.agents import create
-    from motherlode.arena.play import play_game
-    from motherlode.cli_human import HumanAgent
+    """Play a whole game in the terminal; people pick from numbered moves or type them.
 
-    seats = seat or []
-    if players is None and seats:
-        players = len(seats)
-    game = run(lambda: load_game(game_name, ctx.args, players))
-    if not seats:
-        seats = ["human"] + ["greedy" if "greedy" in game.bots() else "random"] * (
-            game.num_players - 1
-        )
+    At a person's turn: a number, a move's notation, or help, rules, hint, undo, board,
+    log, list, save, quit. Ctrl-C and Ctrl-D save the game; --resume FILE continues it.
+    """
+    from motherlode.agents import create
+    from motherlode.cli_human import HumanAgent, Quit, TerminalGame, enable_line_editing
+
+    saved: GameRecord | None = None
+    if resume is not None:
+        saved = run(lambda: GameRecord.load(resume))
+        assert saved is not None
+        if game_name is not None and game_name != saved.game:
+            raise fail(f"--resume {resume} is a game of {saved.game}, not of {game_name}")
+        if saved.scores is not None:
+            raise fail(f"--resume {resume}: that game is over (replay it with motherlode replay)")
+        if saved.seed is None:
+            raise fail(f"--resume {resume}: the saved game has no seed")
+        game = run(lambda: motherlode.load(saved.game, **saved.config))
+        seats = seat or list(saved.players)
+        seed = int(saved.seed)
+    else:
+        if game_name is None:
+            raise fail("name a game (motherlode play yukon) or --resume a saved one")
+        seats = seat or []
+        if players is None and seats:
+            players = len(seats)
+        name = game_name
+        game = run(lambda: load_game(name, ctx.args, players))
+        if not seats:
+            seats = ["human"] + ["greedy" if "greedy" in game.bots() else "random"] * (
+                game.num_players - 1
+            )
+        seed = seed if seed is not None else int(time.time()) % 1_000_000
     if len(seats) != game.num_players:
         raise fail(
             f"{game.num_players} players need {game.num_players} --seat options, got {len(seats)}"
         )
-    seed = seed if seed is not None else int(time.time()) % 1_000_000
+    path = record or resume or (
+        Path("records") / f"{game.name}-{_dt.datetime.now():%Y%m%d-%H%M%S}-{seed}.json"
+    )
+    check_writable(path, "--record")
+    if svg is not None:
+        check_writable(svg, "--svg")
     agents = []
     for i, spec in enumerate(seats):
         if spec.strip().lower() == "human":
             agents.append(HumanAgent(console, seat=i))
         else:
             agents.append(run(lambda spec=spec, i=i: create(spec, game, seed=seed + 1000 * i)))
-
-    humans = any(isinstance(a, HumanAgent) for a in agents)
-    decided = False
-
-    def on_action(state: motherlode.State, action: int) -> None:
-        nonlocal decided
-        if quiet:
-            return
-        if state.is_chance_node():
-            if not (humans and decided):
-                return  # the set-up deal is not worth a line per card
-            who = "chance"
-        else:
-            decided = True
-            who = f"P{state.current_player() + 1}"
-        console.print(f"[dim]{who}:[/] {state.action_to_string(action)}", highlight=False)
-
-    def after_action(state: motherlode.State) -> None:
-        if svg is not None:
-            svg.write_text(state.render_svg(None))
-
-    try:
-        played = play_game(
-            game, agents, seed, on_action=on_action, after_action=after_action, checked=True
-        )
-    except (KeyboardInterrupt, EOFError):
-        raise fail("game abandoned", code=1) from None
-    state = played.state
-    console.print(state.render_text(None), markup=False, highlight=False)
-    outcome = state.outcome()
-    assert outcome is not None
-    winners = ", ".join(f"P{p + 1} ({seats[p]})" for p in outcome.winners)
-    console.print(
-        f"[bold]Result:[/] {'shared victory: ' if outcome.shared else 'winner: '}{winners}"
+    if any(isinstance(a, HumanAgent) for a in agents):
+        enable_line_editing()
+    session = TerminalGame(
+        console, game, seats, agents, seed, save_to=path, svg=svg, quiet=quiet
     )
-    path = record or Path("records") / f"{game.name}-{_dt.datetime.now():%Y%m%d-%H%M%S}-{seed}.json"
-    played.record.save(path)
+    if saved is not None:
+        run(lambda: session.resume(saved.actions))
+    try:
+        session.play()
+    except Quit:
+        if session.save(path) is None:
+            raise typer.Exit(1) from None
+        raise typer.Exit(0) from None
+    except KeyboardInterrupt:  # during a bot's move
+        console.print()
+        if session.save(path) is None:
+            raise typer.Exit(1) from None
+        raise typer.Exit(0) from None
+    session.show_end()
+    session.record().save(path)
     console.print(f"record saved to {path}")
 
 
@@ -629,3 +659,7 @@ def main() -> None:
     except NotationError as err:  # pragma: no cover - run() catches these first
         err_console.print(f"error: {err}")
         sys.exit(2)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,16 +1,67 @@
-"""A human at the terminal: picks from numbered legal actions or types action notation."""
+"""A game at the terminal (``motherlode play``): people and bots, with commands beside moves.
+
+A person picks a move by its number in the menu or types its notation, and may instead
+type a command: ``help`` (or ``?``), ``rules``, ``hint``, ``undo``, ``board``, ``log``,
+``list [KIND]``, ``save [FILE]`` and ``quit``. Ctrl-C and Ctrl-D save the game too;
+``motherlode play --resume FILE`` continues it. Chance is drawn exactly as
+:func:`motherlode.arena.play.play_game` draws it (one ``random.Random(seed)``, in order),
+so a game played here and its record replay identically.
+
+``undo`` follows the web page's rule: back to the asking person's last decision, never
+past a roll, a draw or a reveal, nor past another person's decision (bots' replies to the
+undone move are undone with it).
+"""
 
 from __future__ import annotations
 
+import contextlib
+import importlib.resources
+import random
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
 from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
 
 from motherlode.core.agent import Agent
-from motherlode.core.errors import MotherlodeError
-from motherlode.core.protocol import Action, State
+from motherlode.core.errors import MotherlodeError, RecordError
+from motherlode.core.protocol import Action, Game, State
+from motherlode.core.records import GameRecord
+
+COMMANDS = {
+    "help": "what may be done now, and these commands (also: ?)",
+    "rules": "the game's rules in short",
+    "hint": "the strongest quick bot's move here, and its reasons",
+    "undo": "take back your last move (not past a roll, a draw or a reveal)",
+    "board": "show the board again",
+    "log": "every move so far, narrated",
+    "list [KIND]": "every legal move (or those of one kind, e.g. 'list take')",
+    "save [FILE]": "save the game to continue later (motherlode play --resume FILE)",
+    "quit": "save the game and stop (also: exit; Ctrl-C and Ctrl-D save too)",
+}
+
+HINT_SPECS: dict[str, str] = {
+    "yukon": "mcts:seconds=1",
+    "chinagold": "mcts:seconds=1,rollout=none,bias=1",
+    "eldorado": "mcts:seconds=1,rollout=none,bias=1,widening=1,c=0.1",
+    "eureka": "mcts:seconds=1,rollout=greedy,depth=6,bias=3,widening=1,c=0.1",
+    "eurorails": "greedy",
+}
+"""The bot asked by ``hint``: the strongest that answers in about a second (docs/agents.md)."""
+
+MENU_LIMIT = 36
+"""Menus longer than this are shown grouped by kind (the first word of the notation)."""
+
+
+class Quit(Exception):
+    """The person asked to stop (``quit``, Ctrl-C, Ctrl-D): the game is saved."""
 
 
 class HumanAgent(Agent):
-    """Asks at the terminal; wrong input is explained and asked again."""
+    """A seat played by a person at the terminal (the session asks; this names the seat)."""
 
     name = "human"
 
@@ -19,41 +70,358 @@ class HumanAgent(Agent):
         self.console = console
         self.seat = seat
 
-    def act(self, state: State) -> Action:
-        legal = state.legal_actions()
+    def act(self, state: State) -> Action:  # pragma: no cover - TerminalGame asks instead
+        raise NotImplementedError("a person's move is asked by TerminalGame")
+
+
+@dataclass
+class _Snapshot:
+    """The game just before a person's decision: what ``undo`` returns to."""
+
+    state: State
+    rng: tuple[object, ...]
+    log: int
+    seat: int
+
+
+def enable_line_editing() -> None:
+    """Arrow keys, line editing and history at the prompt (readline, where there is one)."""
+    if sys.stdin.isatty():
+        with contextlib.suppress(ImportError):  # Windows without pyreadline: plain input
+            import readline  # noqa: F401  (importing it is what turns it on for input())
+
+
+def rules_text(game: Game) -> str:
+    """The game's rules in short, shipped with the package (``data/rules.txt``)."""
+    package = type(game).__module__.rsplit(".", 1)[0]
+    try:
+        return (importlib.resources.files(package) / "data" / "rules.txt").read_text("utf-8")
+    except (FileNotFoundError, ModuleNotFoundError):
+        return f"The rules of {game.name} are explained in docs/rules/{game.name}.md."
+
+
+def group_actions(names: Sequence[str]) -> dict[str, list[int]]:
+    """Menu indexes grouped by the first word of each move's notation.
+
+    >>> group_actions(["take d5", "take e5", "pass"])
+    {'take': [0, 1], 'pass': [2]}
+    """
+    groups: dict[str, list[int]] = {}
+    for i, name in enumerate(names):
+        groups.setdefault(name.split(" ", 1)[0], []).append(i)
+    return groups
+
+
+class TerminalGame:
+    """One game at the terminal: asks people, lets bots move, narrates, saves, resumes."""
+
+    def __init__(
+        self,
+        console: Console,
+        game: Game,
+        seats: Sequence[str],
+        agents: Sequence[Agent],
+        seed: int,
+        *,
+        save_to: Path,
+        svg: Path | None = None,
+        quiet: bool = False,
+    ) -> None:
+        self.console = console
+        self.game = game
+        self.seats = list(seats)
+        self.agents = list(agents)
+        self.seed = seed
+        self.save_to = save_to
+        self.svg = svg
+        self.quiet = quiet
+        self.rng = random.Random(seed)
+        self.state = game.new_initial_state()
+        self.log: list[str] = []
+        self.snapshots: list[_Snapshot] = []
+        self.humans = {i for i, a in enumerate(self.agents) if isinstance(a, HumanAgent)}
+        self._setup_draws = 0
+        self._decided = False
+
+    # -- naming ---------------------------------------------------------------------
+
+    def label(self, seat: int) -> str:
+        return f"P{seat + 1}" + ("" if seat in self.humans else f" ({self.seats[seat]})")
+
+    def say(self, text: str, style: str = "") -> None:
+        self.console.print(escape(text), style=style or None, highlight=False)
+
+    # -- resuming --------------------------------------------------------------------
+
+    def resume(self, actions: Sequence[str]) -> None:
+        """Re-play a saved game's actions; each chance step must be the seed's own draw."""
+        for i, text in enumerate(actions, start=1):
+            state = self.state
+            try:
+                action = state.string_to_action(text)
+            except MotherlodeError as err:
+                raise RecordError(f"step {i} ({text!r}) of the saved game: {err}") from None
+            if state.is_chance_node():
+                drawn = state.sample_chance(self.rng)
+                if drawn != action:
+                    raise RecordError(
+                        f"step {i}: the saved game says {text!r} but its seed draws"
+                        f" {state.action_to_string(drawn)!r}"
+                    )
+            self._apply(action, narrate=False)
+        self.say(f"Resumed after {len(actions)} steps.", "bold")
+
+    # -- playing ---------------------------------------------------------------------
+
+    def _apply(self, action: Action, narrate: bool = True) -> None:
+        state = self.state
+        chance = state.is_chance_node()
+        viewer = next(iter(self.humans)) if len(self.humans) == 1 else None
+        try:
+            line = state.narrate(action, viewer)
+        except Exception:  # a narration bug must not stop a game: fall back to notation
+            line = state.action_to_string(action)
+        state.apply_action(action)
+        if chance and not self._decided:
+            self._setup_draws += 1  # the set-up: one line for the whole deal
+            return
+        self._log_setup()
+        self.log.append(line)
+        if narrate and not self.quiet:
+            self.say(line, "dim" if chance else "")
+        if self.svg is not None:
+            self.svg.write_text(self.state.render_svg(None))
+
+    def _log_setup(self) -> None:
+        if not self._decided and self._setup_draws:
+            self.log.append(f"the set-up is dealt ({self._setup_draws} draws)")
+        self._decided = True
+
+    def play(self) -> State:
+        """Play to the end (or until a person quits: :class:`Quit`, the game saved)."""
+        while not self.state.is_terminal():
+            state = self.state
+            if state.is_chance_node():
+                self._apply(state.sample_chance(self.rng))
+                continue
+            seat = state.current_player()
+            self._log_setup()
+            if seat in self.humans:
+                self.snapshots.append(
+                    _Snapshot(state.clone(), self.rng.getstate(), len(self.log), seat)
+                )
+                action = self.ask(seat)
+                if action is None:  # undone: ask again from the restored position
+                    continue
+            else:
+                action = self.agents[seat].act(state.clone())
+            self._apply(action)
+        return self.state
+
+    # -- a person's turn -----------------------------------------------------------------
+
+    def show_board(self, seat: int) -> None:
         self.console.print()
-        self.console.print(state.render_text(self.seat), markup=False, highlight=False)
-        names = [state.action_to_string(a) for a in legal]
-        self.console.print(f"[bold]P{self.seat + 1}[/], your move:")
-        width = max(len(n) for n in names) + 6
+        self.console.print(self.state.render_text(seat), markup=False, highlight=False)
+
+    def show_menu(self, names: Sequence[str], kind: str | None = None) -> None:
+        groups = group_actions(names)
+        if kind is None and len(names) > MENU_LIMIT:
+            self.say(f"{len(names)} moves, by kind ('list KIND' shows one kind, 'list' all):")
+            for word, indexes in groups.items():
+                shown = ", ".join(f"{i + 1}) {names[i]}" for i in indexes[:4])
+                more = f" ... and {len(indexes) - 4} more" if len(indexes) > 4 else ""
+                self.say(f"  {word} ({len(indexes)}): {shown}{more}")
+            return
+        indexes = list(range(len(names))) if kind in (None, "") else groups.get(kind or "", [])
+        if not indexes:
+            self.say(f"no moves of kind {kind!r}; kinds: {', '.join(groups)}", "red")
+            return
+        width = max(len(names[i]) for i in indexes) + 6
         per_line = max(1, 96 // width)
-        for i in range(0, len(names), per_line):
-            chunk = names[i : i + per_line]
-            self.console.print(
-                "".join(f"{i + j + 1:>3}) {n:<{width - 5}}" for j, n in enumerate(chunk)),
-                markup=False,
-                highlight=False,
-            )
+        for k in range(0, len(indexes), per_line):
+            chunk = indexes[k : k + per_line]
+            self.say("".join(f"{i + 1:>3}) {names[i]:<{width - 5}}" for i in chunk))
+
+    def ask(self, seat: int) -> Action | None:
+        """The person's move, or ``None`` after an ``undo`` (the position was restored)."""
+        state = self.state
+        legal = state.legal_actions()
+        names = [state.action_to_string(a) for a in legal]
+        self.show_board(seat)
+        self.console.print(f"[bold]P{seat + 1}[/], your move ('help' for help):")
+        self.show_menu(names)
         while True:
-            answer = self.console.input("> ").strip()
+            try:
+                answer = self.console.input(f"P{seat + 1}> ").strip()
+            except (KeyboardInterrupt, EOFError):
+                self.console.print()
+                raise Quit from None
             if not answer:
                 continue
+            word, _, rest = answer.partition(" ")
+            word = word.lower()
             if answer.isdigit():
                 k = int(answer)
                 if 1 <= k <= len(legal):
                     return legal[k - 1]
-                self.console.print(f"[red]pick a number from 1 to {len(legal)}[/]")
+                self.say(f"pick a number from 1 to {len(legal)}, or type a move", "red")
                 continue
+            if "\x1b" in answer or not answer.isprintable():
+                self.say(
+                    "that was a special key, not a move: type a number or a move"
+                    " ('help' lists the commands)",
+                    "red",
+                )
+                continue
+            if word in ("help", "?"):
+                self.show_help(seat, names)
+            elif word == "rules":
+                self.console.print(rules_text(self.game), markup=False, highlight=False)
+            elif word == "hint":
+                self.show_hint(names, legal)
+            elif word == "undo":
+                if self.undo(seat):
+                    return None
+            elif word == "board":
+                self.show_board(seat)
+                self.show_menu(names)
+            elif word == "log":
+                for i, line in enumerate(self.log, start=1):
+                    self.say(f"{i:>4}. {line}")
+                if not self.log:
+                    self.say("nothing has happened yet")
+            elif word == "list":
+                self.show_menu(names, rest.strip().lower() or "")
+            elif word == "save":
+                self.save(Path(rest.strip()) if rest.strip() else self.save_to)
+            elif word in ("quit", "exit"):
+                raise Quit
+            else:
+                action = self.parse(answer, legal)
+                if action is not None:
+                    return action
+
+    def parse(self, answer: str, legal: list[Action]) -> Action | None:
+        """``answer`` as a legal action, or ``None`` after saying why it is not one."""
+        state = self.state
+        try:
+            action = state.string_to_action(answer)
+        except MotherlodeError as err:
+            self.say(f"{err} ('help' lists the commands)", "red")
+            return None
+        if action not in legal:
             try:
-                action = state.string_to_action(answer)
+                state.clone().apply_action(action)
             except MotherlodeError as err:
-                self.console.print(str(err), style="red", markup=False, highlight=False)
-                continue
-            if action not in legal:
-                probe = state.clone()
-                try:
-                    probe.apply_action(action)
-                except MotherlodeError as err:
-                    self.console.print(str(err), style="red", markup=False, highlight=False)
-                    continue
-            return action
+                self.say(str(err), "red")
+                return None
+        return action
+
+    def show_help(self, seat: int, names: Sequence[str]) -> None:
+        groups = group_actions(names)
+        if len(groups) == len(names):  # no kinds to speak of: name the moves
+            kinds = ", ".join(names[:30]) + (" ..." if len(names) > 30 else "")
+        else:
+            kinds = ", ".join(f"{word} ({len(ix)})" for word, ix in groups.items())
+        self.say(f"P{seat + 1} to move in {self.game.name}: {len(names)} legal moves: {kinds}.")
+        self.say("Type a move's number or its notation (e.g. '" + names[0] + "'), or a command:")
+        for command, what in COMMANDS.items():
+            self.say(f"  {command:<12} {what}")
+
+    def show_hint(self, names: Sequence[str], legal: list[Action]) -> None:
+        from motherlode.agents import create
+
+        spec = HINT_SPECS.get(self.game.name, "greedy")
+        try:
+            bot = create(spec, self.game, seed=len(self.state.history()))
+        except MotherlodeError:
+            bot = create("greedy" if "greedy" in self.game.bots() else "random", self.game)
+        self.say(f"thinking ({spec}) ...", "dim")
+        action = bot.act(self.state.clone())
+        best = names[legal.index(action)] if action in legal else str(action)
+        self.say(f"hint: {best}", "bold green")
+        search = getattr(bot, "last_search", None)
+        children = search.get("children") if isinstance(search, dict) else None
+        if children and isinstance(search, dict):
+            table = Table("move", "visits", "value (-1 loss .. +1 win)")
+            top = sorted(children.items(), key=lambda kv: -kv[1][0])[:5]
+            for a, (visits, value) in top:
+                shown = names[legal.index(a)] if a in legal else str(a)
+                table.add_row(shown, str(visits), f"{value:+.2f}")
+            self.console.print(table)
+            self.say(
+                f"{search.get('iterations', 0)} simulated games: the move tried most often"
+                " is the one whose games went best for you."
+            )
+        else:
+            self.say(f"(the {spec} bot's choice: the move that its rules of thumb rate best)")
+
+    def undo(self, seat: int) -> bool:
+        """Back to ``seat``'s last decision, if no chance step or other person came since."""
+        if len(self.snapshots) < 2:
+            self.say("there is no move of yours to take back yet", "red")
+            return False
+        current = self.snapshots.pop()  # the position being asked about now
+        previous = next((s for s in reversed(self.snapshots) if s.seat == seat), None)
+        since = None if previous is None else self.state.history()[
+            len(previous.state.history()) :
+        ]
+        blocked = previous is None or self._undo_blocked(previous, since or [])
+        if blocked:
+            self.snapshots.append(current)
+            self.say(f"undo refused: {blocked if isinstance(blocked, str) else 'nothing to undo'}",
+                     "red")
+            return False
+        assert previous is not None
+        while self.snapshots[-1] is not previous:
+            self.snapshots.pop()
+        self.snapshots.pop()  # asked again by play()
+        self.state = previous.state.clone()
+        self.rng.setstate(previous.rng)
+        del self.log[previous.log :]
+        self.say(f"P{seat + 1} takes back {len(since or [])} step(s).", "bold")
+        return True
+
+    def _undo_blocked(self, previous: _Snapshot, since: Sequence[Action]) -> str | bool:
+        replay = previous.state.clone()
+        for action in since:
+            if replay.is_chance_node():
+                return "a roll, a draw or a reveal came since (it cannot be taken back)"
+            actor = replay.current_player()
+            if actor in self.humans and actor != previous.seat:
+                return f"P{actor + 1} has moved since"
+            replay.apply_unchecked(action)
+        return False
+
+    # -- saving and the end ------------------------------------------------------------
+
+    def record(self) -> GameRecord:
+        return GameRecord.from_state(self.state, self.seats, self.seed)
+
+    def save(self, path: Path) -> Path | None:
+        try:
+            saved = self.record().save(path)
+        except OSError as err:
+            self.say(f"cannot save to {path}: {err.strerror}", "red")
+            return None
+        self.say(f"game saved to {saved}; continue it with:", "bold")
+        self.console.print(  # one line, never wrapped: it is to be copied
+            f"  motherlode play {self.game.name} --resume {saved}", markup=False,
+            highlight=False, soft_wrap=True,
+        )
+        return saved
+
+    def show_end(self, names: Sequence[str] | None = None) -> None:
+        state = self.state
+        self.console.print(state.render_text(None), markup=False, highlight=False)
+        summary = state.summary()
+        label = list(names) if names else [self.label(p) for p in range(self.game.num_players)]
+        lines = summary.lines(label)
+        self.say(lines[0], "bold")
+        table = Table("seat", "score", "breakdown")
+        for r in summary.seats:
+            parts = ", ".join(f"{what} {v:g}" for what, v in r.breakdown)
+            table.add_row(label[r.seat], f"{r.score:g}", parts)
+        self.console.print(table)
+        self.say("Result: " + lines[-1], "bold green")

@@ -82,6 +82,48 @@ class Outcome:
         return len(self.winners) > 1
 
 
+@dataclass(frozen=True)
+class SeatResult:
+    """One seat's line of a :class:`Summary`: its score and the rulebook's breakdown of it."""
+
+    seat: Player
+    score: float
+    breakdown: tuple[tuple[str, float], ...] = ()
+    """``(what, points)`` pairs as the rulebook counts them (``("gold", 12.0)``...)."""
+
+
+@dataclass(frozen=True)
+class Summary:
+    """The end of a game explained (DESIGN.md §2, ``state.summary()``)."""
+
+    reason: str
+    """Why the game ended, in the rulebook's words (or the turn limit)."""
+    seats: tuple[SeatResult, ...]
+    winners: tuple[Player, ...]
+
+    def lines(self, names: Sequence[str] | None = None) -> list[str]:
+        """The summary as plain lines: the reason, one line per seat, the winners.
+
+        >>> Summary("the deck ran out", (SeatResult(0, 5.0), SeatResult(1, 7.0)), (1,)).lines()
+        ['The game is over: the deck ran out.', 'P1: 5', 'P2: 7', 'Winner: P2']
+        """
+        label = list(names) if names else [f"P{r.seat + 1}" for r in self.seats]
+        out = [f"The game is over: {self.reason}."]
+        for r in self.seats:
+            parts = ", ".join(f"{what} {_points(v)}" for what, v in r.breakdown)
+            out.append(f"{label[r.seat]}: {_points(r.score)}" + (f" ({parts})" if parts else ""))
+        who = ", ".join(label[w] for w in self.winners)
+        if not self.winners:
+            out.append("Nobody wins")
+        else:
+            out.append(("Shared victory: " if len(self.winners) > 1 else "Winner: ") + who)
+        return out
+
+
+def _points(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
+
+
 class Game(ABC):
     """A validated, immutable game configuration and the factory of its states.
 
@@ -362,6 +404,28 @@ class State(ABC):
         sc = self.scores()
         best = max(sc)
         return tuple(p for p, s in enumerate(sc) if s == best)
+
+    def narrate(self, action: Action, seat: Player | None = None) -> str:
+        """One sentence: what ``action`` (legal here, not yet applied) does, as ``seat`` may
+        see it (``None``: a spectator). Games override this with their own words; this
+        default names the actor and the action's notation."""
+        text = self._action_to_string(action)
+        player = self.current_player()
+        if player == CHANCE:
+            return f"chance: {text}"
+        return f"P{player + 1}: {text}"
+
+    def summary(self) -> Summary:
+        """At the end: why the game ended, each seat's score (with the rulebook's breakdown
+        where the game gives one) and the winners. Games override it with their reasons."""
+        if not self.is_terminal():
+            raise IllegalActionError(f"{self.game.name}: the game is not over yet")
+        scores = self.scores()
+        return Summary(
+            "the rulebook's end was reached",
+            tuple(SeatResult(p, float(s)) for p, s in enumerate(scores)),
+            self.winners(),
+        )
 
     def outcome(self) -> Outcome | None:
         """The result of a finished game, or ``None`` while it is running."""
