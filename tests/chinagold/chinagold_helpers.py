@@ -65,10 +65,14 @@ def position(
     to_move: int = 0,
     throw: str = "?",
     collected: tuple[int, int] | None = None,
-    turn: int = 10,
+    turn: int | None = None,
 ) -> ChinagoldState:
-    """A position through the notation (so it is validated like any user position)."""
+    """A position through the notation (so it is validated like any user position).
+
+    ``turn`` defaults to 10 or 11, whichever leaves ``to_move`` on turn (turns alternate)."""
     text = board_text(hidden, gold, cleared)
+    if turn is None:
+        turn = 10 + (to_move - g.cfg.first_player) % 2
     on_board = sum(ch in "oG" for ch in text)
     if collected is None:
         rest = NUM_SPOTS - on_board

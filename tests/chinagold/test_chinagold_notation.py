@@ -98,8 +98,10 @@ def test_position_notation_example() -> None:
         ("6/7/8/9/10/ooo8/10/9/8/7/6 P1 - 44,x 0", "gold field"),
         ("6/7/8/9/10/ooo8/10/9/8/7/6 P1 - 44,44 9999", "past the turn limit"),
         ("6/7/8/9/10/GGG8/10/9/8/7/6 P1 - 44,44 0", "complete but its gold was not collected"),
+        ("6/7/8/9/10/ooo8/10/9/8/7/6 P1 - 44,44 77", "P1 cannot be to move after 77 turns"),
     ],
 )
 def test_bad_positions_raise_notation_errors_naming_the_problem(text: str, message: str) -> None:
-    with pytest.raises(NotationError, match=message):
+    with pytest.raises(NotationError, match=message) as info:
         game().deserialize(text)
+    assert info.value.position == text and text not in str(info.value)

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import itertools
+import random
+import re
 
 from chinagold_helpers import game
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from motherlode.games.chinagold.board import ALL_SPOTS, NUM_SPOTS, count_ways
+from motherlode.core.errors import NotationError
+from motherlode.games.chinagold.board import ALL_SPOTS, NUM_SPOTS, ROW_LENGTHS, count_ways
 from motherlode.games.chinagold.game import PASS, REBURY_BASE, ChinagoldState, stage_of
 
 CONFIGS = [{}, {"mountains_player": 1, "river_rotation": 4, "edge_probability": 0.3}]
@@ -78,3 +81,64 @@ def test_clones_are_independent(picks: list[int]) -> None:
     _play(copy, picks)
     assert state.serialize() == game().new_initial_state().serialize()
     assert state.history() == []
+
+
+def _mutate(text: str, rng: random.Random) -> str:
+    board, who, throw, gold, turn = text.split()
+    for _ in range(rng.randint(1, 3)):
+        part = rng.randrange(5)
+        if part == 0:  # one spot of the board changes state
+            rows = [re.sub(r"\d+", lambda m: "1" * int(m.group()), r) for r in board.split("/")]
+            flat = list("".join(rows))
+            flat[rng.randrange(len(flat))] = rng.choice("oG1")
+            out, i = [], 0
+            for length in ROW_LENGTHS:
+                row = "".join(flat[i : i + length])
+                out.append(re.sub(r"1+", lambda m: str(len(m.group())), row))
+                i += length
+            board = "/".join(out)
+        elif part == 1:
+            who = rng.choice(["P1", "P2"])
+        elif part == 2:
+            throw = rng.choice(["?", "-", "1", "2", "3", "4", "5"])
+        elif part == 3:
+            a, b = (int(x) for x in gold.split(","))
+            d = rng.choice([-1, 1])
+            gold = f"{max(a + d, 0)},{b}" if rng.random() < 0.5 else f"{a},{max(b - d, 0)}"
+        else:
+            turn = str(max(int(turn) + rng.choice([-2, -1, 1, 2]), 0))
+    return " ".join([board, who, throw, gold, turn])
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(
+    config=st.sampled_from([*CONFIGS, {"first_player": 1}]),
+    picks=choices,
+    mutation=st.integers(0, 10**6),
+)
+def test_mutated_positions_are_refused_with_a_reason_or_playable(
+    config: dict, picks: list[int], mutation: int
+) -> None:
+    g = game(**config)
+    state = _play(g.new_initial_state(), picks)[-1]
+    rng = random.Random(mutation)
+    text = _mutate(state.serialize(), rng)
+    try:
+        again = g.deserialize(text)
+    except NotationError as err:
+        assert str(err).startswith("chinagold: ") and err.position == text
+        assert text not in str(err)
+        return
+    assert g.deserialize(again.serialize()).serialize() == again.serialize()
+    for _ in range(200):  # playable: random play from it raises nothing
+        if again.is_terminal():
+            break
+        if again.is_chance_node():
+            outcomes = again.chance_outcomes()
+            assert outcomes and abs(sum(p for _, p in outcomes) - 1.0) < 1e-9
+            again.apply_action(again.sample_chance(rng))
+        else:
+            legal = again.legal_actions()
+            assert legal, "a decision with no legal action: a stuck position"
+            again.apply_action(legal[rng.randrange(len(legal))])
+        again.observation()

@@ -13,7 +13,16 @@ from chinagold_helpers import game, position, spot, strings
 
 from motherlode import CHANCE, TERMINAL, IllegalActionError
 from motherlode.core.hex import reflect
-from motherlode.games.chinagold.board import CELLS, INDEX, NUM_SPOTS, ROW_LENGTHS, mask_of
+from motherlode.games.chinagold.board import (
+    CELLS,
+    INDEX,
+    NUM_SPOTS,
+    ROW_LENGTHS,
+    SPOT_NAMES,
+    mask_of,
+    mirror_regions,
+    parse_spot,
+)
 from motherlode.games.chinagold.game import PASS, STAGE_DISCS, throw_distribution
 
 # -- Game Components ------------------------------------------
@@ -49,6 +58,20 @@ def test_components_rivers_are_the_mirror_image_of_the_mountains() -> None:
     # one region checked by hand: the image of mountain B is a river
     b = g.layout.mountains[1]
     assert sorted(INDEX[reflect(CELLS[s])] for s in b) in [sorted(r) for r in g.layout.rivers]
+
+
+def test_components_the_mirror_axis_keeps_d10_e8_f6_g4_h2() -> None:
+    """The mirror (decision 1) is across the axis at 30° to the rows through f6, not the
+    horizontal axis: exactly d10 e8 f6 g4 h2 stay in place; f1 <-> k1, a6 <-> k6, a11 <->
+    f11, d9 <-> e9; applied twice it is the identity."""
+    image = {s: INDEX[reflect(CELLS[s])] for s in range(NUM_SPOTS)}
+    fixed = sorted(SPOT_NAMES[s] for s in range(NUM_SPOTS) if image[s] == s)
+    assert fixed == ["d10", "e8", "f6", "g4", "h2"]
+    for a, b in (("f1", "k1"), ("a6", "k6"), ("a11", "f11"), ("d9", "e9")):
+        assert image[parse_spot(a)] == parse_spot(b) and image[parse_spot(b)] == parse_spot(a)
+    assert all(image[image[s]] == s for s in range(NUM_SPOTS))
+    g = game()
+    assert g.layout.rivers == mirror_regions(g.layout.mountains, 0)
 
 
 @pytest.mark.parametrize("rotation", range(6))
@@ -118,6 +141,23 @@ def test_prospecting_the_total_is_how_many_markers_are_turned() -> None:
         s2 = game().new_initial_state()
         s2.apply_string("throw 3")
         s2.apply_string("turn f4-f7")
+
+
+def test_prospecting_exactly_the_thrown_number_is_turned_not_fewer() -> None:
+    """'The total tells the player how many prospecting-spot markers they may turn to the
+    golden side.' "may" is the choice between turning and reburying ("Instead of turning
+    the rolled number ..."), not "up to": a throw of 3 turns exactly 3 (decision 16)."""
+    state = game().new_initial_state()
+    state.apply_string("throw 3")
+    lengths = {len(text.split("-")) for text in strings(state) if text.startswith("turn")}
+    assert lengths == {2}  # every turning is a run "a-b", and every run is of 3 (207 of them)
+    for fewer in ("turn f4", "turn f4-f5"):
+        with pytest.raises(IllegalActionError, match="the throw is 3: exactly 3 markers"):
+            state.apply_string(fewer)
+    state.apply_string("turn f4-f6")
+    assert [spot(state, n) for n in ("f3", "f4", "f5", "f6", "f7")] == (
+        ["hidden"] + ["gold"] * 3 + ["hidden"]
+    )
 
 
 def test_prospecting_markers_lie_next_to_one_another_in_a_straight_line() -> None:
@@ -270,8 +310,8 @@ def test_game_end_all_spots_cleared_most_gold_wins() -> None:
 
 
 def test_game_end_turn_limit_adjudicated_by_gold_collected() -> None:
-    g = game(max_turns=12)
-    state = position(g, gold=["a8", "a9"], throw="1", collected=(0, 0), turn=11)
+    g = game(max_turns=11)
+    state = position(g, gold=["a8", "a9"], throw="1", collected=(0, 0), turn=10)
     state.apply_string("turn b8")
     assert state.current_player() == TERMINAL
     assert state.scores() == [3.0, 0.0] and state.winners() == (0,)

@@ -20,9 +20,10 @@ from tests.eurorails.engine_helpers import (
     standard,
 )
 
-from motherlode.core.errors import IllegalActionError
+from motherlode.core.errors import ConfigError, IllegalActionError, RecordError
+from motherlode.core.records import GameRecord, replay
 from motherlode.games.eurorails.board import ALPINE, CLEAR, MEDIUM, MOUNTAIN, SMALL
-from motherlode.games.eurorails.game import BUILD, CHANCE, OPS
+from motherlode.games.eurorails.game import BUILD, CHANCE, OPS, EurorailsState
 
 # -- Preparation -------------------------------------------------------------------------
 
@@ -58,6 +59,19 @@ def test_preparation_first_player_by_largest_payout_ties_by_next() -> None:
     best = max(range(3), key=key)
     assert s.first == best
     assert s.current_player() == best
+
+
+def test_preparation_first_player_option_overrides_the_largest_payout() -> None:
+    """'The player who has the largest single payout goes first': the default; the option
+    `first_player` names another seat (the Switchback Start then counts from it)."""
+    cards = list(range(1, 10))
+    by_payout = dealt(game(3), [cards[0:3], cards[3:6], cards[6:9]])
+    chosen = (by_payout.first + 1) % 3
+    s = dealt(game(3, first_player=chosen), [cards[0:3], cards[3:6], cards[6:9]])
+    assert s.first == chosen and s.current_player() == chosen
+    assert s.hands == by_payout.hands
+    with pytest.raises(ConfigError, match="first_player"):
+        game(3, first_player=3)
 
 
 # -- Initial building phases: the Switchback Start ---------------------------------------
@@ -586,7 +600,10 @@ def test_speed_9_mileposts_and_any_terrain_costs_one() -> None:
     assert s.moves == 12
 
 
-def test_reversal_only_in_a_city_or_at_a_junction() -> None:
+def test_running_the_train_reverses_only_in_a_city_not_at_a_junction() -> None:
+    """'A train may only reverse direction if it is in a city (including all major city
+    mileposts). A train may change direction at a junction during its move.' At a junction
+    the train takes another branch; it never goes back the way it came (rules 2)."""
     s = standard(2)
     route = _line(s)
     mid = len(route) // 2
@@ -594,24 +611,82 @@ def test_reversal_only_in_a_city_or_at_a_junction() -> None:
     set_turn(s, 0)
     b = s.game.board
     back = [b.nb[route[mid] * 6 + d] for d in range(6)].index(route[mid - 1])
-    assert (
-        s.move_refusal(0, back) == "a train may only reverse direction in a city or at a junction"
-    )
-    # at a junction (three sections meet) it may change direction
+    assert s.move_refusal(0, back) == "a train may only reverse direction in a city"
+    # at a junction (three sections meet) it may take the other branch, but not go back
     spur = next(
         b.nb[route[mid] * 6 + d]
         for d in range(6)
         if b.nb[route[mid] * 6 + d] not in (-1, route[mid - 1], route[mid + 1])
     )
     lay(s, 1, [route[mid], spur])
-    assert s.move_refusal(0, back) is None
+    assert s.move_refusal(0, back) == "a train may only reverse direction in a city"
     fwd = [b.nb[route[mid] * 6 + d] for d in range(6)].index(route[mid + 1])
     assert s.move_refusal(0, fwd) is None
+    assert s.move_refusal(0, [b.nb[route[mid] * 6 + d] for d in range(6)].index(spur)) is None
     # in a city (any major-city milepost) it may reverse
     place(s, 0, route[0], prev=route[1])
     set_turn(s, 0)
     d = [b.nb[route[0] * 6 + x] for x in range(6)].index(route[1])
     assert s.move_refusal(0, d) is None
+
+
+def test_running_the_train_at_a_plain_junction_is_not_offered_the_way_back() -> None:
+    """The audit's case: a train at 1001 that arrived from 1045, with track from 1001 to
+    1000 and to 1002 (a junction of three sections, no city), is offered 1000 and 1002 but
+    not `move 1045`."""
+    s = standard(2)
+    b = s.game.board
+    assert b.city_of[1001] < 0
+    lay(s, 0, [1045, 1001, 1002])
+    lay(s, 0, [1001, 1000])
+    place(s, 0, 1001, prev=1045)
+    set_turn(s, 0)
+    moves = sorted(m for m in legal_strings(s) if m.startswith("move "))
+    assert moves == ["move 1000", "move 1002"]
+    with pytest.raises(IllegalActionError, match="only reverse direction in a city"):
+        s.apply_string("move 1045")
+
+
+def test_running_the_train_a_rules_1_record_that_reversed_at_a_junction_is_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A record written under rules 1 (reversing allowed at a junction) whose train went
+    back at a junction no longer replays: `replay` names the step and the rule change."""
+
+    def rules_1_may_reverse(self: EurorailsState, m: int) -> bool:
+        b = self.game.board
+        tracks = sum(
+            1
+            for d in range(6)
+            if (e := b.eid[m * 6 + d]) >= 0 and (self.edge_owner[e] >= 0 or b.edge_internal[e])
+        )
+        return b.city_of[m] >= 0 or tracks >= 3
+
+    with monkeypatch.context() as patch:
+        patch.setattr(EurorailsState, "may_reverse", rules_1_may_reverse)
+        s = standard(2)
+        b = s.game.board
+        assert s.turn_player() == 0 and b.city_of[1059] < 0
+        # P1 builds out of Paris 970-1015-1059-1102 with a spur at 1059 (a junction)
+        for t in ["build 970>1015", "build 1015>1059", "build 1059>1102", "build 1059>1060"]:
+            s.apply_string(t)
+        for _ in range(4):  # the rest of the Switchback Start
+            s.apply_string("end turn")
+        for t in ["start Paris", "move 970 (Paris)", "move 1015", "move 1059", "move 1015"]:
+            s.apply_string(t)
+        record = GameRecord.from_state(s, ["human", "human"], seed=None)
+    record.versions = {"rules": 1, "notation": 1, "chance": "mt19937"}
+    with pytest.raises(RecordError) as info:
+        replay(record)
+    message = str(info.value)
+    assert f"step {len(record.actions)} ('move 1015') does not replay" in message
+    assert "a train may only reverse direction in a city" in message
+    assert "rules 2: Eurorails, Running the Train: a train reverses direction only in a city" in (
+        message
+    )
+    record.actions = record.actions[:-1]  # without the reversal it still replays
+    again = replay(record)
+    assert isinstance(again, EurorailsState) and again.pos[0] == 1059
 
 
 def test_red_areas_are_everyones_track_and_the_centre_counts() -> None:

@@ -136,6 +136,23 @@ def test_backtracking_not_after_anything_else_nor_where_reversing_is_free() -> N
     assert s2.turn_player() == 0 and s2.current_player() < 0, "the new hand is drawn"
 
 
+def test_backtracking_at_a_junction_is_the_way_to_go_back() -> None:
+    """'reverse his train's direction on any milepost (not just a city milepost)': at a
+    plain junction the base game does not let the train go back (rules 2), so Backtracking
+    is offered there and, after the lost turn, the train may go back."""
+    s = standard(2, mercy_backtracking=True)
+    lay(s, 0, [1045, 1001, 1002])
+    lay(s, 0, [1001, 1000])
+    place(s, 0, 1001, prev=1045)
+    set_turn(s, 0, OPS)
+    strings = legal_strings(s)
+    assert "move 1045" not in strings and "backtrack" in strings
+    s.apply_string("backtrack")
+    assert s.turn_player() == 1 and s.prev[0] == -1 and s.cash[0] == 50  # own track: no fee
+    set_turn(s, 0, OPS)
+    assert {"move 1045", "move 1000", "move 1002"} <= set(legal_strings(s))
+
+
 def test_backtracking_a_lost_turn_frees_the_facing() -> None:
     s, route = _on_line()
     mid = len(route) // 2

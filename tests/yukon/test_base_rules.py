@@ -7,7 +7,7 @@ import random
 import pytest
 
 import motherlode
-from motherlode.core.errors import IllegalActionError
+from motherlode.core.errors import ConfigError, IllegalActionError
 from motherlode.games.yukon import cards as C
 from tests.yukon.helpers import base, legal, play, position
 
@@ -52,6 +52,28 @@ def test_setup_the_starting_player_is_seat_one() -> None:
     """'The player who most recently stepped into a river starts the game.' The seats are
     numbered from the starting player: P1 always moves first."""
     assert motherlode.deal(base(3), seed=4).current_player() == 0
+
+
+def test_setup_first_player_option_names_the_seat_that_starts() -> None:
+    """'The player who most recently stepped into a river starts the game.' The engine cannot
+    know who that is: `first_player` (default seat 0, P1) names the seat."""
+    game = motherlode.load("yukon", players=3, first_player=2)
+    state = motherlode.deal(game, seed=4)
+    assert state.current_player() == 2 and state.axis == 2  # P3 chooses row or column
+    assert state.serialize().split()[1] == "P3"
+    first = state.legal_actions()[0]
+    state.apply_action(first)
+    assert state.current_player() == 0  # then clockwise: P1
+    # the same seed deals the same grid as with P1 starting
+    grid = motherlode.deal(game, seed=4).serialize().split()[0]
+    assert motherlode.deal(base(3), seed=4).serialize().split()[0] == grid
+
+
+def test_setup_first_player_must_be_a_seat() -> None:
+    with pytest.raises(ConfigError, match="first_player"):
+        motherlode.load("yukon", players=2, first_player=2)
+    with pytest.raises(ConfigError, match="first_player"):
+        motherlode.load("yukon", players=2, first_player=-1)
 
 
 # -- Playing the Game --

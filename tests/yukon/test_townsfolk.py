@@ -242,7 +242,9 @@ def test_innkeeper_unused_scores_the_townsfolk_in_front_including_itself() -> No
     """'an unused Innkeeper scores points equal to the number of Townsfolk cards the player
     collected in total, together with the Innkeeper. Note: Townsfolk cards that were used
     during the game and returned to the box do not count.'"""
-    s = position(expansion(), ["@ . +1"], players=["-|In.Ja.Te|-|-", "-|-|-|-"], turn=2)
+    s = position(
+        expansion(), ["@ . +1"], players=["-|In.Ja.Te|-|-", "-|-|-|-"], turn=2, order="ccw"
+    )
     assert s.points(0) == 3
     s = position(expansion(), ["@ . +1"], players=["-|In|-|-", "-|-|-|-"], turn=2, box="S.Cu.To")
     assert s.points(0) == 1
@@ -304,8 +306,27 @@ def test_teacher_takes_a_random_card_from_a_chosen_player() -> None:
 def test_teacher_pebble_cards_taken_this_way_count_as_positive_points() -> None:
     """'Regardless of the card's type, it scores the number of points printed on it.
     Important: Pebble cards taken this way also count as positive points.'"""
-    s = position(expansion(), ["@ . +1"], players=["-|Te|-5.+3|-", "-|-|-|-"], turn=2)
+    s = position(expansion(), ["@ . +1"], players=["-|Te.Te|-5.+3|-", "-|-|-|-"], turn=2)
     assert s.points(0) == 8
+
+
+def test_teacher_draws_only_cards_with_printed_points_never_a_townsfolk() -> None:
+    """'randomly take one of that player's cards ... Regardless of the card's type, it scores
+    the number of points printed on it. Important: Pebble cards taken this way also count as
+    positive points.' The card types are Gold and Pebble (decision 9): the victim's Townsfolk,
+    discs and the cards he won with his own Teacher are not drawn."""
+    s = position(
+        expansion(3),
+        ["@ Te . +1", ". +2"],
+        players=["-|-|-|-", "-2|Cu.Sw.Te|+8|3", "-|In.Co|-|1"],
+        revealed="3.1",
+    )
+    play(s, "b1")
+    assert legal(s) == ["teach P2"]  # P3 holds only Townsfolk and a disc: not a victim
+    play(s, "teach P2")
+    assert [(s.action_to_string(a), p) for a, p in s.chance_outcomes()] == [("draw -2", 1.0)]
+    play(s, "draw -2")
+    assert s.points(0) == 2 and s.observation()["players"][1]["townsfolk"] == ["Sw", "Cu", "Te"]
 
 
 def test_teacher_with_nobody_to_teach_has_no_effect() -> None:

@@ -257,9 +257,10 @@ def mirror_regions(
 ) -> tuple[tuple[Spot, ...], ...]:
     """The rulebook's rivers: the mirror image of ``regions``, turned by ``rotation`` x 60°.
 
-    Rotation 0 mirrors across the horizontal axis through the centre; the other five model
-    the transparent river disc laid on in its other orientations (each is again a mirror
-    image, across another axis).
+    Rotation 0 mirrors across the axis through the centre spot f6 at 30° to the rows
+    (``reflect``: d10, e8, f6, g4 and h2 stay in place; the axis meets the board's edge at
+    the middles of two opposite sides); the other five model the transparent river disc
+    laid on in its other orientations (each is again a mirror image, across another axis).
     """
     out = []
     for reg in regions:

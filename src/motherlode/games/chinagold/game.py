@@ -432,15 +432,25 @@ class ChinagoldState(State):
         fields = text.split()
         if len(fields) != 5:
             raise NotationError(
-                f"chinagold: position {text!r} must have 5 fields"
-                f" (board, to-move, throw, gold, turn), got {len(fields)}"
+                "chinagold: a position must have 5 fields"
+                f" (board, to-move, throw, gold, turn), got {len(fields)}",
+                position=text,
             )
+        try:
+            return cls._from_fields(game, fields)
+        except NotationError as err:
+            if err.position is None:
+                err.position = text
+            raise
+
+    @classmethod
+    def _from_fields(cls, game: Chinagold, fields: list[str]) -> ChinagoldState:
         board, who, roll_text, gold_text, turn_text = fields
         state = cls(game)
-        state.hidden, state.gold = _parse_board(board, text)
+        state.hidden, state.gold = _parse_board(board)
         if who not in ("P1", "P2"):
             raise NotationError(
-                f"chinagold: the seat to move must be P1 or P2, got {who!r} in {text!r}"
+                f"chinagold: the seat to move must be P1 or P2, got {who!r}"
             )
         state.player = int(who[1]) - 1
         m = re.fullmatch(r"(\d+),(\d+)", gold_text)
@@ -460,31 +470,37 @@ class ChinagoldState(State):
         if on_board + sum(state.collected) != NUM_SPOTS:
             raise NotationError(
                 f"chinagold: {on_board} markers on the board and {sum(state.collected)} gold"
-                f" collected do not make the 91 nuggets, in {text!r}"
+                f" collected do not make the 91 nuggets"
             )
         for seat in (0, 1):
             for i, area in enumerate(game.area_masks[seat]):
                 if area & state.gold and not area & state.hidden:
                     kind = game.role(seat)[:-1]
                     raise NotationError(
-                        f"chinagold: {kind} {i + 1} is complete but its gold was not collected,"
-                        f" in {text!r}"
+                        f"chinagold: {kind} {i + 1} is complete but its gold was not collected"
                     )
+        first = game.cfg.first_player
+        if state.player != (first + state.turn) % 2:
+            raise NotationError(
+                f"chinagold: P{state.player + 1} cannot be to move after {state.turn} turns:"
+                f" the turn alternates from the first player P{first + 1}, so"
+                f" P{(first + state.turn) % 2 + 1} is"
+            )
         state.over = state.hidden == 0 or state.turn >= game.cfg.max_turns
         state.stage = stage_of(state.hidden)
         if roll_text == "?":
             if state.over or state.stage == 0:
                 raise NotationError(
-                    f"chinagold: throw field '?' but nobody throws here, in {text!r}"
+                    "chinagold: throw field '?' but nobody throws here"
                 )
         elif roll_text == "-":
             if not state.over and state.stage:
                 raise NotationError(
-                    f"chinagold: throw field '-' but the discs are still thrown here, in {text!r}"
+                    "chinagold: throw field '-' but the discs are still thrown here"
                 )
         elif state.over:
             raise NotationError(
-                f"chinagold: the game is over, so the throw field must be '-', in {text!r}"
+                "chinagold: the game is over, so the throw field must be '-'"
             )
         elif roll_text.isdigit():
             state.roll = int(roll_text)
@@ -492,7 +508,7 @@ class ChinagoldState(State):
             if state.roll not in possible:
                 raise NotationError(
                     f"chinagold: throw {state.roll} is impossible with the discs"
-                    f" {', '.join(STAGE_DISCS[state.stage]) or 'none'}, in {text!r}"
+                    f" {', '.join(STAGE_DISCS[state.stage]) or 'none'}"
                 )
         else:
             raise NotationError(
@@ -651,11 +667,11 @@ def _window_between(a: Spot, b: Spot) -> int | None:
     return None
 
 
-def _parse_board(board: str, text: str) -> tuple[Mask, Mask]:
+def _parse_board(board: str) -> tuple[Mask, Mask]:
     rows = board.split("/")
     if len(rows) != len(ROW_LENGTHS):
         raise NotationError(
-            f"chinagold: the board has 11 rows separated by '/', got {len(rows)} in {text!r}"
+            f"chinagold: the board has 11 rows separated by '/', got {len(rows)}"
         )
     hidden = gold = 0
     spot = 0

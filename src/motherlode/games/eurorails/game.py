@@ -216,6 +216,22 @@ class EurorailsConfig(GameConfig):
         " three (by mutual agreement; with or without the second train)",
     )
 
+    first_player: int | None = Field(
+        None,
+        ge=0,
+        description="the seat that begins; default none: as the rulebook says, 'The player who"
+        " has the largest single payout goes first (break ties based on the next largest"
+        " payout)'",
+    )
+
+    @model_validator(mode="after")
+    def _check_first_player(self) -> Self:
+        if self.first_player is not None and self.first_player >= self.players:
+            raise ValueError(
+                f"first_player is a seat 0..{self.players - 1} (got {self.first_player})"
+            )
+        return self
+
     @model_validator(mode="before")
     @classmethod
     def _fast_game_defaults(cls, data: Any) -> Any:
@@ -236,6 +252,12 @@ class EurorailsGame(Game):
 
     name: ClassVar[str] = "eurorails"
     Config: ClassVar[type[GameConfig]] = EurorailsConfig
+    rules_version: ClassVar[int] = 2
+    rules_changes: ClassVar[dict[int, str]] = {
+        2: "Eurorails, Running the Train: a train reverses direction only in a city (including"
+        " all major city mileposts), no longer at a junction, where it may only take another"
+        " branch",
+    }
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 6
 
@@ -1786,7 +1808,7 @@ class EurorailsState(State):
         if owner < 0 and not b.edge_internal[e]:
             return "there is no track there"
         if to == self.prev[p] and not self.may_reverse(m):
-            return "a train may only reverse direction in a city or at a junction"
+            return "a train may only reverse direction in a city"
         if owner >= 0 and owner == self.wildcat_drawer():
             return "the Wildcat strike stops every train on the drawing player's track"
         if self.closed_alpine(to):
@@ -1798,17 +1820,10 @@ class EurorailsState(State):
         return None
 
     def may_reverse(self, m: int) -> bool:
-        """A city milepost (any major-city milepost included), or a junction: a milepost
-        where at least three built track sections meet (red areas count)."""
-        b = self.game.board
-        if b.city_of[m] >= 0:
-            return True
-        tracks = 0
-        for d in range(6):
-            e = b.eid[m * 6 + d]
-            if e >= 0 and (self.edge_owner[e] >= 0 or b.edge_internal[e]):
-                tracks += 1
-        return tracks >= 3
+        """"A train may only reverse direction if it is in a city (including all major city
+        mileposts)": a city milepost. At a junction it changes direction by taking another
+        branch, never by going back (rules 2; the Mercy rule Backtracking reverses elsewhere)."""
+        return self.game.board.city_of[m] >= 0
 
     def _chunnel_refusal(self, p: int) -> str | None:
         b = self.game.board
@@ -1822,7 +1837,7 @@ class EurorailsState(State):
             return "nobody has built the Chunnel"
         other = link.ends[1] if link.ends[0] == m else link.ends[0]
         if other == self.prev[p] and not self.may_reverse(m):
-            return "a train may only reverse direction in a city or at a junction"
+            return "a train may only reverse direction in a city"
         if self.moves < link.length:
             return f"crossing the Chunnel takes {link.length} mileposts of movement"
         o = owners[0]
@@ -2014,7 +2029,8 @@ class EurorailsState(State):
                 )
                 return (pays, -q)
 
-            self.first = max(range(self.game.num_players), key=key)
+            chosen = self.game.cfg.first_player
+            self.first = max(range(self.game.num_players), key=key) if chosen is None else chosen
             self.phase = BUILD if self.game.cfg.building_turns else OPS
             self._start_turn()
 

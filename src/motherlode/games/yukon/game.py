@@ -74,6 +74,11 @@ class YukonConfig(GameConfig):
         None,
         description="the 9 Gold nugget disc values (designed default 1,1,1,2,2,2,3,3,3)",
     )
+    first_player: int = Field(
+        0,
+        ge=0,
+        description="the seat that begins (the player who most recently stepped into a river)",
+    )
 
     @model_validator(mode="after")
     def _check_discs(self) -> Self:
@@ -81,6 +86,10 @@ class YukonConfig(GameConfig):
             len(self.pan_discs) != 9 or any(v <= 0 for v in self.pan_discs)
         ):
             raise ValueError("pan_discs must be 9 positive integers")
+        if self.first_player >= self.players:
+            raise ValueError(
+                f"first_player is a seat 0..{self.players - 1} (got {self.first_player})"
+            )
         return self
 
 
@@ -106,6 +115,7 @@ class YukonGame(Game):
         self.size: int = comp.expansion_grid_size if config.expansion else comp.grid_size
         self.cells: int = self.size * self.size
         self.teams: bool = config.players == 4 and not config.expansion
+        self.first_player: int = config.first_player
         self.prospector_points: int = comp.prospector_points
         discs = tuple(sorted(config.pan_discs)) if config.pan_discs else comp.pan_disc_values
         self.disc_values: tuple[int, ...] = tuple(sorted(set(discs)))
@@ -125,7 +135,9 @@ class YukonGame(Game):
 
     @classmethod
     def conformance_configs(cls) -> list[dict[str, Any]]:
-        return [{"players": n, "expansion": e} for e in (False, True) for n in (2, 3, 4)]
+        return [{"players": n, "expansion": e} for e in (False, True) for n in (2, 3, 4)] + [
+            {"players": 3, "expansion": True, "first_player": 2}
+        ]
 
     def _build_lines(self) -> None:
         n = self.size
@@ -263,7 +275,7 @@ class YukonState(State):
         self.dealt = 0
         self.townsfolk_slots = game.townsfolk_slots  # Townsfolk places left in the deal
         self.pos = -1  # the Prospector's cell (-1 during the deal)
-        self.player = 0
+        self.player = game.first_player
         self.order = 1  # +1 clockwise, -1 after an odd number of Jailers
         self.axis = ANY  # the line the next take must be in
         self.last = -1  # the seat that moved last (receives the Prospector at the end)

@@ -26,6 +26,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Container
 from typing import TYPE_CHECKING
 
 from motherlode.core.errors import NotationError
@@ -237,7 +238,7 @@ def position_string(state: YukonState) -> str:
     )
 
 
-def _count_tokens(text: str, what: str, allow: range) -> list[int]:
+def _count_tokens(text: str, what: str, allow: Container[int]) -> list[int]:
     counts = [0] * C.NUM_KINDS
     if text == "-":
         return counts
@@ -251,13 +252,29 @@ def _count_tokens(text: str, what: str, allow: range) -> list[int]:
 
 def parse_position(game: YukonGame, text: str) -> YukonState:
     """The state written as ``text`` (raises NotationError naming the bad field)."""
-    from motherlode.games.yukon.game import AXIS_NAMES, PENDING_NAMES, TEACH_DRAW, YukonState
-
     if not isinstance(text, str):
         raise NotationError("yukon: a position is a string")
+    try:
+        return _parse_position(game, text)
+    except NotationError as err:
+        if err.position is None:
+            err.position = text
+        raise
+
+
+def _bad(field: str, reason: str) -> NotationError:
+    return NotationError(f"yukon: {field}: {reason}")
+
+
+def _parse_position(game: YukonGame, text: str) -> YukonState:
+    from motherlode.games.yukon.game import AXIS_NAMES, PENDING_NAMES, TEACH_DRAW, YukonState
+
     fields = text.split()
     if len(fields) != 11:
-        raise NotationError(f"yukon: a position has 11 fields, got {len(fields)}: {text!r}")
+        raise NotationError(
+            f"yukon: a position has 11 fields (GRID TURN AXIS ORDER LAST PENDING PLAYERS"
+            f" BESIDE BOX PANS REVEALED), got {len(fields)}"
+        )
     grid_f, turn_f, axis_f, order_f, last_f, pend_f, players_f, beside_f, box_f, pans_f, rev_f = (
         fields
     )
@@ -310,15 +327,13 @@ def parse_position(game: YukonGame, text: str) -> YukonState:
     for p, block in enumerate(players):
         parts = block.split("|")
         if len(parts) != 4:
-            raise NotationError(f"yukon: player {p + 1} needs cards|townsfolk|taught|discs")
+            raise NotationError(f"yukon: P{p + 1} needs cards|townsfolk|taught|discs")
         state.pile[p] = _count_tokens(parts[0], "a player's cards", range(SHERIFF))[:16]
-        state.front[p] = _count_tokens(parts[1], "townsfolk in front", range(TOWNSFOLK0, EMPTY))[
-            TOWNSFOLK0:EMPTY
-        ]
+        state.front[p] = _count_tokens(parts[1], "townsfolk in front", _FRONT)[TOWNSFOLK0:EMPTY]
         state.taught[p] = _count_tokens(parts[2], "taught cards", range(SHERIFF))[:16]
         state.discs[p] = _disc_counts(game, parts[3])
-    state.beside = _count_tokens(beside_f, "beside the playing area", range(EMPTY))
-    state.box = _count_tokens(box_f, "the box", range(SHERIFF, EMPTY))
+    state.beside = _count_tokens(beside_f, "beside the playing area", _BESIDE)
+    state.box = _count_tokens(box_f, "the box", _BOX)
     if pans_f != "-":
         for item in pans_f.split(","):
             cell_t, _, n_t = item.partition(":")
@@ -342,11 +357,18 @@ def parse_position(game: YukonGame, text: str) -> YukonState:
     state.townsfolk_slots = game.townsfolk_slots - sum(
         1 for k in grid[:dealt] if TOWNSFOLK0 <= k < EMPTY
     )
+    if state.townsfolk_slots < 0:
+        raise _bad("GRID", f"more than the {game.townsfolk_slots} Townsfolk cards drawn")
     if dealt == game.cells:
         deck = [0] * C.NUM_KINDS
     state.deck = deck
     state._cards_cache = None
     state._takes_cache = None
+    if dealt < game.cells:
+        _check_deal(game, state)
+    else:
+        _check_table(game, state)
+        _check_pending(game, state)
     if dealt == game.cells and state.pending == 0:
         state.over = not state._takes(state.player)
     try:
@@ -354,6 +376,139 @@ def parse_position(game: YukonGame, text: str) -> YukonState:
     except AssertionError as err:
         raise NotationError(f"yukon: inconsistent position: {err}") from None
     return state
+
+
+# What each place can hold: only the kept Townsfolk stay in front of a player (Trappers and
+# Goldsmiths go beside the area, Pans stay on the table), beside the area lie only what
+# Trappers and Goldsmiths discard, the box holds the Sheriff, used once-per-game cards,
+# reclaiming Commanders and emptied Pans.
+_FRONT = (C.COMMANDER, C.SWINDLER, C.COURIER, C.INNKEEPER, C.JAILER, C.TEACHER, C.TELEGRAPH)
+_BESIDE = (*range(SHERIFF), C.TRAPPER, C.GOLDSMITH)
+_BOX = (SHERIFF, C.COMMANDER, C.COURIER, C.INNKEEPER, C.TELEGRAPH, PAN)
+
+
+def _check_deal(game: YukonGame, state: YukonState) -> None:
+    """During the deal nothing has happened yet: every other field is the initial one."""
+    from motherlode.games.yukon.game import ANY, NONE
+
+    if state.player != game.first_player:
+        raise _bad("TURN", f"during the deal the first player P{game.first_player + 1} is to move")
+    if state.axis != ANY or state.order != 1 or state.last != -1 or state.pending != NONE:
+        raise _bad("AXIS ORDER LAST PENDING", "during the deal they are 'any cw - -'")
+    if any(any(x) for p in range(game.num_players) for x in _holdings(state, p)):
+        raise _bad("PLAYERS", "nobody holds anything during the deal")
+    if any(state.beside) or any(state.box) or state.pan_left or any(state.revealed):
+        raise _bad("BESIDE BOX PANS REVEALED", "during the deal they are '- - - -'")
+
+
+def _holdings(state: YukonState, p: int) -> tuple[list[int], ...]:
+    return (state.pile[p], state.front[p], state.taught[p], state.discs[p])
+
+
+def _check_table(game: YukonGame, state: YukonState) -> None:
+    """After the deal: what only the expansion's cards can bring about, and their counts."""
+    n = game.num_players
+    grid = state.grid
+    if grid[state.pos] not in (EMPTY, PAN):
+        raise _bad(
+            "GRID",
+            f"the Prospector at {game.cell_name(state.pos)} stands on a card; it stands on the"
+            " space of the card taken last (or on a Pan)",
+        )
+    if not game.expansion:
+        if any(any(x) for p in range(n) for x in _holdings(state, p)[1:]):
+            raise _bad("PLAYERS", "Townsfolk, taught cards and discs come only with the expansion")
+        if any(state.beside) or state.box[SHERIFF + 1 :] != [0] * (C.NUM_KINDS - SHERIFF - 1):
+            raise _bad("BESIDE BOX", "only the expansion's cards go beside the area or the box")
+        if state.order != 1 or any(state.revealed):
+            raise _bad("ORDER REVEALED", "the turn order and the discs change only with Townsfolk")
+        return
+    from motherlode.games.yukon.game import CMDR, SMITH, TRAP
+
+    pending_card = {TRAP: C.TRAPPER, SMITH: C.GOLDSMITH, CMDR: C.COMMANDER}.get(state.pending, -1)
+    for k in range(TOWNSFOLK0, EMPTY):
+        total = (
+            sum(1 for x in grid if x == k)
+            + state.beside[k]
+            + state.box[k]
+            + sum(state.front[p][k - TOWNSFOLK0] for p in range(n))
+            + (1 if k == pending_card else 0)
+        )
+        if total > game.deck[k]:
+            raise _bad(
+                "GRID PLAYERS BESIDE BOX", f"{total} {C.name(k)} cards, the game has {game.deck[k]}"
+            )
+    gold_beside = sum(state.beside[:PEBBLE0])
+    if gold_beside + state.box[C.COMMANDER] > state.beside[C.TRAPPER]:
+        raise _bad(
+            "BESIDE",
+            "each Gold card beside the area (or reclaimed by a Commander in the box) was given"
+            " up to a Trapper lying there",
+        )
+    if sum(state.beside[PEBBLE0:SHERIFF]) > state.beside[C.GOLDSMITH]:
+        raise _bad("BESIDE", "each Pebble card beside the area was given up to a Goldsmith")
+    for p in range(n):
+        if sum(state.taught[p]) > state.front[p][C.TEACHER - TOWNSFOLK0]:
+            raise _bad(f"PLAYERS (P{p + 1})", "each taught card lies next to its own Teacher")
+    jailers = sum(state.front[p][C.JAILER - TOWNSFOLK0] for p in range(n))
+    if (state.order == -1) != (jailers % 2 == 1):
+        raise _bad(
+            "ORDER",
+            f"{jailers} Jailers taken: the order is {'ccw' if jailers % 2 else 'cw'}",
+        )
+    face_down = sum(state.pan_left.values())
+    if sum(state.revealed) + face_down > sum(game.disc_counts):
+        raise _bad("PANS REVEALED", f"more than the {sum(game.disc_counts)} Gold nugget discs")
+
+
+def _check_pending(game: YukonGame, state: YukonState) -> None:
+    """A pending decision only where a take just called for it, and never a stuck one."""
+    from motherlode.games.yukon.game import (
+        CMDR,
+        NONE,
+        PAN_DRAW,
+        PENDING_NAMES,
+        SMITH,
+        TEACH,
+        TEACH_DRAW,
+        TRAP,
+    )
+
+    pending = state.pending
+    if pending == NONE:
+        return
+    what = f"PENDING ({PENDING_NAMES[pending]})"
+    if not game.expansion:
+        raise _bad(what, "decisions after a take come only with the Townsfolk expansion")
+    p = state.player
+    if state.last != p:
+        raise _bad(what, f"the decision is the taker's: LAST must be the player to move P{p + 1}")
+    on_pan = state.grid[state.pos] == PAN
+    if on_pan != (pending == PAN_DRAW):
+        raise _bad(
+            what,
+            "the Prospector is on a Pan only while its disc is drawn"
+            if on_pan
+            else "the Prospector is not on a Pan",
+        )
+    pile = state.pile[p]
+    teachers = state.front[p][C.TEACHER - TOWNSFOLK0]
+    if pending == TRAP and not any(pile[:PEBBLE0]):
+        raise _bad(what, f"P{p + 1} has no Gold card to give up")
+    if pending == SMITH and not any(pile[PEBBLE0:SHERIFF]):
+        raise _bad(what, f"P{p + 1} has no Pebble card to get rid of")
+    if pending == CMDR and not any(state.beside[:PEBBLE0]):
+        raise _bad(what, "no Gold card lies beside the area to reclaim")
+    if pending in (TEACH, TEACH_DRAW) and teachers <= sum(state.taught[p]):
+        raise _bad(what, f"P{p + 1} has no Teacher in front still to teach")
+    if pending == TEACH and not state._teach_victims(p):
+        raise _bad(what, "no other player has a Gold or Pebble card to take")
+    if pending == TEACH_DRAW:
+        victim = state.pending_arg
+        if victim == p:
+            raise _bad(what, "the Teacher draws from another player")
+        if not any(state.pile[victim]):
+            raise _bad(what, f"P{victim + 1} has no Gold or Pebble card to draw")
 
 
 def _disc_counts(game: YukonGame, text: str) -> list[int]:
