@@ -71,7 +71,7 @@ def test_solo_is_our_extension_won_by_entering_el_dorado_within_the_round_limit(
     g = game(players=1)
     played = play_game(g, [create("greedy", g, seed=1)], seed=3)
     s = played.state
-    assert s.is_terminal() and s.solo_won() and s.round == 16
+    assert s.is_terminal() and s.solo_won() and s.round == 24  # 16 under rules 1
     assert s.winners() == (0,) and s.returns() == [1.0]
     lost = play_game(game(players=1, max_rounds=3), [create("random", g, seed=1)], seed=3)
     assert lost.state.is_terminal() and not lost.state.solo_won() and lost.state.round == 3

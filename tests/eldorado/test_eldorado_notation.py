@@ -84,11 +84,11 @@ def test_well_formed_but_illegal_actions_reach_the_rules() -> None:
 def test_position_documented_example() -> None:
     g = game()
     s = position(g, seat=1, phase="use", middle={0: "machete", 5: "3c"}, held={2: ("2c", 1)},
-                 visited={0: ["a2", "b2", "e2"], 1: ["a1"]}, filled={0: ["1coin"], 1: ["3coins/1"]},
+                 visited={0: ["a2", "b2", "c2", "d2", "e2"], 1: ["a1"]}, filled={0: ["1coin"], 1: ["3coins/1"]},
                  used={0: ["1coin"]}, offers={0: [("e2", 2)]}, round=3)
     text = s.serialize()
     assert text == ("m1 easy 2p | r3 p1 use | M,-,*2x1,-,-,3,- | c0 x1 r- i- w0 - | e2=2 | - |"
-                    " a2.b2.e2;-;1coin:1!;e2=2 | a1;-;3coins:10;-")
+                    " a2.b2.c2.d2.e2;-;1coin:1!;e2=2 | a1;-;3coins:10;-")
     assert g.deserialize(text).serialize() == text
 
 

@@ -217,7 +217,7 @@ def test_offering_example_a_first_offering_of_any_size_sets_the_minimum() -> Non
 
 def test_offering_example_b_a_later_offering_at_least_the_minimum_leaves_it() -> None:
     g = game()
-    s = position(g, seat=1, phase="use", held={4: ("3c", 1)}, visited={1: ROW2},
+    s = position(g, seat=1, phase="use", held={4: ("3c", 1)}, visited={0: ROW2, 1: ROW2},
                  offers={0: [("e2", 2)]})
     play(s, "d4 offer e2")
     e2 = g.sheet.by_label["e2"]
@@ -226,7 +226,7 @@ def test_offering_example_b_a_later_offering_at_least_the_minimum_leaves_it() ->
 
 def test_offering_below_the_minimum_is_illegal() -> None:
     g = game()
-    s = position(g, seat=1, phase="use", held={0: ("1c", 1)}, visited={1: ROW2},
+    s = position(g, seat=1, phase="use", held={0: ("1c", 1)}, visited={0: ROW2, 1: ROW2},
                  offers={0: [("e2", 2)]})
     with pytest.raises(IllegalActionError, match="minimum offering in e2 is 2"):
         s.apply_string("d0 offer e2")
@@ -237,7 +237,7 @@ def test_offering_only_one_die_may_be_used() -> None:
     # two coin dice taken with the special action are still two separate offerings
     s = position(g, phase="use", held={2: ("2c", 1), 4: ("3c", 1)},
                  visited={0: ["a3", "b3"]}, filled={0: ["taketwo"]}, used={0: ["taketwo"]},
-                 res_used=True)
+                 active="taketwo")
     play(s, "d2 offer c3")
     c3 = g.sheet.by_label["c3"]
     assert s.offers[0] == [(c3, 2)]
@@ -256,7 +256,7 @@ def test_offering_all_coins_of_the_die_and_resource_must_be_used() -> None:
 def test_offering_further_temples_are_written_beside_and_count_for_the_tie() -> None:
     g = game()  # easy: 2 temples required
     s = position(g, phase="use", held={4: ("3c", 1)},
-                 visited={0: ["a4", "b4", "d4", "e4", "g3"]},
+                 visited={0: ["a4", "b4", "d4", "e4", "f3", "g3"]},
                  offers={0: [("c4", 2), ("e2", 1)]})
     play(s, "d4 offer h3")
     assert s.temples_offered(0) == 3 and s.coins_offered(0) == 6 and s.scores()[0] == 6.0
@@ -281,8 +281,8 @@ def test_map1_reward_the_first_player_on_the_amulet_space_uses_the_signpost_die(
 def test_map1_reward_rivals_cross_out_the_die_above_this_space() -> None:
     g = game()
     s2 = position(g, seat=1, phase="use", held={3: ("amulet", 1)}, middle={0: "map"},
-                  visited={0: ["a1", "b1", "c1", "d1"], 1: ["a1", "b1", "c1"]})
-    s2.claimed[g.sheet.by_label["d1"]] = 0
+                  visited={0: ["a1", "b1", "c1", "d1"], 1: ["a1", "b1", "c1"]},
+                  claimed={"d1": 0})
     play(s2, "d3 move d1")
     assert s2.reward == 0 and s2.current_player() == 0
 
@@ -471,8 +471,9 @@ def test_map2_zero_offering_by_the_first_player() -> None:
 
 def test_map2_zero_offering_rivals_may_then_offer_any_number_including_0() -> None:
     g = game(map=2)
-    s = position(g, seat=1, phase="use", held={0: ("1c", 1)}, visited={1: TO_D3},
-                 filled={1: ["zero"]}, offers={0: [("d3", 0)]})
+    s = position(g, seat=1, phase="use", held={0: ("1c", 1)}, visited={0: TO_D3, 1: TO_D3},
+                 filled={0: ["zero"], 1: ["zero"]}, used={0: ["zero"]},
+                 offers={0: [("d3", 0)]})
     assert {"d0 offer d3", "activate zero"} <= set(legal_strings(s))
     play(s, "activate zero", "res offer d3")
     assert s.offers[1][-1][1] == 0
@@ -480,7 +481,7 @@ def test_map2_zero_offering_rivals_may_then_offer_any_number_including_0() -> No
 
 def test_map2_zero_offering_not_once_a_minimum_above_0_is_set() -> None:
     g = game(map=2)
-    s = position(g, seat=1, phase="use", held={0: ("machete", 1)}, visited={1: TO_D3},
+    s = position(g, seat=1, phase="use", held={0: ("machete", 1)}, visited={0: TO_D3, 1: TO_D3},
                  filled={1: ["zero"]}, offers={0: [("d3", 2)]})
     assert "activate zero" not in legal_strings(s)
 
@@ -515,9 +516,9 @@ def test_map2_cartographer_a_die_with_a_map_is_a_signpost_every_turn() -> None:
 def test_map2_cartographer_is_an_additional_action() -> None:
     g = game(map=2)
     s = position(g, phase="use", held={4: ("map", 1)}, visited={0: ["a3"]},
-                 filled={0: ["cartographer", "torch"]})
-    play(s, "d4 move a2", "activate torch", "res move b3")
-    assert labels(s, 0) == {"a3", "a2", "b3"}
+                 filled={0: ["cartographer", "amulet"]})
+    play(s, "d4 move a2", "activate amulet", "res move b2")  # a2 is a paddle, b2 an amulet
+    assert labels(s, 0) == {"a3", "a2", "b2"}
 
 
 # -- Map No. 3: special actions and the guide ---------------------------------------------------
@@ -626,7 +627,7 @@ def test_map4_ethnographer_must_be_the_first_action() -> None:
 
 def test_combining_coins_example_minimum_3_die_2_plus_resource_1() -> None:
     g = game()
-    s = position(g, seat=1, phase="use", held={2: ("2c", 1)}, visited={1: ROW2},
+    s = position(g, seat=1, phase="use", held={2: ("2c", 1)}, visited={0: ROW2, 1: ROW2},
                  filled={1: ["1coin"]}, offers={0: [("e2", 3)]})
     assert "d2 offer e2" not in legal_strings(s)
     play(s, "activate 1coin", "d2+res offer e2")
@@ -661,8 +662,8 @@ def test_gate_offering_of_at_least_3_in_the_golden_temple() -> None:
 
 def test_gate_map4_needs_4_coins() -> None:
     g = game(map=4)  # easy: 4 temples
-    path = ["a3", "b3", "c3", "d3", "e3", "g3", "i3", "j3", "k3", "l3"]
-    offers = [("d3", 1), ("l3", 1), ("f1", 1), ("i2", 1)]
+    path = ["a3", "b3", "c3", "d3", "e3", "f3", "g3", "h3", "i3", "j3", "k3", "l3"]
+    offers = [("d3", 1), ("g4", 1), ("i2", 1), ("l3", 1)]
     s = position(g, phase="use", held={4: ("3c", 1)}, visited={0: path}, offers={0: offers})
     assert "d4 offer m3" not in legal_strings(s)
     s = position(g, phase="use", held={4: ("3c", 1)}, visited={0: path}, offers={0: offers},
