@@ -202,7 +202,8 @@ class Eldorado(Game):
         out: list[dict[str, Any]] = [
             {"players": 2, "map": m, "hard": h} for m in (1, 2, 3, 4) for h in (False, True)
         ]
-        out += [{"players": 1, "map": 1, "hard": False}, {"players": 3, "map": 4, "hard": True},
+        out += [{"players": 1, "map": 1, "hard": False},
+                {"players": 3, "map": 4, "hard": True, "first_player": 1},
                 {"players": 4, "map": 3, "hard": False}]
         return out
 
@@ -803,6 +804,7 @@ class EldoradoState(State):
             "seat": player,
             "round": self.round,
             "max_rounds": g.cfg.max_rounds,
+            "first_player": g.cfg.first_player,
             "to_move": self.current_player(),
             "phase": PHASES[self.phase],
             "dice_in_middle": {f"d{d}": face_name(f) for d, f in enumerate(self.middle) if f >= 0},
@@ -815,6 +817,8 @@ class EldoradoState(State):
                 "items_left": [_item_name(i) for i in self.items],
                 "resource_used": self.res_used,
                 "reward_signposts": self.reward,
+                "temples_offered_this_turn": [labels[t] for t in range(g.ns)
+                                              if (self.fresh >> t) & 1],
             },
             "temple_minima": {labels[s]: m for s, m in enumerate(self.minima) if m >= 0},
             "rewards_claimed": {labels[s]: q for s, q in enumerate(self.claimed) if q >= 0},
