@@ -149,10 +149,9 @@ class Eldorado(Game):
     rules_changes: ClassVar[dict[int, str]] = {
         2: "El Dorado, Continuing the Expedition Beyond a Temple: a space beyond a temple is"
         " filled only in a turn after the offering in it (no second die use or resource item"
-        " goes on past it in the same turn); El Dorado, Map No. 2: sheet 2 is redesigned so"
-        " that its examples can be played (resources with 1 amulet and with 1 map, the map's"
-        " cost the flat symbol 'a resource or die with 2 coins', route and other resources"
-        " unchanged)",
+        " goes on past it in the same turn); El Dorado, Map No. 2: sheet 2's machete and torch"
+        " resources are replaced by the amulet (cost a torch) and map (cost the flat symbol"
+        " 'a resource or die with 2 coins') resources its two examples use",
     }
     notation_version: ClassVar[int] = 2
     Config: ClassVar[type[GameConfig]] = EldoradoConfig
