@@ -36,6 +36,9 @@ def position(
     paid: dict[int, dict[str, int]] | None = None,
     minima: dict[str, int] | None = None,
     res_used: bool = False,
+    active: str | None = None,
+    claimed: dict[str, int] | None = None,
+    fresh: Iterable[str] = (),
     first: bool | None = None,
     round: int = 1,
 ) -> EldoradoState:
@@ -43,6 +46,8 @@ def position(
 
     ``filled`` lists whole resources (``"3coins"``) or single slots (``"3coins/1"``).
     Offerings also mark the temple visited and set a minimum where none is given.
+    ``active`` names the resource in use this turn (it sets ``res_used``); ``fresh`` the
+    temples the seat to move offered in this turn (past them the route opens next turn).
     """
     sh = g.sheet
     st = g.new_initial_state()
@@ -51,7 +56,9 @@ def position(
     st.seat = seat
     st.round = round
     st.first = (phase == "start") if first is None else first
-    st.res_used = res_used
+    st.res_used = res_used or active is not None
+    if active is not None:
+        st.res_active = sh.res_by_id[active]
     for d, f in (middle or {}).items():
         st.middle[d] = face(f)
     for d, (f, n) in (held or {}).items():
@@ -86,6 +93,15 @@ def position(
                 st.minima[s] = coins
     for label, m in (minima or {}).items():
         st.minima[sh.by_label[label]] = m
+    for label, q in (claimed or {}).items():
+        st.claimed[sh.by_label[label]] = q
+    for label in fresh:
+        st.fresh |= 1 << sh.by_label[label]
+    for p in range(g.num_players):
+        st.frontier[p] = 0
+        for s in range(g.ns):
+            if (st.visited[p] >> s) & 1 and not (p == seat and (st.fresh >> s) & 1):
+                st.frontier[p] |= sh.adj_mask[s]
     for p, fees in (paid or {}).items():
         for label, c in fees.items():
             st.paid[p][sh.by_label[label]] = c

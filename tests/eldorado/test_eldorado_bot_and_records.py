@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from eldorado_helpers import game, position
 
 import motherlode
 from motherlode.arena.play import play_game
 from motherlode.core.agent import Agent, RandomAgent
+from motherlode.core.errors import RecordError
 from motherlode.core.records import GameRecord, replay
 
 
@@ -71,7 +73,7 @@ def test_solo_is_our_extension_won_by_entering_el_dorado_within_the_round_limit(
     g = game(players=1)
     played = play_game(g, [create("greedy", g, seed=1)], seed=3)
     s = played.state
-    assert s.is_terminal() and s.solo_won() and s.round == 16
+    assert s.is_terminal() and s.solo_won() and s.round == 24  # 16 under rules 1
     assert s.winners() == (0,) and s.returns() == [1.0]
     lost = play_game(game(players=1, max_rounds=3), [create("random", g, seed=1)], seed=3)
     assert lost.state.is_terminal() and not lost.state.solo_won() and lost.state.round == 3
@@ -85,3 +87,22 @@ def test_round_limit_most_temples_then_most_coins() -> None:
                  offers={0: [("e2", 2)], 1: [("c4", 3)]})
     s.apply_string("d0 move a1")
     assert s.is_terminal() and s.winners() == (1,)
+
+
+def test_a_rules_1_record_past_a_temple_in_the_same_turn_is_refused_naming_the_change() -> None:
+    # written by the rules-1 engine (greedy, solo, seed 3): at step 39 a resource item goes on
+    # past temple c4 in the turn of the offering there
+    record = GameRecord.load(Path(__file__).parent / "data" / "rules1_solo_greedy_map1.json")
+    assert record.versions["rules"] == 1
+    with pytest.raises(RecordError) as err:
+        replay(record)
+    text = str(err.value)
+    assert text.startswith("step 39 ('res move d4') does not replay")
+    assert "d4 lies beyond temple c4, offered in this turn" in text
+    assert "written under eldorado rules version 1" in text
+    assert "rules 2: El Dorado, Continuing the Expedition Beyond a Temple" in text
+
+
+def test_a_rules_1_record_that_is_still_legal_replays() -> None:
+    record = GameRecord.load(GOLDEN)
+    assert record.versions["rules"] == 1 and replay(record).is_terminal()

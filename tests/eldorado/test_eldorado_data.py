@@ -10,7 +10,7 @@ from eldorado_helpers import game
 
 import motherlode
 from motherlode import ConfigError
-from motherlode.games.eldorado.sheets import load_sheet
+from motherlode.games.eldorado.sheets import load_sheet, slot_name
 
 DATA = Path(motherlode.__file__).parent / "games" / "eldorado" / "data"
 
@@ -37,7 +37,7 @@ def test_every_designed_number_names_its_source() -> None:
 def test_each_sheet_has_what_the_rulebook_says() -> None:
     s1, s2, s3, s4 = (load_sheet(m) for m in (1, 2, 3, 4))
     assert sum(sp.reward for sp in s1.spaces) == 2
-    assert s2.res_by_id.keys() >= {"zero", "cartographer"}
+    assert s2.res_by_id.keys() >= {"zero", "cartographer", "amulet", "map"}
     assert {r.special for r in s3.resources} >= {"reroll_all", "take_two", "use_twice"}
     assert {r.ability for r in s3.resources} >= {"amulet_as_2_coins"}
     assert sorted(sp.fee for sp in s3.spaces if sp.fee) == [1, 2, 2, 3, 4]
@@ -70,6 +70,20 @@ def test_bad_sheets_name_the_file_entry_and_problem(tmp_path: Path, change, matc
     assert path in str(err.value)
 
 
+def test_resources_flat_symbol_a_resource_or_die_with_2_coins_in_a_sheet_file(
+    tmp_path: Path,
+) -> None:
+    doc = _sheet(1)
+    doc["resources"][0]["cost"] = ["coins:2", "machete"]
+    g = game(sheet_file=_write(tmp_path, doc))
+    assert [slot_name(k) for k in g.sheet.resources[0].cost] == ["coins:2", "machete"]
+    for k, spelling in enumerate(("2coins", "2 coins", "coins:0", "coins:7", "coins:")):
+        doc["resources"][0]["cost"] = [spelling]
+        with pytest.raises(ConfigError, match=r"unknown cost symbol .*coins:1\.\.6 for the flat"
+                           " symbol 'a resource or die with 2 coins'"):
+            game(sheet_file=_write(tmp_path, doc, f"bad{k}.json"))
+
+
 def test_settlement_fees_are_1_to_4(tmp_path: Path) -> None:
     doc = _sheet(3)
     next(s for s in doc["spaces"] if s["kind"] == "settlement")["fee"] = 5
@@ -97,3 +111,7 @@ def test_bad_config_values() -> None:
         game(map=5)
     with pytest.raises(ConfigError, match=r"players must be 1\.\.4"):
         game(players=5)
+    with pytest.raises(ConfigError, match=r"first_player must be a seat 0\.\.2 of the 3"):
+        game(players=3, first_player=3)
+    with pytest.raises(ConfigError, match="first_player"):
+        game(players=1, first_player=1)

@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import motherlode
+from motherlode import NotationError
 from motherlode.games.eldorado.game import EldoradoState
 
 CONFIGS = st.fixed_dictionaries({
@@ -97,3 +98,54 @@ def test_each_turn_takes_dice_only_from_the_middle_and_rolls_only_when_empty(
                 assert was_roll  # a die reaches the middle only by a roll
             if before_middle[d] >= 0 > s.middle[d]:
                 assert s.held[d] >= 0 or d in s.to_roll  # taken, or picked up to re-roll
+
+
+ALPHABET = "0123456789-?*!,.;|=:x abcdefghijklmMPTAKSZUFB"
+
+
+def _mutate(text: str, rng: random.Random) -> str:
+    """One random edit: a character replaced, dropped or doubled, or two list items swapped."""
+    kind = rng.randrange(4)
+    i = rng.randrange(len(text))
+    if kind == 0:
+        return text[:i] + rng.choice(ALPHABET) + text[i + 1:]
+    if kind == 1:
+        return text[:i] + text[i + 1:]
+    if kind == 2:
+        return text[:i] + text[i] + text[i:]
+    parts = text.split(",")
+    if len(parts) > 2:
+        a, b = rng.sample(range(len(parts)), 2)
+        parts[a], parts[b] = parts[b], parts[a]
+    return ",".join(parts)
+
+
+@settings(derandomize=True, max_examples=60, deadline=None)
+@given(config=CONFIGS, seed=st.integers(0, 10**6), steps=st.integers(0, 250),
+       edits=st.integers(1, 3))
+def test_mutated_positions_are_refused_with_a_reason_or_playable(
+    config: dict, seed: int, steps: int, edits: int
+) -> None:
+    game = motherlode.load("eldorado", **config)
+    s = game.new_initial_state()
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if s.is_terminal():
+            break
+        _step(s, rng)
+    text = s.serialize()
+    assert game.deserialize(text).serialize() == text  # every reached position round-trips
+    for _ in range(edits):
+        text = _mutate(text, rng)
+    try:
+        t = game.deserialize(text)
+    except NotationError as err:
+        assert str(err).startswith("eldorado position: ") and err.position == text
+        return
+    assert isinstance(t, EldoradoState)
+    assert game.deserialize(t.serialize()).serialize() == t.serialize()
+    for _ in range(200):  # playable: never stuck, never a crash
+        if t.is_terminal():
+            break
+        _step(t, rng)
+        t.check_invariants()

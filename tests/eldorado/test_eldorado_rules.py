@@ -16,11 +16,17 @@ e2 ($3), f2 ($1), f3 ($4), h4 ($2), i5 ($3) and its ethnographer is hired at e2,
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 from eldorado_helpers import face, game, labels, legal_strings, play, position
 
+import motherlode
 from motherlode import CHANCE, TERMINAL, IllegalActionError, NotationError
 from motherlode.games.eldorado.sheets import SIGNPOST, load_dice, load_sheet
+
+DATA = Path(motherlode.__file__).parent / "games" / "eldorado" / "data"
 
 # -- Components -----------------------------------------------------------------------------
 
@@ -75,6 +81,20 @@ def test_setup_all_dice_in_the_middle_and_the_first_round_starts_with_a_roll() -
         s.apply_string(f"roll d{k}=map" if k < 6 else "roll d6=signpost")
     assert s.current_player() == 0  # the starting player circles the hat
     assert s.middle == [face("map")] * 6 + [SIGNPOST]
+
+
+def test_course_of_play_the_one_most_recently_on_an_expedition_starts() -> None:
+    g = game(players=3, first_player=2)
+    s = g.new_initial_state()
+    for k in range(7):
+        s.apply_string(f"roll d{k}=map" if k < 6 else "roll d6=signpost")
+    assert s.current_player() == 2 and s.serialize().startswith("m1 easy 3p | r1 p2 start")
+    assert "p2 (hat)" in str(s) and "p0 (hat)" not in str(s)
+    play(s, "take d0", "d0 move a2")
+    assert (s.current_player(), s.round) == (0, 1)  # on the left, the round goes on
+    play(s, "take d1", "d1 move a2", "take d2", "d2 move a2")
+    assert (s.current_player(), s.round) == (2, 2)  # the round ends with the hat's right
+    assert game(players=3).new_initial_state().seat == 0  # default: P1, as in older records
 
 
 def test_course_of_play_the_next_player_on_the_left_takes_the_next_turn() -> None:
@@ -206,6 +226,34 @@ def test_offering_you_cannot_pass_through_a_temple_without_an_offering() -> None
     assert "d2 move f2" in legal_strings(s)
 
 
+def test_beyond_a_temple_the_expedition_continues_in_subsequent_turns() -> None:
+    g = game()
+    # f2 (a torch) lies beyond temple e2 only; c1 (a torch) is next to b2 and c2
+    s = position(g, phase="use", held={2: ("2c", 1)}, middle={0: "torch", 1: "torch"},
+                 visited={0: ROW2}, filled={0: ["torch"]})
+    play(s, "d2 offer e2", "activate torch")
+    assert "res move f2" not in legal_strings(s) and "res move c1" in legal_strings(s)
+    with pytest.raises(IllegalActionError, match="f2 lies beyond temple e2, offered in this"
+                       " turn: the expedition continues past it in a later turn"):
+        s.apply_string("res move f2")
+    play(s, "res move c1", "take d0", "d0 move a5")
+    play(s, "take d1", "d1 move f2")  # the next turn: past the temple
+    assert {"e2", "f2"} <= labels(s, 0)
+
+
+def test_beyond_a_temple_not_with_the_second_die_of_the_same_turn() -> None:
+    g = game(map=3)
+    # sheet 3: d3 (a paddle) lies beyond temple c3 only
+    s = position(g, phase="use", held={2: ("2c", 1), 4: ("paddle", 1)},
+                 visited={0: ["a3", "b3"]}, filled={0: ["taketwo"]}, used={0: ["taketwo"]},
+                 active="taketwo")
+    play(s, "d2 offer c3")
+    assert "d4 move d3" not in legal_strings(s) and "d4 move a2" in legal_strings(s)
+    assert s.serialize().split(" | ")[6].endswith(";c3=2*")  # made this turn
+    with pytest.raises(IllegalActionError, match="beyond temple c3"):
+        s.apply_string("d4 move d3")
+
+
 def test_offering_example_a_first_offering_of_any_size_sets_the_minimum() -> None:
     g = game()
     s = position(g, phase="use", held={2: ("2c", 1)}, visited={0: ROW2})
@@ -217,7 +265,7 @@ def test_offering_example_a_first_offering_of_any_size_sets_the_minimum() -> Non
 
 def test_offering_example_b_a_later_offering_at_least_the_minimum_leaves_it() -> None:
     g = game()
-    s = position(g, seat=1, phase="use", held={4: ("3c", 1)}, visited={1: ROW2},
+    s = position(g, seat=1, phase="use", held={4: ("3c", 1)}, visited={0: ROW2, 1: ROW2},
                  offers={0: [("e2", 2)]})
     play(s, "d4 offer e2")
     e2 = g.sheet.by_label["e2"]
@@ -226,7 +274,7 @@ def test_offering_example_b_a_later_offering_at_least_the_minimum_leaves_it() ->
 
 def test_offering_below_the_minimum_is_illegal() -> None:
     g = game()
-    s = position(g, seat=1, phase="use", held={0: ("1c", 1)}, visited={1: ROW2},
+    s = position(g, seat=1, phase="use", held={0: ("1c", 1)}, visited={0: ROW2, 1: ROW2},
                  offers={0: [("e2", 2)]})
     with pytest.raises(IllegalActionError, match="minimum offering in e2 is 2"):
         s.apply_string("d0 offer e2")
@@ -237,7 +285,7 @@ def test_offering_only_one_die_may_be_used() -> None:
     # two coin dice taken with the special action are still two separate offerings
     s = position(g, phase="use", held={2: ("2c", 1), 4: ("3c", 1)},
                  visited={0: ["a3", "b3"]}, filled={0: ["taketwo"]}, used={0: ["taketwo"]},
-                 res_used=True)
+                 active="taketwo")
     play(s, "d2 offer c3")
     c3 = g.sheet.by_label["c3"]
     assert s.offers[0] == [(c3, 2)]
@@ -256,7 +304,7 @@ def test_offering_all_coins_of_the_die_and_resource_must_be_used() -> None:
 def test_offering_further_temples_are_written_beside_and_count_for_the_tie() -> None:
     g = game()  # easy: 2 temples required
     s = position(g, phase="use", held={4: ("3c", 1)},
-                 visited={0: ["a4", "b4", "d4", "e4", "g3"]},
+                 visited={0: ["a4", "b4", "d4", "e4", "f3", "g3"]},
                  offers={0: [("c4", 2), ("e2", 1)]})
     play(s, "d4 offer h3")
     assert s.temples_offered(0) == 3 and s.coins_offered(0) == 6 and s.scores()[0] == 6.0
@@ -281,8 +329,8 @@ def test_map1_reward_the_first_player_on_the_amulet_space_uses_the_signpost_die(
 def test_map1_reward_rivals_cross_out_the_die_above_this_space() -> None:
     g = game()
     s2 = position(g, seat=1, phase="use", held={3: ("amulet", 1)}, middle={0: "map"},
-                  visited={0: ["a1", "b1", "c1", "d1"], 1: ["a1", "b1", "c1"]})
-    s2.claimed[g.sheet.by_label["d1"]] = 0
+                  visited={0: ["a1", "b1", "c1", "d1"], 1: ["a1", "b1", "c1"]},
+                  claimed={"d1": 0})
     play(s2, "d3 move d1")
     assert s2.reward == 0 and s2.current_player() == 0
 
@@ -353,6 +401,40 @@ def test_resources_flat_symbol_takes_a_resource_or_die_of_that_kind() -> None:
     play(s, "d0 fill 2machetes/1", "activate machete")
     with pytest.raises(IllegalActionError, match="needs map"):
         s.apply_string("res fill 2machetes/2")
+
+
+def test_resources_flat_symbol_a_resource_or_die_with_2_coins() -> None:
+    g = game(map=2)  # sheet 2: the map resource costs the flat symbol "2 coins"
+    m = g.sheet.res_by_id["map"]
+    s = position(g, phase="use", held={2: ("2c", 1)})
+    play(s, "d2 fill map/1")
+    assert s.obtained(0, m)
+    s = position(g, phase="use", held={4: ("3c", 1)})
+    play(s, "d4 fill map/1")  # at least 2 coins; the excess is lost
+    assert s.obtained(0, m)
+    for d, f in ((0, "1c"), (6, "signpost"), (2, "map")):
+        s = position(g, phase="use", held={d: (f, 1)}, visited={0: ["a1"]})
+        assert f"d{d} fill map/1" not in legal_strings(s)
+    s = position(g, phase="use", held={0: ("1c", 1)})
+    with pytest.raises(IllegalActionError, match="map/1 of map needs a die or resource with 2"
+                       " coins"):
+        s.apply_string("d0 fill map/1")
+    s = position(g, phase="use", held={0: ("machete", 1)}, filled={0: ["2coins"]})
+    play(s, "activate 2coins", "res fill map/1")  # a resource with 2 coins
+    assert s.obtained(0, m)
+
+
+def test_resources_flat_coin_symbol_with_the_guides(tmp_path: Path) -> None:
+    data = DATA
+    for m, rid, d, f in ((4, "torch", 0, "1c"), (3, "machete", 2, "amulet")):
+        doc = json.loads((data / f"sheet{m}.json").read_text())
+        next(r for r in doc["resources"] if r["id"] == rid)["cost"] = ["coins:2"]
+        path = tmp_path / f"flat{m}.json"
+        path.write_text(json.dumps(doc))
+        g = game(map=m, sheet_file=str(path))
+        s = position(g, phase="use", held={d: (f, 1)}, filled={0: ["guide"]})
+        play(s, f"d{d} fill {rid}/1")  # sheet 4: 1 coin + the guide's; sheet 3: amulet = 2 coins
+        assert s.obtained(0, g.sheet.res_by_id[rid])
 
 
 def test_resources_obtain_by_filling_all_spaces_example_two_maps() -> None:
@@ -471,8 +553,9 @@ def test_map2_zero_offering_by_the_first_player() -> None:
 
 def test_map2_zero_offering_rivals_may_then_offer_any_number_including_0() -> None:
     g = game(map=2)
-    s = position(g, seat=1, phase="use", held={0: ("1c", 1)}, visited={1: TO_D3},
-                 filled={1: ["zero"]}, offers={0: [("d3", 0)]})
+    s = position(g, seat=1, phase="use", held={0: ("1c", 1)}, visited={0: TO_D3, 1: TO_D3},
+                 filled={0: ["zero"], 1: ["zero"]}, used={0: ["zero"]},
+                 offers={0: [("d3", 0)]})
     assert {"d0 offer d3", "activate zero"} <= set(legal_strings(s))
     play(s, "activate zero", "res offer d3")
     assert s.offers[1][-1][1] == 0
@@ -480,16 +563,37 @@ def test_map2_zero_offering_rivals_may_then_offer_any_number_including_0() -> No
 
 def test_map2_zero_offering_not_once_a_minimum_above_0_is_set() -> None:
     g = game(map=2)
-    s = position(g, seat=1, phase="use", held={0: ("machete", 1)}, visited={1: TO_D3},
+    s = position(g, seat=1, phase="use", held={0: ("machete", 1)}, visited={0: TO_D3, 1: TO_D3},
                  filled={1: ["zero"]}, offers={0: [("d3", 2)]})
     assert "activate zero" not in legal_strings(s)
 
 
 def test_map2_zero_offering_example_three_amulets_die_resource_signpost() -> None:
     g = game(map=2)
-    s = position(g, phase="use", held={6: ("signpost", 1)}, filled={0: ["zero/1", "zero/2"]})
-    play(s, "d6 fill zero/3")  # the signpost as an amulet
-    assert s.obtained(0, g.sheet.res_by_id["zero"])
+    zero, amulet = g.sheet.res_by_id["zero"], g.sheet.res_by_id["amulet"]
+    s = position(g, middle={0: "machete", 3: "amulet", 6: "signpost"}, filled={0: ["amulet"]})
+    # "The player chose a die with an amulet, so they fill in 1 of the 3 spaces. They also
+    # use an already owned resource with 1 amulet – they fill in the second space."
+    play(s, "take d3", "d3 fill zero/1", "activate amulet", "res fill zero/2")
+    assert (s.used[0] >> amulet) & 1 and not s.obtained(0, zero) and s.seat == 1
+    play(s, "take d0", "d0 move a3")
+    # "In one of the following turns the player chose a die with a signpost (it acts as a
+    # joker), which they use as an amulet. They fill in the third space"
+    play(s, "take d6", "d6 fill zero/3")
+    assert s.obtained(0, zero)
+
+
+def test_map2_cartographer_example_a_map_die_and_an_owned_map_resource() -> None:
+    g = game(map=2)
+    s = position(g, middle={0: "machete", 4: "map"}, filled={0: ["map"]})
+    # "The player chose a die with a map, so they fill in 1 of the 2 map spaces. They also
+    # use an already owned resource with 1 map – they fill in the second space"
+    play(s, "take d4", "d4 fill cartographer/1", "activate map", "res fill cartographer/2")
+    assert s.has(0, g.cartographer) and s.seat == 1
+    play(s, "take d0", "d0 move a3")
+    for d in range(7):  # "whose services they can use later in the game"
+        s.apply_string(f"roll d{d}={'signpost' if d == 6 else 'map'}")
+    assert "d0 move a2" in legal_strings(play(s, "take d0"))  # a2 is a paddle
 
 
 def test_map2_cartographer_hired_with_two_maps() -> None:
@@ -515,9 +619,9 @@ def test_map2_cartographer_a_die_with_a_map_is_a_signpost_every_turn() -> None:
 def test_map2_cartographer_is_an_additional_action() -> None:
     g = game(map=2)
     s = position(g, phase="use", held={4: ("map", 1)}, visited={0: ["a3"]},
-                 filled={0: ["cartographer", "torch"]})
-    play(s, "d4 move a2", "activate torch", "res move b3")
-    assert labels(s, 0) == {"a3", "a2", "b3"}
+                 filled={0: ["cartographer", "amulet"]})
+    play(s, "d4 move a2", "activate amulet", "res move b2")  # a2 is a paddle, b2 an amulet
+    assert labels(s, 0) == {"a3", "a2", "b2"}
 
 
 # -- Map No. 3: special actions and the guide ---------------------------------------------------
@@ -626,7 +730,7 @@ def test_map4_ethnographer_must_be_the_first_action() -> None:
 
 def test_combining_coins_example_minimum_3_die_2_plus_resource_1() -> None:
     g = game()
-    s = position(g, seat=1, phase="use", held={2: ("2c", 1)}, visited={1: ROW2},
+    s = position(g, seat=1, phase="use", held={2: ("2c", 1)}, visited={0: ROW2, 1: ROW2},
                  filled={1: ["1coin"]}, offers={0: [("e2", 3)]})
     assert "d2 offer e2" not in legal_strings(s)
     play(s, "activate 1coin", "d2+res offer e2")
@@ -661,8 +765,8 @@ def test_gate_offering_of_at_least_3_in_the_golden_temple() -> None:
 
 def test_gate_map4_needs_4_coins() -> None:
     g = game(map=4)  # easy: 4 temples
-    path = ["a3", "b3", "c3", "d3", "e3", "g3", "i3", "j3", "k3", "l3"]
-    offers = [("d3", 1), ("l3", 1), ("f1", 1), ("i2", 1)]
+    path = ["a3", "b3", "c3", "d3", "e3", "f3", "g3", "h3", "i3", "j3", "k3", "l3"]
+    offers = [("d3", 1), ("g4", 1), ("i2", 1), ("l3", 1)]
     s = position(g, phase="use", held={4: ("3c", 1)}, visited={0: path}, offers={0: offers})
     assert "d4 offer m3" not in legal_strings(s)
     s = position(g, phase="use", held={4: ("3c", 1)}, visited={0: path}, offers={0: offers},

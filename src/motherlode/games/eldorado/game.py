@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 from pydantic import Field, field_validator
 
+from motherlode.core.errors import ConfigError
 from motherlode.core.protocol import CHANCE, TERMINAL, Action, Game, GameConfig, Player, State
 from motherlode.games.eldorado.sheets import (
     AMULET,
@@ -125,6 +126,11 @@ class EldoradoConfig(GameConfig):
     sheet_file: str | None = Field(
         default=None, description="a user's own transcription of the sheet (JSON, as data/)"
     )
+    first_player: int = Field(
+        0, ge=0,
+        description="the seat that begins and circles the hat (the one most recently on an"
+        " expedition, or the youngest)",
+    )
 
     @field_validator("coin_faces", mode="before")
     @classmethod
@@ -139,6 +145,15 @@ class Eldorado(Game):
     """El Dorado: the dice adventure, for 1..4 players on one of the four sheets."""
 
     name: ClassVar[str] = "eldorado"
+    rules_version: ClassVar[int] = 2
+    rules_changes: ClassVar[dict[int, str]] = {
+        2: "El Dorado, Continuing the Expedition Beyond a Temple: a space beyond a temple is"
+        " filled only in a turn after the offering in it (no second die use or resource item"
+        " goes on past it in the same turn); El Dorado, Map No. 2: sheet 2's machete and torch"
+        " resources are replaced by the amulet (cost a torch) and map (cost the flat symbol"
+        " 'a resource or die with 2 coins') resources its two examples use",
+    }
+    notation_version: ClassVar[int] = 2
     Config: ClassVar[type[GameConfig]] = EldoradoConfig
     min_players: ClassVar[int] = 1
     max_players: ClassVar[int] = 4
@@ -147,6 +162,11 @@ class Eldorado(Game):
         super().__init__(config)
         assert isinstance(config, EldoradoConfig)
         self.cfg: EldoradoConfig = config
+        if config.first_player >= config.players:
+            raise ConfigError(
+                f"invalid eldorado config: first_player must be a seat 0..{config.players - 1}"
+                f" of the {config.players} players (got {config.first_player})"
+            )
         self.sheet: Sheet = load_sheet(config.map, config.sheet_file)
         self.dice: tuple[tuple[Face, ...], ...] = load_dice(config.dice_file, config.coin_faces)
         self.required = self.sheet.required(config.hard)
@@ -181,7 +201,8 @@ class Eldorado(Game):
         out: list[dict[str, Any]] = [
             {"players": 2, "map": m, "hard": h} for m in (1, 2, 3, 4) for h in (False, True)
         ]
-        out += [{"players": 1, "map": 1, "hard": False}, {"players": 3, "map": 4, "hard": True},
+        out += [{"players": 1, "map": 1, "hard": False},
+                {"players": 3, "map": 4, "hard": True, "first_player": 1},
                 {"players": 4, "map": 3, "hard": False}]
         return out
 
@@ -233,7 +254,7 @@ class EldoradoState(State):
         n = game.num_players
         ns = game.ns
         self.round = 1
-        self.seat = 0
+        self.seat = game.cfg.first_player
         self.phase = ROLL
         # the dice: face in the middle or -1; the mover's chosen dice and their uses
         self.middle: list[int] = [-1] * NUM_DICE
@@ -249,6 +270,9 @@ class EldoradoState(State):
         self.reward = 0
         self.first = True
         self.bonus_used = False
+        self.fresh = 0
+        """Temples the mover offered in this turn: the route goes on beyond them only in
+        later turns ("may continue the expedition in subsequent turns")."""
         # public marks: first offering per temple, claimed map-1 rewards
         self.minima: list[int] = [-1] * ns
         self.claimed: list[int] = [-1] * ns
@@ -274,6 +298,7 @@ class EldoradoState(State):
         new.choose_left, new.uses_per_die = self.choose_left, self.uses_per_die
         new.res_active, new.items, new.res_used = self.res_active, list(self.items), self.res_used
         new.reward, new.first, new.bonus_used = self.reward, self.first, self.bonus_used
+        new.fresh = self.fresh
         new.minima = list(self.minima)
         new.claimed = list(self.claimed)
         new.visited = list(self.visited)
@@ -400,6 +425,8 @@ class EldoradoState(State):
                     ok = is_die
                 elif k == SLOT_COIN:
                     ok = coins > 0
+                elif k > SLOT_COIN:  # flat "a resource or die with c coins": at least c
+                    ok = coins >= k - SLOT_COIN
                 else:
                     ok = face == k or (joker and face < 6)
                 if ok:
@@ -601,17 +628,21 @@ class EldoradoState(State):
             if paid[target] == space.fee:
                 self._visit(p, target)
             return
-        # a temple or the golden temple: an offering
+        # a temple or the golden temple: an offering; the spaces beyond it open next turn
         self.offers[p].append((target, coins))
         if kind == TEMPLE and self.minima[target] < 0:
             self.minima[target] = coins
-        self._visit(p, target)
+        self.visited[p] |= 1 << target
+        self.fresh |= 1 << target
 
     def _fill_slot(self, p: Player, face: int, is_die: bool, slot: int) -> None:
         g = self.game
         sh = g.sheet
-        if sh.slot_kind[slot] != SLOT_COIN:
+        kind = sh.slot_kind[slot]
+        if kind != SLOT_COIN:
             self.filled[p] |= 1 << slot
+            if kind > SLOT_COIN and is_die and self.has(p, g.guide1):
+                self.bonus_used = True  # the die's coins were used (excess lost)
             return
         if is_die:
             coins = self.die_coins(p, face)
@@ -632,6 +663,15 @@ class EldoradoState(State):
             self._end_turn()
 
     def _end_turn(self) -> None:
+        fresh = self.fresh
+        if fresh:
+            adj = self.game.sheet.adj_mask
+            p = self.seat
+            while fresh:
+                low = fresh & -fresh
+                self.frontier[p] |= adj[low.bit_length() - 1]
+                fresh ^= low
+            self.fresh = 0
         self.held = [-1] * NUM_DICE
         self.uses = [0] * NUM_DICE
         self.choose_left = 1
@@ -642,15 +682,13 @@ class EldoradoState(State):
         self.reward = 0
         self.first = True
         self.bonus_used = False
-        self.seat += 1
         n = self.game.num_players
-        if self.seat == n:
+        self.seat = (self.seat + 1) % n
+        if self.seat == self.game.cfg.first_player:  # the round ends with the hat's right
             if self.round >= self.game.cfg.max_rounds or any(self.entered(q) for q in range(n)):
                 self.phase = OVER
-                self.seat = 0
                 return
             self.round += 1
-            self.seat = 0
         if max(self.middle) < 0:
             self.to_roll = list(range(NUM_DICE))
             self.phase = ROLL
@@ -765,6 +803,7 @@ class EldoradoState(State):
             "seat": player,
             "round": self.round,
             "max_rounds": g.cfg.max_rounds,
+            "first_player": g.cfg.first_player,
             "to_move": self.current_player(),
             "phase": PHASES[self.phase],
             "dice_in_middle": {f"d{d}": face_name(f) for d, f in enumerate(self.middle) if f >= 0},
@@ -777,6 +816,8 @@ class EldoradoState(State):
                 "items_left": [_item_name(i) for i in self.items],
                 "resource_used": self.res_used,
                 "reward_signposts": self.reward,
+                "temples_offered_this_turn": [labels[t] for t in range(g.ns)
+                                              if (self.fresh >> t) & 1],
             },
             "temple_minima": {labels[s]: m for s, m in enumerate(self.minima) if m >= 0},
             "rewards_claimed": {labels[s]: q for s, q in enumerate(self.claimed) if q >= 0},
@@ -863,10 +904,12 @@ class EldoradoState(State):
             assert places <= 1, f"die d{d} is in two places"
             if self.middle[d] >= 0:
                 assert self.middle[d] in g.dice[d], f"d{d} shows a face it does not have"
-            assert 0 <= self.uses[d] <= 3 and (self.uses[d] == 0 or self.held[d] >= 0)
-        assert self.to_roll == sorted(self.to_roll)
-        assert (self.phase == ROLL) == bool(self.to_roll)
-        assert sum(1 for d in range(NUM_DICE) if self.held[d] >= 0) <= 2
+            assert 0 <= self.uses[d] <= 3 and (self.uses[d] == 0 or self.held[d] >= 0), (
+                f"die d{d}: uses left without being chosen")
+        assert self.to_roll == sorted(self.to_roll), "dice are rolled in order"
+        assert (self.phase == ROLL) == bool(self.to_roll), "dice to roll only in phase roll"
+        assert sum(1 for d in range(NUM_DICE) if self.held[d] >= 0) <= 2, (
+            "at most 2 dice are chosen in a turn")
         for s in range(g.ns):
             m = self.minima[s]
             if m >= 0:
@@ -880,21 +923,24 @@ class EldoradoState(State):
             for s, c in self.offers[p]:
                 assert s not in seen, "two offerings in one temple"
                 seen.add(s)
-                assert (v >> s) & 1 and c >= 0
+                assert (v >> s) & 1 and c >= 0, (
+                    f"an offering in {sh.spaces[s].label}, which is not visited")
             for s in range(g.ns):
                 kind = sh.spaces[s].kind
                 if kind in (TEMPLE, GOLDEN) and (v >> s) & 1:
                     assert s in seen, f"temple {sh.spaces[s].label} entered without an offering"
                 if kind == SETTLEMENT:
-                    assert 0 <= self.paid[p][s] <= sh.spaces[s].fee
-                    assert bool((v >> s) & 1) == (self.paid[p][s] == sh.spaces[s].fee)
+                    assert 0 <= self.paid[p][s] <= sh.spaces[s].fee, "payment above the fee"
+                    assert bool((v >> s) & 1) == (self.paid[p][s] == sh.spaces[s].fee), (
+                        f"settlement {sh.spaces[s].label}: visited exactly when fully paid")
                 elif self.paid[p][s]:
                     raise AssertionError("payment on a space that is no settlement")
             used = self.used[p]
             for r in range(g.nr):
                 if (used >> r) & 1:
                     assert self.obtained(p, r), "a resource used before it was obtained"
-        assert self.round <= g.cfg.max_rounds
+        assert self.round <= g.cfg.max_rounds, "round above the round limit"
+        assert self.fresh & ~self.visited[self.seat] == 0, "fresh temples are visited"
 
 
 def _item_name(item: int) -> str:

@@ -37,10 +37,11 @@ from motherlode.games.eldorado.sheets import (
     GOLDEN,
     PATH,
     SETTLEMENT,
-    SLOT_NAMES,
     SYMBOL_LETTERS,
     TEMPLE,
     face_name,
+    slot_coins,
+    slot_name,
 )
 
 if TYPE_CHECKING:
@@ -222,14 +223,22 @@ def explain_illegal(state: EldoradoState, action: Action) -> str:
         res = sh.resources[sh.slot_owner[slot]]
         if (state.filled[p] >> slot) & 1:
             return f"slot {sh.slot_label(slot)} is already filled"
-        kind = SLOT_NAMES[sh.slot_kind[slot]]
+        kind = slot_name(sh.slot_kind[slot])
         if kind == "any":
             return f"slot {sh.slot_label(slot)} takes a die (any), not a resource"
+        if slot_coins(sh.slot_kind[slot]):
+            return (f"slot {sh.slot_label(slot)} of {res.id} needs a die or resource with"
+                    f" {slot_coins(sh.slot_kind[slot])} coins (a signpost is never a coin)")
         return f"slot {sh.slot_label(slot)} of {res.id} needs {kind}"
     space = sh.spaces[target]
     if (state.visited[p] >> target) & 1:
         return f"{space.label} is already visited"
     if not (state.accessible(p) >> target) & 1:
+        beyond = [sh.spaces[t].label for t in range(g.ns)
+                  if (state.fresh >> t) & 1 and (sh.adj_mask[t] >> target) & 1]
+        if beyond:
+            return (f"{space.label} lies beyond temple {beyond[0]}, offered in this turn: the"
+                    " expedition continues past it in a later turn")
         if state.visited[p] == 0:
             return "the expedition begins on an outermost left space"
         return f"{space.label} is not adjacent to a visited space"
@@ -259,12 +268,13 @@ def _item_letter(item: int) -> str:
     return "Z" if item == 99 else _letter(item)
 
 
-def _parse_face(ch: str, where: str) -> int:
+def _parse_face(ch: str, where: str, text: str) -> int:
     if ch in SYMBOL_LETTERS and ch:
         return SYMBOL_LETTERS.index(ch)
     if ch.isdigit() and 1 <= int(ch) <= 9:
         return COIN0 + int(ch)
-    raise NotationError(f"eldorado position: {where}: bad face {ch!r} (MPTAKS or coins 1-9)")
+    raise NotationError(f"eldorado position: {where}: bad face {ch!r} (MPTAKS or coins 1-9)",
+                        position=text)
 
 
 def format_position(state: EldoradoState) -> str:
@@ -303,39 +313,51 @@ def format_position(state: EldoradoState) -> str:
             bits = "".join("1" if (state.filled[p] >> s) & 1 else "0" for s in r.slots)
             if "1" in bits:
                 rs.append(f"{r.id}:{bits}" + ("!" if (state.used[p] >> r.index) & 1 else ""))
-        offers = ",".join(f"{labels[s]}={c}" for s, c in state.offers[p]) or "-"
+        fresh = state.fresh if p == state.seat else 0
+        offers = ",".join(f"{labels[s]}={c}" + ("*" if (fresh >> s) & 1 else "")
+                          for s, c in state.offers[p]) or "-"
         parts.append(f"{v};{paid};{','.join(rs) or '-'};{offers}")
     return " | ".join(parts)
 
 
 def parse_position(game: Eldorado, text: str) -> EldoradoState:
-    """The inverse of :func:`format_position`; bad text raises NotationError naming it."""
+    """The inverse of :func:`format_position`; an impossible position raises NotationError
+    naming the section and the reason.
+
+    Lists (visited spaces, payments, resources, minima, rewards) and flags may come in any
+    order; offerings are in the order made. The position rides on the error, never in it.
+    """
     from motherlode.games.eldorado.game import EldoradoState
 
     def bad(where: str, why: str) -> NotationError:
-        return NotationError(f"eldorado position: {where}: {why} (in {text!r})")
+        return NotationError(f"eldorado position: {where}: {why}", position=text)
 
     if not isinstance(text, str):
         raise NotationError(f"eldorado position: expected text, got {type(text).__name__}")
     sh = game.sheet
     n = game.num_players
-    parts = [x.strip() for x in text.split("|")]
+    parts = [" ".join(x.split()) for x in text.split("|")]
     if len(parts) != 6 + n:
-        raise bad("sections", f"expected {6 + n} sections separated by '|', got {len(parts)}")
+        raise bad("sections", f"expected {6 + n} sections separated by '|' (header, turn"
+                  f" header, dice, turn, temple minima, rewards, one sheet per seat), got"
+                  f" {len(parts)}")
     want = f"m{sh.number} {'hard' if game.cfg.hard else 'easy'} {n}p"
     if parts[0] != want:
         raise bad("header", f"{parts[0]!r} does not match this game ({want!r})")
     st = EldoradoState(game, blank=True)
-    m = re.fullmatch(r"r(\d+) p(\d) (roll|start|use|over)", parts[1])
+    m = re.fullmatch(r"r(\d+) p(\d+) (roll|start|use|over)", parts[1])
     if not m:
-        raise bad("turn header", f"{parts[1]!r} is not 'r<round> p<seat> <phase>'")
+        raise bad("turn header", f"{parts[1]!r} is not 'r<round> p<seat> <phase>' (phase roll,"
+                  " start, use or over)")
     st.round, st.seat = int(m.group(1)), int(m.group(2))
     st.phase = ("roll", "start", "use", "over").index(m.group(3))
-    if not 1 <= st.round <= game.cfg.max_rounds or st.seat >= n:
-        raise bad("turn header", "round or seat out of range")
-    dice = parts[2].split(",")
+    if not 1 <= st.round <= game.cfg.max_rounds:
+        raise bad("turn header", f"round {st.round} is not 1..{game.cfg.max_rounds}")
+    if st.seat >= n:
+        raise bad("turn header", f"no seat p{st.seat} with {n} players (p0..p{n - 1})")
+    dice = [d.strip() for d in parts[2].split(",")]
     if len(dice) != NUM_DICE:
-        raise bad("dice", f"expected 7 dice, got {len(dice)}")
+        raise bad("dice", f"expected 7 dice separated by ',', got {len(dice)}")
     for d, tok in enumerate(dice):
         where = f"die d{d}"
         if tok == "-":
@@ -346,93 +368,296 @@ def parse_position(game: Eldorado, text: str) -> EldoradoState:
             mm = re.fullmatch(r"\*(\w)x([0-3])", tok)
             if not mm:
                 raise bad(where, f"{tok!r} is not '*<face>x<uses>'")
-            st.held[d] = _parse_face(mm.group(1), where)
+            st.held[d] = _parse_face(mm.group(1), where, text)
             st.uses[d] = int(mm.group(2))
         else:
             if len(tok) != 1:
                 raise bad(where, f"{tok!r} is not a face, '?', '-' or '*<face>x<uses>'")
-            st.middle[d] = _parse_face(tok, where)
+            st.middle[d] = _parse_face(tok, where, text)
         face = st.middle[d] if st.middle[d] >= 0 else st.held[d]
         if face >= 0 and face not in game.dice[d]:
             raise bad(where, f"d{d} has no face {tok!r}")
-    m = re.fullmatch(r"c([0-2]) x([1-3]) r(\S+) i(\S+) w(\d) (\S+)", parts[3])
+    m = re.fullmatch(r"c(\d) x(\d) r(\S+) i(\S+) w(\d) (\S+)", parts[3])
     if not m:
-        raise bad("turn", f"{parts[3]!r} is not 'c<n> x<n> r<res> i<items> w<n> <flags>'")
+        raise bad("turn", f"{parts[3]!r} is not 'c<dice to choose> x<uses per die>"
+                  " r<resource|-> i<items|-> w<reward signposts> <flags|->'")
     st.choose_left, st.uses_per_die = int(m.group(1)), int(m.group(2))
+    if st.choose_left > 2 or not 1 <= st.uses_per_die <= 3:
+        raise bad("turn", "c is 0..2 dice to choose, x 1..3 uses per die")
     if m.group(3) != "-":
         if m.group(3) not in sh.res_by_id:
-            raise bad("turn", f"no resource {m.group(3)!r}")
+            raise bad("turn", f"no resource {m.group(3)!r} on sheet {sh.number}")
         st.res_active = sh.res_by_id[m.group(3)]
     if m.group(4) != "-":
-        st.items = [99 if ch == "Z" else _parse_face(ch, "items") for ch in m.group(4)]
+        st.items = [99 if ch == "Z" else _parse_face(ch, "turn items", text)
+                    for ch in m.group(4)]
     st.reward = int(m.group(5))
     flags = m.group(6)
     if flags != "-" and (not set(flags) <= set("UFB") or len(set(flags)) != len(flags)):
-        raise bad("turn", f"flags {flags!r}: letters U, F, B or '-'")
+        raise bad("turn", f"flags {flags!r}: letters U, F, B (each once, any order) or '-'")
     st.res_used, st.first, st.bonus_used = "U" in flags, "F" in flags, "B" in flags
 
-    def pairs(section: str, where: str) -> list[tuple[int, int]]:
+    def pairs(section: str, where: str, marks: bool = False) -> list[tuple[int, int, bool]]:
         if section == "-":
             return []
         out = []
+        seen: set[int] = set()
         for item in section.split(","):
-            label, eq, value = item.partition("=")
+            label, eq, value = item.strip().partition("=")
+            mark = marks and value.endswith("*")
+            value = value[:-1] if mark else value
             if not eq or label not in sh.by_label or not value.isdigit():
-                raise bad(where, f"{item!r} is not '<space>=<number>'")
-            out.append((sh.by_label[label], int(value)))
+                form = "<space>=<number>[*]" if marks else "<space>=<number>"
+                raise bad(where, f"{item!r} is not '{form}' naming a space of sheet"
+                          f" {sh.number}")
+            s = sh.by_label[label]
+            if s in seen:
+                raise bad(where, f"{label} is listed twice")
+            seen.add(s)
+            out.append((s, int(value), mark))
         return out
 
-    for s, v in pairs(parts[4], "temple minima"):
+    for s, v, _ in pairs(parts[4], "temple minima"):
         if sh.spaces[s].kind != TEMPLE:
             raise bad("temple minima", f"{sh.spaces[s].label} is not a temple")
         st.minima[s] = v
-    for s, v in pairs(parts[5], "rewards"):
-        if not sh.spaces[s].reward or v >= n:
-            raise bad("rewards", f"{sh.spaces[s].label}={v}: no reward there or no such seat")
+    for s, v, _ in pairs(parts[5], "rewards"):
+        if not sh.spaces[s].reward:
+            raise bad("rewards", f"{sh.spaces[s].label} has no reward die")
+        if v >= n:
+            raise bad("rewards", f"{sh.spaces[s].label}={v}: no seat p{v}")
         st.claimed[s] = v
+    fresh: list[int] = [0] * n
     for p in range(n):
         where = f"sheet of p{p}"
-        fields = parts[6 + p].split(";")
+        fields = [f.strip() for f in parts[6 + p].split(";")]
         if len(fields) != 4:
             raise bad(where, "expected 'visited;payments;resources;offerings'")
         if fields[0] != "-":
             for label in fields[0].split("."):
                 if label not in sh.by_label:
-                    raise bad(where, f"no space {label!r}")
+                    raise bad(where, f"no space {label!r} on sheet {sh.number}")
                 s = sh.by_label[label]
+                if (st.visited[p] >> s) & 1:
+                    raise bad(where, f"{label} is listed twice")
                 st.visited[p] |= 1 << s
-                st.frontier[p] |= sh.adj_mask[s]
                 if sh.spaces[s].kind == SETTLEMENT:
                     st.paid[p][s] = sh.spaces[s].fee
-        for s, v in pairs(fields[1], where + " payments"):
+        for s, v, _ in pairs(fields[1], where + " payments"):
             if sh.spaces[s].kind != SETTLEMENT or not 0 < v < sh.spaces[s].fee:
-                raise bad(where, f"payment {sh.spaces[s].label}={v} is not a partial fee")
+                raise bad(where, f"payment {sh.spaces[s].label}={v} is not a partial fee of an"
+                          " unvisited settlement")
             st.paid[p][s] = v
         if fields[2] != "-":
+            listed: set[int] = set()
             for item in fields[2].split(","):
-                mm = re.fullmatch(r"(\w+):([01]+)(!?)", item)
+                mm = re.fullmatch(r"(\w+):([01]+)(!?)", item.strip())
                 if not mm or mm.group(1) not in sh.res_by_id:
-                    raise bad(where, f"resource {item!r} is not '<id>:<bits>[!]'")
+                    raise bad(where, f"resource {item!r} is not '<id>:<bits>[!]' (resources:"
+                              f" {', '.join(sh.res_by_id)})")
                 res = sh.resources[sh.res_by_id[mm.group(1)]]
+                if res.index in listed:
+                    raise bad(where, f"resource {res.id} is listed twice")
+                listed.add(res.index)
                 if len(mm.group(2)) != len(res.slots):
                     raise bad(where, f"{res.id} has {len(res.slots)} slots")
                 for s, bit in zip(res.slots, mm.group(2), strict=True):
                     if bit == "1":
                         st.filled[p] |= 1 << s
                 if mm.group(3):
+                    if res.helper:
+                        raise bad(where, f"{res.id} is a helper: helpers are not single-use"
+                                  " and never marked used")
                     st.used[p] |= 1 << res.index
-        for s, v in pairs(fields[3], where + " offerings"):
+        for s, v, mark in pairs(fields[3], where + " offerings", marks=True):
             if sh.spaces[s].kind not in (TEMPLE, GOLDEN):
                 raise bad(where, f"{sh.spaces[s].label} is not a temple")
             st.offers[p].append((s, v))
+            if mark:
+                fresh[p] |= 1 << s
+    st.fresh = fresh[st.seat]
+    for p in range(n):
+        if fresh[p] and p != st.seat:
+            raise bad(f"sheet of p{p}", "offerings marked '*' (made this turn) belong to the"
+                      f" seat to move (p{st.seat})")
+        for s in range(game.ns):
+            if (st.visited[p] >> s) & 1 and not (fresh[p] >> s) & 1:
+                st.frontier[p] |= sh.adj_mask[s]
+    if (st.phase == 0) != bool(st.to_roll):
+        raise bad("dice", "dice marked '?' (to be rolled) go with phase roll, and only with it")
+    if st.phase == 1 and max(st.middle) < 0:
+        raise bad("dice", "no die in the middle to choose")
     try:
         st.check_invariants()
     except AssertionError as err:
         raise bad("consistency", str(err) or "the position breaks a rule") from None
-    if st.phase == 0 and not st.to_roll:
-        raise bad("dice", "the roll phase needs dice marked '?'")
-    if st.phase == 1 and max(st.middle) < 0:
-        raise bad("dice", "no die in the middle to choose")
-    if format_position(st) != text.strip():
-        raise bad("form", "not in canonical form (order of sections, labels or flags)")
+    problem = _impossible(st, fresh[st.seat])
+    if problem:
+        raise bad(*problem)
     return st
+
+
+def _impossible(st: EldoradoState, fresh: int) -> tuple[str, str] | None:
+    """Why a parsed position cannot arise in play (the section and the reason), or None."""
+    g = st.game
+    sh = g.sheet
+    n = g.num_players
+    seat = st.seat
+    labels = [s.label for s in sh.spaces]
+    held = [d for d in range(NUM_DICE) if st.held[d] >= 0]
+    out_dice = [d for d in range(NUM_DICE) if st.middle[d] < 0 and d not in st.to_roll
+                and st.held[d] < 0]
+    res = sh.resources[st.res_active] if st.res_active >= 0 else None
+    special = res.special if res is not None else ""
+    phase = st.phase
+    # -- the turn ------------------------------------------------------------------------
+    if st.res_used != (res is not None):
+        return "turn", "flag U (a resource used this turn) goes with the resource named by r"
+    if res is not None:
+        if res.helper:
+            return "turn", f"{res.id} is a helper: she is never activated"
+        if not (st.used[seat] >> res.index) & 1:
+            return "turn", f"the resource in use, {res.id}, is not marked used (!) on the sheet" \
+                f" of p{seat}"
+    if st.uses_per_die != {"use_twice": 2, "use_thrice": 3}.get(special, 1):
+        return "turn", "x (uses per die) is 2 or 3 only with the use-twice or use-three-times" \
+            " resource in use, else 1"
+    if st.items:
+        if phase != 2 or res is None or not res.gives_items:
+            return "turn", "items are left only while a resource is being used (phase use)"
+        own = list(res.items) or ([99] if res.zero else [COIN0 + res.coins])
+        if st.items != own[len(own) - len(st.items):]:
+            return "turn", f"items {''.join(_item_letter(i) for i in st.items)!r} are not" \
+                f" what {res.id} gives"
+    if st.reward and (st.reward > 1 or phase != 2 or seat not in st.claimed):
+        return "turn", "w (a reward signpost to use at once) is 1 only in phase use, right" \
+                " after the seat to move claimed a map-1 reward"
+    if st.bonus_used and (phase != 2 or not st.has(seat, g.guide1)):
+        return "turn", "flag B (the guide's coin spent) needs the sheet-4 guide, in phase use"
+    if st.first and (phase == 2 or st.res_used or held or st.choose_left != 1):
+        return "turn", "flag F (nothing done yet this turn) but something was done"
+    if phase == 0:  # roll
+        if held or st.choose_left != 1:
+            return "dice", "no die is chosen while dice are being rolled"
+        if any(st.middle[d] >= 0 and d > st.to_roll[0] for d in range(NUM_DICE)):
+            return "dice", "dice are rolled in order d0..d6: a die shows a face after one still" \
+                " to roll"
+        if st.first:
+            if out_dice:
+                return "dice", "a turn's roll rolls all 7 dice (none can be out)"
+        elif special == "reroll_all":
+            if out_dice:
+                return "dice", "the re-roll special action rolls all 7 dice"
+        elif st.res_used or not st.has(seat, g.ethnographer):
+            return "turn", "a roll after the turn began is the re-roll special action or the" \
+                " ethnographer's"
+    elif phase == 1:  # start
+        if special == "take_two":
+            if len(held) + st.choose_left != 2:
+                return "turn", "take two: the dice chosen plus c make 2"
+        elif held or st.choose_left != 1:
+            return "turn", "at the start of a turn no die is chosen yet and c is 1 (2 with take" \
+                " two)"
+        if st.choose_left == 2 and sum(1 for f in st.middle if f >= 0) < 2:
+            return "dice", "take two needs 2 dice in the middle"
+        if any(st.uses[d] != 1 for d in held):
+            return "dice", "a die chosen with take two has its one use left"
+        if not st.first and not st.res_used and not st.has(seat, g.ethnographer):
+            return "turn", "no flag F, but nothing can have been done yet this turn"
+    elif phase == 2:  # use
+        if st.choose_left != 0 or not held:
+            return "turn", "phase use: the die (dice) chosen, c is 0"
+        if (len(held) == 2) != (special == "take_two"):
+            return "dice", "two dice are chosen only with the take-two resource in use"
+        if any(st.uses[d] > st.uses_per_die for d in held):
+            return "dice", "a chosen die has more uses left than x allows"
+        if not (st.reward or st.items or any(st.uses)) and (
+            st.res_used or not st._activatable(seat)
+        ):
+            return "turn", "nothing is left to do: the turn would have ended by itself"
+    else:  # over
+        if (held or st.choose_left != 1 or st.res_used or st.bonus_used or not st.first
+                or st.reward or st.items):
+            return "turn", "the game is over: the turn section is 'c1 x1 r- i- w0 F'"
+        if seat != g.cfg.first_player:
+            return "turn header", f"a finished game shows the hat's seat, p{g.cfg.first_player}"
+        if not any(st.entered(p) for p in range(n)) and st.round < g.cfg.max_rounds:
+            return "turn header", "the game is over only after someone entered El Dorado or at" \
+                " the round limit"
+    if fresh and phase != 2:
+        return f"sheet of p{seat}", "offerings marked '*' (made this turn) need phase use"
+    # -- the round: whoever entered El Dorado ends the game after the round ------------------
+    def order(q: int) -> int:
+        return (q - g.cfg.first_player) % n
+
+    for p in range(n):
+        if not st.entered(p) or phase == 3:
+            continue
+        if p == seat:
+            if phase != 2 or not (fresh >> sh.golden) & 1:
+                return f"sheet of p{p}", f"p{p} entered El Dorado in an earlier turn (its golden" \
+                    " offering is not marked '*'): the game would be over"
+        elif order(p) > order(seat):
+            return f"sheet of p{p}", f"p{p} entered El Dorado in an earlier round: the game" \
+                " would be over"
+    # -- public marks -------------------------------------------------------------------
+    for s in range(g.ns):
+        if sh.spaces[s].kind == TEMPLE and st.minima[s] < 0 and any(
+            t == s for p in range(n) for t, _ in st.offers[p]
+        ):
+            return "temple minima", f"{labels[s]} has offerings but no minimum written above it"
+        if sh.spaces[s].reward and st.claimed[s] < 0 and any(
+            (st.visited[p] >> s) & 1 for p in range(n)
+        ):
+            return "rewards", f"{labels[s]} is visited, so its reward die is claimed (by the" \
+                " first to visit it)"
+    # -- each sheet ---------------------------------------------------------------------
+    coin_faces = [face - COIN0 for die in g.dice for face in die if face > COIN0]
+    best_die = max([*coin_faces, 2 if g.guide2 >= 0 else 0]) + (1 if g.guide1 >= 0 else 0)
+    best_res = max([r.coins for r in sh.resources], default=0)
+    zero_rights = [r.index for r in sh.resources if r.zero]
+    for p in range(n):
+        where = f"sheet of p{p}"
+        v = st.visited[p]
+        if v:
+            mine_fresh = fresh if p == seat else 0
+            reach = v & sh.start_mask
+            if not reach:
+                return where, "the route begins on an outermost left space (column a)"
+            todo = reach
+            while todo:
+                low = todo & -todo
+                todo ^= low
+                s = low.bit_length() - 1
+                if s == sh.golden or (mine_fresh >> s) & 1:
+                    continue  # the route goes on past a temple only in a later turn
+                new = sh.adj_mask[s] & v & ~reach
+                reach |= new
+                todo |= new
+            if reach != v:
+                lost = [labels[s] for s in range(g.ns) if (v >> s) & 1 and not (reach >> s) & 1]
+                return where, f"visited {', '.join(lost)} not joined to the route from column a" \
+                    " (each space is filled next to a visited one, past a temple only in a" \
+                    " turn after its offering)"
+        for s in range(g.ns):
+            if 0 < st.paid[p][s] < sh.spaces[s].fee and not (st.accessible(p) >> s) & 1:
+                return where, f"a payment on {labels[s]} needs a visited space next to it"
+        offers = st.offers[p]
+        if fresh and p == seat:
+            marked = [t for t, _ in offers if (fresh >> t) & 1]
+            if [t for t, _ in offers[len(offers) - len(marked):]] != marked:
+                return where, "offerings marked '*' (made this turn) are the last ones made"
+        zeros = sum(1 for _, c in offers if c == 0)
+        if zeros > sum(1 for r in zero_rights if (st.used[p] >> r) & 1):
+            return where, "an offering of 0 coins needs the zero-offering right, used (!)"
+        for k, (t, c) in enumerate(offers):
+            if c > best_die + best_res:
+                return where, f"an offering of {c} coins in {labels[t]}: one die and one" \
+                    f" resource give at most {best_die + best_res}"
+            if t == sh.golden:
+                if c < sh.golden_minimum:
+                    return where, f"the golden temple takes at least {sh.golden_minimum} coins"
+                if sum(1 for u, _ in offers[:k] if u != sh.golden) < g.required:
+                    return where, f"El Dorado is entered after offerings in {g.required}" \
+                        " temples (offerings are listed in the order made)"
+    return None

@@ -88,8 +88,9 @@ def render_text(state: EldoradoState) -> str:
     for p in range(g.num_players):
         done = " - IN EL DORADO" if state.entered(p) else ""
         lines.append("")
+        hat = " (hat)" if p == g.cfg.first_player else ""
         lines.append(
-            f"p{p}{' (hat)' if p == 0 else ''}: temples {state.temples_offered(p)}/{g.required},"
+            f"p{p}{hat}: temples {state.temples_offered(p)}/{g.required},"
             f" coins offered {state.coins_offered(p)}{done}"
         )
         lines.append("    " + "".join(f"{chr(97 + c):^4}" for c in range(width)))
@@ -149,6 +150,11 @@ def _hex_points(cx: float, cy: float, size: float) -> str:
 
 def _slot_shape(kind: int, x: float, y: float, filled: bool) -> str:
     fill = "#444" if filled else "#fff"
+    if kind > SLOT_COIN:  # the flat symbol "a resource or die with c coins"
+        return (element("rect", x=x - 8, y=y - 8, width=16, height=16,
+                        fill="#555" if filled else "#f4d03f", stroke="#222", stroke_width=0.8)
+                + element("text", f"{kind - SLOT_COIN}$", x=x, y=y + 4, font_size=10,
+                          text_anchor="middle", fill="#fff" if filled else "#000"))
     if kind == SLOT_COIN:
         return element("circle", cx=x, cy=y, r=6, fill=fill, stroke="#222", stroke_width=1)
     if kind == SLOT_ANY:
@@ -246,7 +252,7 @@ def _sheet(state: EldoradoState, p: int, x0: float, y0: float, w: float, h: floa
     head = f"player {p}" + (" (you)" if you else "") + (" - IN EL DORADO" if state.entered(p)
                                                         else "")
     out.append(element("text", head, x=x0 + 12, y=y0 + 20, font_size=13, font_weight="bold"))
-    if p == 0:  # the hat, circled by the starting player
+    if p == g.cfg.first_player:  # the hat, circled by the starting player
         out.append(element("circle", cx=x0 + w - 20, cy=y0 + 18, r=11, fill="none",
                            stroke="#c0392b", stroke_width=2))
         out.append(element("text", "\U0001f3a9", x=x0 + w - 20, y=y0 + 23, font_size=13,

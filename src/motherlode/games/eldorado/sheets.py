@@ -55,8 +55,26 @@ KINDS = (PATH, TEMPLE, SETTLEMENT, GOLDEN)
 SLOT_ANY = 6
 SLOT_COIN = 7
 """Resource-zone slot kinds: 0..5 a flat symbol (a die *or* resource of that kind),
-``SLOT_ANY`` the die symbol (any die), ``SLOT_COIN`` one small white circle (1 coin)."""
+``SLOT_ANY`` the die symbol (any die), ``SLOT_COIN`` one small white circle (1 coin), and
+``SLOT_COIN + c`` the flat symbol "a resource or die with c coins" (``coins:c`` in a file)."""
 SLOT_NAMES = (*SYMBOLS, "any", "coin")
+MAX_FLAT_COINS = 6
+"""The most coins a flat coin symbol may show (``coins:1`` .. ``coins:6``)."""
+
+
+def slot_coins(kind: int) -> int:
+    """Coins a flat coin symbol of this slot kind shows (0 for any other kind)."""
+    return kind - SLOT_COIN if kind > SLOT_COIN else 0
+
+
+def slot_name(kind: int) -> str:
+    """``machete`` .. ``signpost``, ``any``, ``coin`` or ``coins:<c>`` (as in a sheet file).
+
+    >>> slot_name(SLOT_COIN + 2), slot_name(SLOT_ANY)
+    ('coins:2', 'any')
+    """
+    c = slot_coins(kind)
+    return f"coins:{c}" if c else SLOT_NAMES[kind]
 
 SPECIALS = ("reroll_all", "take_two", "use_twice", "use_thrice")
 ABILITIES = ("map_as_signpost", "amulet_as_2_coins", "plus_one_coin", "reroll_on_torch")
@@ -255,9 +273,17 @@ def load_dice(
 
 
 def _slot_kind(text: Any, src: str, where: str) -> int:
+    """A cost space: a flat symbol (``machete`` .. ``signpost``, ``coins:<c>``), the die
+    symbol ``any`` or a small white circle ``coin``."""
     if isinstance(text, str) and text in SLOT_NAMES:
         return SLOT_NAMES.index(text)
-    raise _fail(src, where, f"unknown cost symbol {text!r} (one of {', '.join(SLOT_NAMES)})")
+    if isinstance(text, str) and text.startswith("coins:") and text[6:].isdigit():
+        c = int(text[6:])
+        if 1 <= c <= MAX_FLAT_COINS:
+            return SLOT_COIN + c
+    raise _fail(src, where, f"unknown cost symbol {text!r} (one of {', '.join(SLOT_NAMES)},"
+                f" or coins:1..{MAX_FLAT_COINS} for the flat symbol 'a resource or die with"
+                " 2 coins')")
 
 
 @cache
