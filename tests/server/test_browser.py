@@ -125,10 +125,16 @@ def test_lobby_to_a_whole_yukon_game_against_a_bot(
     match_url = page.url.split("#")[0]
     page.goto(match_url + "/replay")
     page.wait_for_selector("#board svg")
+    # a replay opens at the first real move, the set-up's 49 deals folded into one line
+    assert page.inner_text("#where").startswith("step 49 / ")
+    assert page.locator("#replay-log li").first.inner_text().endswith(
+        "the set-up is dealt (49 draws)"
+    )
     page.click("#first")
+    assert page.inner_text("#where") == "before the set-up"
     page.click("#next")
     page.wait_for_function(
-        "() => document.getElementById('where').textContent.startsWith('move 1 ')"
+        "() => document.getElementById('where').textContent === 'set-up, draw 1 of 49'"
     )
     page.screenshot(path=str(shots / "07-replay.png"), full_page=True)
     page.goto(match_url + "/verify")

@@ -219,11 +219,14 @@ def create_app(
         for name in file_options(cls):
             options.pop(name, None)
         game, errors = forms.validate_options(cls, options)
-        if game is None:
-            return _form_page(request, cls, values, errors, {}, 422)
-        seats, seat_errors = forms.seat_requests(game, values)
-        if seat_errors:
-            return _form_page(request, cls, values, {}, seat_errors, 422)
+        # every error at once: the seats are checked against the game as configured, or,
+        # when its options are wrong, against its defaults with the players asked for
+        seat_game = game if game is not None else forms.fallback_game(cls, options)
+        seat_errors: dict[int, str] = {}
+        if seat_game is not None:
+            seats, seat_errors = forms.seat_requests(seat_game, values)
+        if game is None or seat_errors:
+            return _form_page(request, cls, values, errors, seat_errors, 422)
         try:
             created = service.create_match(
                 game_name, options, seats, public=values.get("public") == "on"
@@ -303,7 +306,8 @@ def create_app(
             match_id=match_id,
             game=rt.game.name,
             steps=len(rt.entries),
-            log=rt.log_for(None),
+            log=(log := rt.log_for(None)),
+            setup=sum(1 for e in log if e.get("setup")),
         )
 
     @app.get("/m/{match_id}/verify", response_class=HTMLResponse)

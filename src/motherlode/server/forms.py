@@ -121,6 +121,17 @@ def validate_options(
         return None, {key: str(err)}
 
 
+def fallback_game(cls: type[Game], options: dict[str, Any]) -> Game | None:
+    """The game at its defaults with the players asked for (if that number is valid):
+    what a form with wrong options still checks its seats against."""
+    for players in (options.get("players"), None):
+        try:
+            return cls.from_config(**({} if players is None else {"players": players}))
+        except (ConfigError, TypeError, ValueError):
+            continue
+    return None
+
+
 def seat_requests(game: Game, form: dict[str, str]) -> tuple[list[SeatRequest], dict[int, str]]:
     """The seats from the form (``seat<i>_kind``, ``seat<i>_spec``, ``seat<i>_name``)."""
     from motherlode.agents import create

@@ -70,12 +70,26 @@ class SeatInfo:
 
 @dataclass
 class LogEntry:
-    """One effective action of the match: who acted, its notation, who may see it."""
+    """One effective action of the match: who acted, its notation, who may see it, and
+    the narration of it as each viewer may read it."""
 
     seat: Player
     text: str
     visible: tuple[bool, ...] | None = None
     """Per seat, then the spectator last; ``None``: everyone (perfect information)."""
+    said: tuple[str, ...] = ()
+    """``state.narrate(action, viewer)`` per seat then the spectator, or one sentence for
+    everyone (perfect information); empty: the notation stands for itself."""
+
+    def said_to(self, seat: Player | None, num_players: int) -> str:
+        """The narration ``seat`` reads: never of an entry it may not see (then only the
+        hidden marker), whatever the game's narration would say."""
+        shown = self.shown_to(seat, num_players)
+        if shown != self.text or not self.said:
+            return shown
+        if len(self.said) == 1:
+            return self.said[0]
+        return self.said[num_players if seat is None else seat]
 
     def mask(self) -> str | None:
         """:attr:`visible` as stored in the database (``"110"``), ``None`` for everyone."""
@@ -131,6 +145,50 @@ def visibility(state: State, action: Action, actor: Player) -> tuple[bool, ...] 
                 visible[i] = False
                 undecided.discard(i)
     return tuple(visible)
+
+
+def narrations(state: State, action: Action) -> tuple[str, ...]:
+    """What each viewer reads of ``action`` (about to be applied to ``state``): one
+    sentence in a perfect-information game, else one per seat and the spectator. A
+    narration that fails falls back to the notation (and is logged)."""
+    game = state.game
+    viewers: list[Player | None] = (
+        [None] if game.perfect_information else [*range(game.num_players), None]
+    )
+    out = []
+    for viewer in viewers:
+        try:
+            out.append(state.narrate(action, viewer))
+        except Exception:
+            log.exception("narrate() failed in %s", game.name)
+            out.append(state.action_to_string(action))
+    return tuple(out)
+
+
+def summary_view(state: State, labels: Sequence[str]) -> dict[str, Any] | None:
+    """The end of the game explained, as the page shows it; ``None`` while it runs."""
+    if not state.is_terminal():
+        return None
+    try:
+        summary = state.summary()
+    except Exception:
+        log.exception("summary() failed in %s", state.game.name)
+        return None
+    return {
+        "reason": summary.reason,
+        "rows": [
+            {
+                "seat": r.seat,
+                "name": labels[r.seat],
+                "score": r.score,
+                "breakdown": [[what, v] for what, v in r.breakdown],
+                "winner": r.seat in summary.winners,
+            }
+            for r in summary.seats
+        ],
+        "winners": list(summary.winners),
+        "lines": summary.lines(labels),
+    }
 
 
 def strip_actions(svg: str) -> str:
@@ -232,7 +290,7 @@ class MatchRuntime:
             seen = tuple(c == "1" for c in mask)
         else:
             seen = visibility(state, action, actor)
-        entry = LogEntry(actor, text, seen)
+        entry = LogEntry(actor, text, seen, narrations(state, action))
         state.apply_action(action)
         self.entries.append(entry)
 
@@ -262,7 +320,12 @@ class MatchRuntime:
         while state.is_chance_node():
             action = state.sample_chance(rng)
             entries.append(
-                LogEntry(CHANCE, state.action_to_string(action), visibility(state, action, CHANCE))
+                LogEntry(
+                    CHANCE,
+                    state.action_to_string(action),
+                    visibility(state, action, CHANCE),
+                    narrations(state, action),
+                )
             )
             state.apply_action(action)
 
@@ -299,7 +362,7 @@ class MatchRuntime:
             ) from None
         if text is None:
             text = state.action_to_string(a)
-        entries = [LogEntry(seat, text, visibility(state, a, seat))]
+        entries = [LogEntry(seat, text, visibility(state, a, seat), narrations(state, a))]
         rng = random.Random()
         rng.setstate(self.rng.getstate())
         self._draw(new, rng, entries)
@@ -355,11 +418,21 @@ class MatchRuntime:
         return self.state.is_terminal()
 
     def log_for(self, seat: Player | None) -> list[dict[str, Any]]:
+        """The log as ``seat`` may read it, one entry per step (``n``): the notation
+        (``text``), the narration (``said``), and ``setup`` on the chance steps before the
+        first decision, which the page folds into one line (a replay starts after them)."""
         n = self.game.num_players
-        return [
-            {"n": i + 1, "seat": e.seat, "text": e.shown_to(seat, n)}
-            for i, e in enumerate(self.entries)
-        ]
+        setup = 0
+        while setup < len(self.entries) and self.entries[setup].seat == CHANCE:
+            setup += 1
+        out: list[dict[str, Any]] = []
+        for i, e in enumerate(self.entries):
+            text, said = e.shown_to(seat, n), e.said_to(seat, n)
+            entry: dict[str, Any] = {"n": i + 1, "seat": e.seat, "text": text, "said": said}
+            if i < setup:
+                entry["setup"] = True
+            out.append(entry)
+        return out
 
     def scores_for(self, view: dict[str, Any]) -> list[float] | None:
         if self.finished or self.game.perfect_information:
@@ -405,6 +478,7 @@ class MatchRuntime:
             "outcome": None
             if outcome is None
             else {"winners": list(outcome.winners), "scores": list(outcome.scores)},
+            "summary": summary_view(state, [s.label for s in self.seats]),
             "can_undo": self.undo_allowed(seat),
             "seed_sha256": self.seed_sha256,
             "seed": str(self.seed) if self.finished else None,

@@ -96,20 +96,74 @@
     return dl;
   }
 
+  /* The narrated log: one line per step, the set-up's chance steps folded into one. */
+  function renderLog(log, entries) {
+    log.innerHTML = "";
+    var setup = entries.filter(function (e) { return e.setup; });
+    var shown = entries.filter(function (e) { return !e.setup; });
+    if (setup.length > 1 && shown.length) {
+      shown.unshift({ n: setup[0].n + "–" + setup[setup.length - 1].n, seat: -1,
+        said: "the set-up is dealt (" + setup.length + " draws)" });
+    } else { shown = entries; }
+    shown.forEach(function (e) {
+      var li = el("li", e.seat < 0 ? "chance" : "p" + e.seat);
+      li.appendChild(el("span", "n", e.n));
+      li.appendChild(document.createTextNode(" " + (e.said || e.text)));
+      if (e.said && e.said !== e.text) { li.title = e.text; }
+      log.appendChild(li);
+    });
+    log.scrollTop = log.scrollHeight;
+  }
+
+  /* The end of the game: why it ended, each seat's score and its breakdown, the winners. */
+  function renderSummary(s) {
+    var box = $("summary");
+    box.hidden = !s.summary;
+    if (!s.summary) { return; }
+    $("summary-reason").textContent = "The game is over: " + s.summary.reason + ".";
+    var table = $("summary-table"); table.innerHTML = "";
+    var head = el("tr");
+    ["", "seat", "score", "how it was scored"].forEach(function (h) { head.appendChild(el("th", null, h)); });
+    table.appendChild(head);
+    s.summary.rows.forEach(function (r) {
+      var tr = el("tr", (r.winner ? "winner " : "") + "p" + r.seat);
+      tr.appendChild(el("td", "mark", r.winner ? "★" : ""));
+      tr.appendChild(el("td", "pname", who(r.seat) + (r.seat === s.seat ? " (you)" : "")));
+      tr.appendChild(el("td", "score", r.score));
+      tr.appendChild(el("td", "breakdown", r.breakdown.map(function (b) { return b[0] + " " + b[1]; }).join(", ")));
+      table.appendChild(tr);
+    });
+    $("summary-winners").textContent = s.summary.lines[s.summary.lines.length - 1];
+  }
+
+  /* Every clickable board element is a button for the keyboard and screen readers too. */
+  function focusable(board, mine) {
+    board.querySelectorAll("[data-action]").forEach(function (node) {
+      node.classList.toggle("clickable", mine);
+      if (mine) {
+        var title = node.querySelector("title");
+        node.setAttribute("tabindex", "0");
+        node.setAttribute("role", "button");
+        node.setAttribute("aria-label", title ? title.textContent : node.getAttribute("data-action"));
+      } else {
+        node.removeAttribute("tabindex"); node.removeAttribute("role");
+      }
+    });
+  }
+
   function render(s) {
     state = s; pending = false; root.classList.remove("pending");
     root.dataset.version = s.version; root.dataset.terminal = s.terminal;
     $("board").innerHTML = s.svg;
     var mine = s.seat !== null && s.seat === s.to_move;
     root.classList.toggle("my-turn", mine);
-    $("board").querySelectorAll("[data-action]").forEach(function (node) {
-      node.classList.toggle("clickable", mine);
-    });
+    focusable($("board"), mine);
     $("whoami").textContent = s.seat === null ? "spectator" : "you are " + who(s.seat);
     var turn;
     if (s.terminal) {
       var w = s.outcome ? s.outcome.winners.map(who).join(" & ") : "";
       turn = "Game over" + (w ? " — " + (s.outcome.winners.length > 1 ? "shared victory: " : "winner: ") + w : "");
+      if (s.summary) { turn = "Game over — " + s.summary.lines[s.summary.lines.length - 1]; }
     } else if (mine) { turn = "Your turn"; } else { turn = who(s.to_move) + " to move"; }
     $("turn").textContent = turn;
     document.title = (mine ? "● " : "") + s.game + " · motherlode";
@@ -133,14 +187,8 @@
     } else if (!s.terminal && s.seat !== null) {
       legal.appendChild(el("li", "muted", "waiting for " + who(s.to_move)));
     }
-    var log = $("log"); log.innerHTML = "";
-    s.log.forEach(function (e) {
-      var li = el("li", e.seat < 0 ? "chance" : "p" + e.seat);
-      if (e.seat >= 0) { li.appendChild(el("b", null, "P" + (e.seat + 1) + " ")); }
-      li.appendChild(document.createTextNode(e.text));
-      log.appendChild(li);
-    });
-    log.scrollTop = log.scrollHeight;
+    renderLog($("log"), s.log);
+    renderSummary(s);
     var details = $("details"); details.innerHTML = "";
     details.appendChild(renderValue(s.view, 0));
     if (s.seed) {
@@ -152,6 +200,11 @@
   document.addEventListener("click", function (ev) {
     var t = ev.target.closest ? ev.target.closest("[data-action]") : null;
     if (t && (root.contains(t))) { ev.preventDefault(); move(t.getAttribute("data-action")); }
+  });
+  document.addEventListener("keydown", function (ev) {
+    if (ev.key !== "Enter" && ev.key !== " ") { return; }
+    var t = ev.target.closest ? ev.target.closest("#board [data-action]") : null;
+    if (t && root.contains(t)) { ev.preventDefault(); move(t.getAttribute("data-action")); }
   });
   $("undo").addEventListener("click", function () {
     if (state && state.can_undo) { send({ type: "undo", version: state.version }); }

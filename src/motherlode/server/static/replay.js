@@ -3,10 +3,12 @@
   "use strict";
   var root = document.getElementById("replay");
   var id = root.dataset.match, steps = parseInt(root.dataset.steps, 10);
+  var setup = parseInt(root.dataset.setup || "0", 10);
   var slider = document.getElementById("step"), cache = {};
   function show(n) {
     n = Math.max(0, Math.min(steps, n)); slider.value = n;
-    document.getElementById("where").textContent = "move " + n + " / " + steps;
+    document.getElementById("where").textContent = n === 0 ? "before the set-up" :
+      (n <= setup ? "set-up, draw " + n + " of " + setup : "step " + n + " / " + steps);
     document.querySelectorAll("#replay-log li").forEach(function (li) {
       li.classList.toggle("current", parseInt(li.dataset.n, 10) === n);
     });
@@ -26,5 +28,5 @@
   document.addEventListener("keydown", function (ev) {
     if (ev.key === "ArrowLeft") { show(at() - 1); } else if (ev.key === "ArrowRight") { show(at() + 1); }
   });
-  show(steps);
+  show(Math.min(steps, setup));  /* the first real move: the set-up is one jump back */
 })();
