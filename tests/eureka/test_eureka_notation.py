@@ -9,7 +9,7 @@ from motherlode.core.errors import IllegalActionError, NotationError
 
 INITIAL_3P = (
     "eureka/1 players=3 turn=0 actor=0 phase=turn die=0 loco=0 turns=0 duel=-"
-    " miners=k14:0:0:0:0,n11:0:0:0:0,n8:0:0:0:0 rafts=g9,e8,m13,n14,m7,n5"
+    " miners=k14:0:0:0:0,n11:0:0:0:0,n8:0:0:0:0 rafts=h10,d8,m12,n15,m8,n4"
     " chips=ffffffffffffffff robbers=- bag=14.12.10.7.5.2.3.4.4.3"
 )
 
@@ -43,8 +43,8 @@ def test_move_and_cross_parse_any_hex_legal_or_not() -> None:
     assert s.action_to_string(a) == "move a1"
     with pytest.raises(IllegalActionError, match="roll"):
         s.apply_action(a)  # well formed, reaches the legality check
-    c = s.string_to_action("cross e8")
-    assert s.action_to_string(c) == "cross e8"
+    c = s.string_to_action("cross d8")
+    assert s.action_to_string(c) == "cross d8"
 
 
 def test_chance_notation() -> None:
@@ -64,7 +64,7 @@ def test_chance_notation() -> None:
         ("jump k5", "cannot parse"),
         ("move zz9", "no hex named 'zz9'"),
         ("move", "cannot parse"),
-        ("cross k11", "not a raft post"),
+        ("cross k11", "no landing space"),
         ("roll now", "takes no argument"),
         ("die 3", "chance outcome"),
     ],
@@ -91,10 +91,10 @@ def test_illegal_moves_name_the_rule() -> None:
         ("move k6", "lake water"),
         ("move n11", "blue house"),
         ("move u2", "locomotive"),
-        ("move l14", "no raft"),
+        ("move l14", "lake water"),
         ("pass", "the die is thrown"),
         ("stay", "must move"),
-        ("cross m15", "not on a raft"),
+        ("cross m16", "not on a raft"),
     ]:
         with pytest.raises(IllegalActionError, match=why):
             s.apply_string(text)
@@ -111,10 +111,11 @@ def test_illegal_moves_name_the_rule() -> None:
         (lambda t: t.replace("k14:", "z99:"), "no hex named 'z99'"),
         (lambda t: t.replace("turn=0", "turn=7"), "turn='7'"),
         (lambda t: t.replace("players=3", "players=4"), "this game has 3"),
-        (lambda t: t.replace("k14:0:0:0:0", "k14:5:0:0:0"), "nuggets not conserved"),
+        (lambda t: t.replace("k14:0:0:0:0", "k13:5:0:0:0"), "nuggets not conserved"),
         (lambda t: t.replace("chips=ffffffffffffffff", "chips=7fffffffffffffff"),
          "face-down chips"),
-        (lambda t: t.replace("rafts=g9,", "rafts=k11,"), "not a raft post"),
+        (lambda t: t.replace("rafts=h10,", "rafts=k11,"), "no landing space"),
+        (lambda t: t.replace("rafts=h10,", "rafts=g9,"), "no landing space"),
         (lambda t: t.replace("k14:", "k15:"), "in the water"),
         (lambda t: t.replace("phase=turn die=0", "phase=move die=0"), "die must be 2..6"),
         (lambda t: t.replace("chips=ffffffffffffffff", "chips=xyz"), "not a hex mask"),
