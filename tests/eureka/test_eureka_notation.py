@@ -124,3 +124,62 @@ def test_illegal_moves_name_the_rule() -> None:
 def test_bad_positions_raise_notation_error_naming_the_problem(change, message) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(NotationError, match=message):
         game(players=3).deserialize(change(INITIAL_3P))
+
+
+# -- hand-written positions that cannot occur (audit item 8) ---------------------------------
+
+
+def _refused(message: str, **kw) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(NotationError, match=message) as err:
+        setup(**kw)
+    assert "eureka/1 " not in str(err.value)  # the reason, never the position
+
+
+def test_robbers_are_checked_per_hat_not_only_in_total() -> None:
+    # The designed mix has three hat-5 robbers: a fourth face up is impossible even when the
+    # total of sixteen robbers adds up (a hat-1 robber taken out of the bag to make it so).
+    _refused("4 face-up and 0 face-down robbers with hat 5, but the chip mix has 3",
+             revealed=["R5", "R5", "R5", "R1"], robbers="c4:5:0,c7:5:0,b8:5:0,c9:5:0",
+             miners={0: "c5:0:0:0:0"})
+    ok = setup(revealed=["R5", "R5", "R5", "R1"], robbers="c4:5:0,c7:5:0,b8:5:0",
+               miners={0: "c5:0:1:0:0"})
+    assert len(ok.stacks) == 3
+
+
+@pytest.mark.parametrize(
+    ("kw", "message"),
+    [
+        ({"miners": {0: "k14:3:0:0:0"}, "revealed": ["G3"]}, "miners\\[0\\]: P1 is in his house"),
+        ({"loco": 14}, "the train is in Golden City"),
+        ({"turns": 1000}, "the turn limit 1000 is reached"),
+        ({"phase": "over"}, "nothing ended the game"),
+        ({"revealed": ["G1"] * 14 + ["G2"] * 12 + ["G3"] * 10 + ["G4"] * 7 + ["G5"] * 5,
+          "miners": {0: "c5:0:0:121:0"}}, "no more gold nuggets"),
+        ({"phase": "retreat", "die": 2, "miners": {0: "c5:0:0:0:0"}}, "moves away only after"),
+        ({"phase": "retreat", "die": 4, "miners": {0: "c7:0:0:0:0"}, "revealed": ["G3", "R3"],
+          "robbers": "c7:3:3"}, "moves away only after"),  # a 4 beats hat 3: no retreat
+        ({"phase": "duel-roll", "miners": {0: "c5:0:0:0:0"}}, "duel winner throws"),
+        ({"phase": "duel-a", "duel": "0v1:0", "miners": {0: "c5:2:0:0:0"}, "revealed": ["G2"]},
+         "same hex"),
+        ({"phase": "duel-a", "duel": "0v1:0", "miners": {0: "c5:0:0:0:0", 1: "c5:0:0:0:0"}},
+         "first miner clockwise"),
+        ({"phase": "reveal", "miners": {0: "c7:0:0:0:0", 1: "c7:2:0:0:0"}, "revealed": ["G2"],
+          "keep": ["c7"]}, "starts a duel, not a reveal"),
+        ({"phase": "defend", "miners": {0: "c7:2:0:0:0"}, "revealed": ["G2", "G3", "R3"],
+          "robbers": "c7:3:3"}, "holds no gold yet"),
+        ({"phase": "raft", "miners": {0: "c5:0:0:0:0"}}, "not on a raft"),
+        ({"miners": {0: "m12:0:0:0:0", 1: "m12:0:0:0:0"}}, "two figures on one raft"),
+    ],
+)
+def test_impossible_positions_are_refused_naming_field_and_reason(kw, message) -> None:  # type: ignore[no-untyped-def]
+    _refused(message, **kw)
+
+
+def test_possible_phases_of_each_kind_are_accepted() -> None:
+    setup(phase="retreat", die=2, miners={0: "c7:0:0:0:0"}, revealed=["G3", "R3"],
+          robbers="c7:3:3")  # lost 3 gold to a hat-3 robber with a 2
+    setup(phase="retreat", die=5, turn=0, actor=1,
+          miners={0: "c5:0:0:0:0", 1: "c5:2:0:0:0"}, revealed=["G2"])  # blue defended and won
+    setup(phase="duel-roll", actor=0, miners={0: "c5:2:0:0:0", 1: "c5:0:0:0:0"},
+          revealed=["G2"])
+    setup(phase="over", loco=14)

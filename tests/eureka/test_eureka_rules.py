@@ -75,6 +75,18 @@ def test_rules_youngest_player_begins_seat_zero() -> None:
     assert s.current_player() == 0 and actions(s) == ["pass", "roll"]
 
 
+def test_rules_youngest_player_begins_first_player_option() -> None:
+    # "The youngest player begins": the engine cannot know ages, so first_player names the
+    # seat (default 0); play then passes to the left as usual.
+    s = game(players=5, first_player=3).new_initial_state()
+    assert s.current_player() == 3 and s.turn == 3 and actions(s) == ["pass", "roll"]
+    play(s, "pass")
+    assert s.current_player() == 4
+    play(s, "pass")
+    assert s.current_player() == 0
+    assert "turn=3 actor=3" in game(players=5, first_player=3).new_initial_state().serialize()
+
+
 def test_rules_house_left_only_through_its_two_hex_door() -> None:
     s = setup(phase="move", die=2)
     assert moves(s) == {"j12", "j13", "k12", "l12", "l13", "k13", "m12"}

@@ -830,43 +830,52 @@ class EurekaState(State):
         board = game.board
         mix = game.mix
         ng = len(GOLD_VALUES)
-        assert all(c >= 0 for c in self.bag), "negative chip count in the bag"
-        assert all(self.bag[k] <= mix.kinds[k] for k in range(NUM_KINDS)), "bag over the mix"
+        assert all(c >= 0 for c in self.bag), "bag: negative chip count"
+        assert all(self.bag[k] <= mix.kinds[k] for k in range(NUM_KINDS)), (
+            "bag: more chips of a kind than the chip mix has (bag over the mix)"
+        )
         down = sum(self.facedown)
-        assert down == sum(self.bag), f"{down} face-down chips but {sum(self.bag)} unrevealed"
+        assert down == sum(self.bag), (
+            f"chips/bag: {down} face-down chips but {sum(self.bag)} unrevealed"
+        )
         holes = set(board.holes)
-        assert all(h in holes for h, f in enumerate(self.facedown) if f), "chip off a hole"
+        assert all(h in holes for h, f in enumerate(self.facedown) if f), "chips: chip off a hole"
         for h in self.stacks:
-            assert h in holes and not self.facedown[h], "robber stack off a hole or on a chip"
+            assert h in holes and not self.facedown[h], (
+                "robbers: robber stack off a hole or on a chip"
+            )
         bag_nuggets = sum(GOLD_VALUES[k] * self.bag[k] for k in range(ng))
         out = sum(self.gold) + sum(self.house_gold) + sum(g for _, g in self.stacks.values())
-        assert bag_nuggets + out == mix.nuggets, "gold nuggets not conserved"
+        assert bag_nuggets + out == mix.nuggets, "miners/robbers/bag: gold nuggets not conserved"
         revealed_gold_chips = sum(mix.gold) - sum(self.bag[:ng])
-        assert out <= 5 * revealed_gold_chips, "more nuggets out than gold chips revealed"
+        assert out <= 5 * revealed_gold_chips, (
+            "miners/robbers/bag: more nuggets out than gold chips revealed"
+        )
         robbers = sum(self.bag[ng:]) + len(self.stacks) + sum(self.robbers)
         robbers += sum(self.house_robbers)
-        assert robbers == sum(mix.robbers), "robber chips not conserved"
+        assert robbers == sum(mix.robbers), "miners/robbers/bag: robber chips not conserved"
         for k, hat in enumerate(ROBBER_HATS):
             up = sum(1 for h, _ in self.stacks.values() if h == hat)
             have = mix.robbers[k]
             assert up + self.bag[ng + k] <= have, (
-                f"{up} face-up and {self.bag[ng + k]} face-down robbers with hat {hat}, but the"
+                f"robbers/bag: {up} face-up and {self.bag[ng + k]} face-down robbers with hat"
+                f" {hat}, but the"
                 f" chip mix has {have}"
             )
-        assert len(self.rafts) == sum(len(lk.rafts) for lk in board.lakes), "raft lost"
-        assert len(set(self.rafts)) == len(self.rafts), "two rafts on one post"
-        assert all(r in board.landing_lake for r in self.rafts), "raft off a landing space"
+        assert len(self.rafts) == sum(len(lk.rafts) for lk in board.lakes), "rafts: raft lost"
+        assert len(set(self.rafts)) == len(self.rafts), "rafts: two rafts at one landing space"
+        assert all(r in board.landing_lake for r in self.rafts), "rafts: raft off a landing space"
         for li, lake in enumerate(board.lakes):
             on = [r for r in self.rafts if board.landing_lake.get(r) == li]
-            assert len(on) == len(lake.rafts), f"lake {lake.name} lost a raft"
+            assert len(on) == len(lake.rafts), f"rafts: lake {lake.name} lost a raft"
         loco = self.loco_node()
         for seat, h in enumerate(self.pos):
             k = board.kind[h]
-            assert h != loco, f"miner P{seat + 1} under the locomotive"
+            assert h != loco, f"miners[{seat}]: P{seat + 1} under the locomotive"
             if k == HOUSE:
-                assert h == board.houses[seat], f"miner P{seat + 1} in another's house"
+                assert h == board.houses[seat], f"miners[{seat}]: P{seat + 1} in another's house"
             else:
-                assert k == LAND, f"miner P{seat + 1} in the water"
+                assert k == LAND, f"miners[{seat}]: P{seat + 1} in the water"
             if h in self.rafts:
-                assert self.pos.count(h) == 1, "two figures on one raft"
+                assert self.pos.count(h) == 1, "miners: two figures on one raft"
         assert 0 <= self.loco < len(board.track)
