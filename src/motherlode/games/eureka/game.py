@@ -664,8 +664,8 @@ class EurekaState(State):
 
         >>> import motherlode
         >>> state = motherlode.deal(motherlode.load("eureka", players=3), seed=1)
-        >>> [round(v, 2) for v in state.heuristic_values()]  # the third house is further out
-        [0.0, 0.0, -0.02]
+        >>> [round(v, 2) for v in state.heuristic_values()]  # the houses' ways out differ
+        [0.02, -0.02, -0.04]
         """
         from motherlode.games.eureka.value import values
 
