@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from motherlode.core.hex import neighbours
-from motherlode.games.eureka.board import BERTH, HOUSE, WATER
+from motherlode.games.eureka.board import HOUSE, WATER
 from motherlode.games.eureka.game import CHIP_NAMES, Eureka, EurekaState
 
 
@@ -108,10 +108,8 @@ def brute_destinations(state: EurekaState, seat: int, steps: int) -> set[int]:
             return False
         if k == HOUSE:
             return last and nxt == own and cur in doors[nxt]
-        if board.kind[cur] == BERTH and k == BERTH:
-            return False
-        if k == BERTH:
-            return last and nxt in state.rafts and nxt not in state.pos
+        if last and nxt in state.rafts:  # a raft moored here: free, or the mover's own
+            return all(p != nxt for i, p in enumerate(state.pos) if i != seat)
         return True
 
     def rec(cur: int, prev: int, left: int) -> None:

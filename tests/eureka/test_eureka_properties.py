@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 
@@ -80,3 +81,61 @@ def test_clone_is_independent_and_equal(seed: int) -> None:
             copy.apply_action(copy.legal_actions()[0])
     assert state.serialize() != copy.serialize() or copy.is_terminal() or state.is_terminal()
     state.check_invariants()
+
+
+def _mutate(text: str, other: str, rng: random.Random) -> str:
+    """``text`` with one field changed: taken from ``other``, a digit changed, or a hex."""
+    fields = text.split()
+    donor = other.split()
+    i = rng.randrange(1, len(fields))
+    key, _, value = fields[i].partition("=")
+    how = rng.randrange(3)
+    if how == 0:
+        value = donor[i].partition("=")[2]
+    elif how == 1:
+        digits = [k for k, c in enumerate(value) if c.isdigit()]
+        if digits:
+            k = rng.choice(digits)
+            value = value[:k] + str(rng.randrange(10)) + value[k + 1:]
+    else:
+        names = game().board.names
+        parts = value.split(",")
+        j = rng.randrange(len(parts))
+        head, sep, tail = parts[j].partition(":")
+        parts[j] = rng.choice(names) + sep + tail if head[:1].isalpha() else parts[j]
+        value = ",".join(parts)
+    fields[i] = f"{key}={value}"
+    return " ".join(fields)
+
+
+@settings(max_examples=120, deadline=None, derandomize=True)
+@given(seed=SEEDS, other=SEEDS, players=st.integers(2, 6))
+def test_mutated_positions_are_refused_with_a_reason_or_playable(
+    seed: int, other: int, players: int
+) -> None:
+    from motherlode.core.errors import IllegalActionError, NotationError
+
+    g = game(players=players)
+    rng = random.Random(seed)
+    text = _mutate(random_position(seed, players).serialize(),
+                   random_position(other, players).serialize(), rng)
+    try:
+        state = g.deserialize(text)
+    except NotationError as err:
+        assert str(err).startswith("eureka position") and "eureka/1 " not in str(err)
+        return
+    assert state.serialize() == text or g.deserialize(state.serialize()).serialize() == (
+        state.serialize())
+    for _ in range(200):
+        if state.is_terminal():
+            break
+        state.check_invariants()
+        if state.is_chance_node():
+            state.apply_action(state.sample_chance(rng))
+        else:
+            legal = state.legal_actions()
+            assert legal, "a decision node with no legal action"
+            with contextlib.suppress(IllegalActionError):
+                state.apply_action(rng.randrange(g.num_distinct_actions))
+            if not state.is_chance_node() and not state.is_terminal():
+                state.apply_action(rng.choice(state.legal_actions()))

@@ -1,9 +1,11 @@
 """One scenario per rule sentence of the Eureka rulebook, named after its section.
 
 Board geography used below (the packaged designed board, see docs/rules/eureka.md):
-red's house k14 with its door k13+l13; the North fields around c5..d9 (holes c4, c7, b8,
-d6, d9); the East Lake posts m13 (city bank, raft) l14, and n14 (field bank, raft) m15;
-the railway u2 (next to the tunnel) .. k11 (the centre of Golden City).
+red's house k14 with its door k13+l13; the North fields around c5..d9 (holes c4, c6, c7,
+b8, c9; d4..d11 are the North Lake's far bank, d8 with a raft); the East Lake's city bank
+i14, j14, l13, m12 (raft), o10, p9 and its field bank i15, i16, j17, k18, l17, m16, n15
+(raft), o14, p13, q9, q12, r9, r10, r11; the railway u2 (next to the tunnel) .. k11 (the
+centre of Golden City).
 """
 
 from __future__ import annotations
@@ -45,9 +47,10 @@ def test_getting_ready_chips_face_down_on_every_mining_hole() -> None:
 
 def test_getting_ready_rafts_in_the_water_next_to_the_posts() -> None:
     s = game().new_initial_state()
-    assert names(s, s.rafts) == {"g9", "e8", "m13", "n14", "m7", "n5"}
-    for lake in s.game.board.lakes:
-        assert len([r for r in s.rafts if r in lake.berths[0] + lake.berths[1]]) == 2
+    assert names(s, s.rafts) == {"h10", "d8", "m12", "n15", "m8", "n4"}
+    for lake in s.game.board.lakes:  # one raft at a post on each bank
+        assert len([r for r in s.rafts if r in lake.banks[0]]) == 1
+        assert len([r for r in s.rafts if r in lake.banks[1]]) == 1
 
 
 def test_getting_ready_train_on_the_first_track_space_next_to_the_tunnel() -> None:
@@ -72,17 +75,32 @@ def test_rules_youngest_player_begins_seat_zero() -> None:
     assert s.current_player() == 0 and actions(s) == ["pass", "roll"]
 
 
+def test_rules_youngest_player_begins_first_player_option() -> None:
+    # "The youngest player begins": the engine cannot know ages, so first_player names the
+    # seat (default 0); play then passes to the left as usual.
+    s = game(players=5, first_player=3).new_initial_state()
+    assert s.current_player() == 3 and s.turn == 3 and actions(s) == ["pass", "roll"]
+    play(s, "pass")
+    assert s.current_player() == 4
+    play(s, "pass")
+    assert s.current_player() == 0
+    assert "turn=3 actor=3" in game(players=5, first_player=3).new_initial_state().serialize()
+
+
 def test_rules_house_left_only_through_its_two_hex_door() -> None:
     s = setup(phase="move", die=2)
-    assert moves(s) == {"j12", "j13", "k12", "l12", "l13", "k13", "m12", "m13"}
+    assert moves(s) == {"j12", "j13", "k12", "l12", "l13", "k13", "m12"}
 
 
 def test_rules_house_entered_only_through_the_door() -> None:
-    # j13 touches red's house k14 but is wall, not door: one step cannot go in...
-    s = setup(phase="retreat", die=1, miners={0: "j13:0:0:0:0"})
+    # j13 touches red's house k14 but is wall, not door: one step cannot go in (red won a
+    # duel over blue there and moves away one hex)...
+    s = setup(phase="retreat", die=1, miners={0: "j13:2:0:0:0", 1: "j13:0:0:0:0"},
+              revealed=["G2"])
     assert "k14" not in moves(s)
     # ...from the door it can.
-    s = setup(phase="retreat", die=1, miners={0: "k13:0:0:0:0"})
+    s = setup(phase="retreat", die=1, miners={0: "k13:2:0:0:0", 1: "k13:0:0:0:0"},
+              revealed=["G2"])
     assert "k14" in moves(s)
 
 
@@ -250,9 +268,9 @@ def test_miners_higher_throw_wins_the_others_gold_and_robbers_on_the_table() -> 
 def test_miners_winner_throws_again_and_moves_away_the_loser_stays() -> None:
     s = play(_duel(), "die 4", "die 2", "die 3")
     assert s.current_player() == 0 and s.die == 3 and "d7" not in moves(s)
-    play(s, "move d9")
+    play(s, "move c6")
     assert names(s, [s.pos[1]]) == {"d7"} and s.current_player() == 1
-    assert s.facedown[s.game.board.index["d9"]]  # no chip turned over after moving away
+    assert s.facedown[s.game.board.index["c6"]]  # no chip turned over after moving away
 
 
 def test_miners_defender_can_win_and_moves_away_then_the_attackers_left_plays() -> None:
@@ -260,7 +278,7 @@ def test_miners_defender_can_win_and_moves_away_then_the_attackers_left_plays() 
     assert (s.gold[1], s.robbers[1], s.gold[0]) == (5, 1, 0)
     play(s, "die L")  # the move-away throw: the locomotive counts one
     assert s.current_player() == 1 and s.die == 1 and s.loco == 0
-    play(s, "move d8")
+    play(s, "move d6")
     assert s.current_player() == 1 and s.phase == 0 and s.turn == 1
 
 
@@ -315,53 +333,95 @@ def test_rafts_lakes_crossed_only_by_raft_never_walked() -> None:
     assert all(kinds[s.game.board.index[h]] != 3 for h in moves(s))
 
 
+EAST_FIELD_BANK = {"i15", "i16", "j17", "k18", "l17", "m16", "n15", "o14", "p13", "q9", "q12",
+                   "r9", "r10", "r11"}
+NORTH_FIELD_BANK = {"d4", "d5", "d6", "d7", "d8", "d9", "d10", "d11", "e4", "e12", "f4", "f13",
+                    "g5", "g13"}
+
+
 def test_rafts_landed_on_only_with_an_exact_throw_then_cross() -> None:
     s = setup(phase="move", die=2)
-    play(s, "move m13")
-    assert actions(s) == ["stay", "cross m15"]  # n14 already holds a raft
-    play(s, "cross m15")
-    assert names(s, [s.pos[0]]) == {"m15"} and "m15" in names(s, s.rafts)
-    assert "m13" not in names(s, s.rafts) and s.current_player() == 1
+    play(s, "move m12")  # the raft moored at m12, on the East Lake's city bank
+    assert actions(s)[0] == "stay"
+    assert {a.split()[1] for a in actions(s)[1:]} == EAST_FIELD_BANK - {"n15"}  # n15: a raft
+    play(s, "cross m16")
+    assert names(s, [s.pos[0]]) == {"m16"} and "m16" in names(s, s.rafts)
+    assert "m12" not in names(s, s.rafts) and s.current_player() == 1
 
 
-def test_rafts_a_raft_is_never_passed_through() -> None:
-    # From l13 two steps: m13 (raft) can only be the end; m12 is reached by land.
-    s = setup(phase="retreat", die=1, miners={0: "l13:0:0:0:0"})
-    assert "m13" in moves(s)
-    s = setup(phase="move", die=2, miners={0: "m12:0:0:0:0"}, rafts=["g9", "e8", "l14", "n14",
-              "m7", "n5"])
-    assert "l14" in moves(s) and "m13" not in moves(s)
+def test_rafts_cross_to_any_space_on_the_opposite_banks_of_the_same_lake() -> None:
+    # "may immediately move the raft and the gold miner figure across the lake, to any space
+    # on the opposite banks of the same lake": every land space of the far bank touching the
+    # lake, except one holding the lake's other raft (d8) or another figure (blue at d5).
+    s = setup(phase="raft", miners={0: "h10:0:0:0:0", 1: "d5:0:0:0:0"})
+    assert actions(s) == ["stay"] + [f"cross {h}" for h in sorted(
+        NORTH_FIELD_BANK - {"d8", "d5"}, key=s.game.board.index.__getitem__)]
+    for h in ("d8", "d5"):
+        with pytest.raises(IllegalActionError, match="no raft and no figure"):
+            s.clone().apply_string(f"cross {h}")
+
+
+def test_rafts_a_raft_lies_at_its_bank_space_and_is_passed_by_land() -> None:
+    # A raft is boarded only by a move ending at its space ("only with an exact throw");
+    # a move passing that land space goes on and boards nothing.
+    s = setup(phase="move", die=3, miners={0: "l13:0:0:0:0"})
+    assert "m12" in moves(s) and "n10" in moves(s)  # n10: l13 -> m12 -> m11 -> n10, say
+    play(s, "move n10")
+    assert s.current_player() == 1 and "m12" in names(s, s.rafts)
 
 
 def test_rafts_may_stay_instead_of_crossing() -> None:
-    s = play(setup(phase="move", die=2), "move m13", "stay")
-    assert names(s, [s.pos[0]]) == {"m13"} and s.current_player() == 1
+    s = play(setup(phase="move", die=2), "move m12", "stay")
+    assert names(s, [s.pos[0]]) == {"m12"} and s.current_player() == 1
+    assert s.observation()["miners"][0]["on_raft"]
 
 
 def test_rafts_next_turn_move_off_leaving_the_raft_for_others() -> None:
-    s = setup(miners={0: "m15:0:0:0:0"}, rafts=["g9", "e8", "m15", "n14", "m7", "n5"])
-    play(s, "roll", "die 2", "move n16")
-    assert "m15" in names(s, s.rafts)
-    assert s.current_player() == 1
+    s = setup(miners={0: "m16:0:0:0:0"}, rafts=["h10", "d8", "m12", "m16", "m8", "n4"])
+    play(s, "roll", "die 2", "move m18")
+    assert "m16" in names(s, s.rafts) and s.current_player() == 1
+    # The raft left on the bank can be used by another player in his turn.
+    s = setup(turn=1, phase="move", die=2, miners={0: "m18:0:0:0:0", 1: "l17:0:0:0:0"},
+              rafts=["h10", "d8", "m12", "m16", "m8", "n4"])
+    play(s, "move m16")
+    assert s.phase == 3 and "cross o10" in actions(s)
 
 
 def test_rafts_only_one_figure_on_a_raft() -> None:
-    s = setup(phase="move", die=2, turn=1, miners={0: "m13:0:0:0:0", 1: "k13:0:0:0:0"})
-    assert "m13" not in moves(s)
+    s = setup(phase="move", die=2, turn=1, miners={0: "m12:0:0:0:0", 1: "k13:0:0:0:0"})
+    assert "m12" not in moves(s)
     with pytest.raises(IllegalActionError, match="only one figure"):
-        s.apply_string("move m13")
+        s.apply_string("move m12")
 
 
 def test_rafts_cross_only_to_the_opposite_bank_of_the_same_lake() -> None:
-    s = play(setup(phase="move", die=2), "move m13")
-    with pytest.raises(IllegalActionError, match="opposite bank"):
-        s.apply_string("cross e8")
+    s = play(setup(phase="move", die=2), "move m12")
+    for other in ("d4", "i14", "n4"):  # another lake, the same bank, another lake's raft
+        with pytest.raises(IllegalActionError, match="opposite bank"):
+            s.clone().apply_string(f"cross {other}")
 
 
 def test_rafts_gold_is_safe_while_crossing() -> None:
-    s = setup(phase="move", die=2, miners={0: "k14:5:0:0:0"}, revealed=["G5"])
-    play(s, "move m13", "cross m15")
+    s = setup(phase="move", die=2, miners={0: "k13:5:0:0:0"}, revealed=["G5"])
+    play(s, "move m12", "cross m16")
     assert s.gold[0] == 5 and s.check_invariants() is None
+    # Nobody can land on the rider while he stands on the raft at the far bank.
+    s = setup(turn=1, phase="move", die=2, miners={0: "m16:5:0:0:0", 1: "l17:0:0:0:0"},
+              rafts=["h10", "d8", "m16", "n15", "m8", "n4"], revealed=["G5"])
+    assert "m16" not in moves(s)
+
+
+def test_die_revisits_a_miner_may_loop_back_onto_the_raft_he_just_left() -> None:
+    # "a hexagon may be entered more than once, as long as the player is not simply moving
+    # backwards and forwards" and "Only one figure may stand on a raft": red on the raft at
+    # h10 with a 3 goes h10 -> h9 -> i10 -> h10; the raft is empty once he steps off it.
+    s = setup(4, phase="move", die=3, miners={0: "h10:0:0:0:0"})
+    assert "h10" in moves(s)
+    play(s, "move h10")
+    assert s.phase == 3 and "cross d4" in actions(s)  # on the raft again: it may cross
+    # With another figure on it, the raft is no destination (item of the same rule).
+    s = setup(4, phase="move", die=3, miners={0: "i10:0:0:0:0", 1: "h10:0:0:0:0"})
+    assert "h10" not in moves(s)
 
 
 # -- End of the Game -------------------------------------------------------------------------
@@ -412,7 +472,7 @@ def test_end_no_more_gold_nuggets_banked_variant_waits_for_the_gold_to_be_banked
 # -- Tips for Clever Gold Miners ----------------------------------------------------------------
 
 
-@pytest.mark.parametrize("where", ["k14", "c5", "m13"])
+@pytest.mark.parametrize("where", ["k14", "c5", "m12"])
 def test_tips_a_player_can_always_pass(where: str) -> None:
     s = setup(miners={0: f"{where}:0:0:0:0"})
     assert actions(s) == ["pass", "roll"]
@@ -456,7 +516,8 @@ def test_unclear_moved_away_miner_landing_on_a_miner_does_not_fight() -> None:
 
 
 def test_unclear_moved_away_miner_may_reach_his_house_and_deposit() -> None:
-    s = setup(phase="retreat", die=2, miners={0: "j12:0:1:0:0"}, revealed=["R1"])
+    s = setup(phase="retreat", die=2, miners={0: "j12:0:1:0:0", 1: "j12:0:0:0:0"},
+              revealed=["R1"])
     play(s, "move k14")
     assert s.house_robbers[0] == 1 and s.current_player() == 1
 

@@ -12,7 +12,7 @@ import pytest
 from eureka_helpers import game, play, setup
 
 from motherlode.core.agent import RandomAgent
-from motherlode.core.errors import ConfigError
+from motherlode.core.errors import ConfigError, RecordError
 from motherlode.core.records import GameRecord, replay
 from motherlode.games.eureka import Eureka
 from motherlode.games.eureka.board import load_board
@@ -98,6 +98,8 @@ def test_chip_mix_default_and_override() -> None:
         ({"players": 7}, "players must be 2..6"),
         ({"nuggets_end": "never"}, "nuggets_end"),
         ({"max_turns": 0}, "max_turns"),
+        ({"players": 3, "first_player": 3}, "first_player=3 is no seat"),
+        ({"first_player": -1}, "first_player"),
         ({"board": "/no/such/file.json"}, "cannot read"),
     ],
 )
@@ -126,11 +128,21 @@ def test_a_users_own_board_file_loads(tmp_path: Path) -> None:
         (lambda d: d["houses"][0].update(door=["k13"]), "two hexes wide"),
         (lambda d: d["track"].reverse(), "track"),
         (lambda d: d["track"].pop(3), "track"),
-        (lambda d: d["lakes"][0].update(rafts=["k11", "e8"]), "lakes\\[0\\].rafts"),
-        (lambda d: d["lakes"][1]["berths"].update(city=["e8"]), "lakes\\[1\\].berths.city"),
+        (lambda d: d["lakes"][0].update(rafts=["k11", "d8"]), "lakes\\[0\\].rafts"),
+        (lambda d: d["lakes"][0].update(rafts=["g9", "d8"]), "not a landing space"),
+        (lambda d: d["lakes"][1]["banks"].update(city=["d8"]), "lakes\\[1\\].banks.city"),
+        (lambda d: d["lakes"][0]["banks"]["fields"].remove("d5"), "d5 touch the lake"),
+        (lambda d: (d["lakes"][0]["banks"]["city"].remove("h9"),
+                    d["lakes"][0]["banks"]["fields"].append("h9")), "street, on the Golden City"),
+        (lambda d: d["lakes"][0]["banks"].update(fields=d["lakes"][0]["banks"]["fields"]
+                                                 + d["lakes"][0]["banks"]["city"][:1]),
+         "listed twice"),
+        (lambda d: d["rows"].__setitem__(3, d["rows"][3][:8] + "o" + d["rows"][3][9:]),
+         "mining hole"),
+        (lambda d: d["lakes"][0].update(berths=d["lakes"][0].pop("banks")), "old board format"),
         (lambda d: d["rows"].pop(), "rows"),
         (lambda d: d["lakes"].pop(), "three lakes"),
-        (lambda d: d["lakes"][0].update(rafts=["g9"]), "six rafts"),
+        (lambda d: d["lakes"][0].update(rafts=["h10"]), "six rafts"),
         (lambda d: d.pop("radius"), "radius: missing"),
     ],
 )
@@ -208,6 +220,20 @@ def test_golden_record_replays_identically() -> None:
     record = GameRecord.load(DATA / "golden_4p.json")
     state = replay(record)
     assert state.serialize() == (DATA / "golden_4p.final.txt").read_text().strip()
-    assert state.scores() == record.scores == [22.0, 0.0, 36.0, 0.0]
+    assert state.scores() == record.scores == [20.0, 2.0, 23.0, 0.0]
+    assert record.versions["rules"] == 2
     again = GameRecord.from_state(state, record.players, record.seed)
     assert again.actions == record.actions
+
+
+def test_a_rules_1_record_is_refused_naming_the_step_and_the_rafts_change() -> None:
+    # The golden record of rules version 1 (rafts on water posts, a crossing to one post):
+    # its step 6, "move m7", went onto the West Lake's old raft post, water now.
+    record = GameRecord.load(DATA / "golden_4p_rules1.json")
+    assert record.versions["rules"] == 1
+    with pytest.raises(RecordError) as err:
+        replay(record)
+    text = str(err.value)
+    assert "step 6 ('move m7')" in text and "lake water" in text
+    assert "rules version 1" in text and "Eureka, Rafts" in text and "Eureka, The Die" in text
+    assert "eureka/1 " not in text  # the message never holds the position

@@ -31,8 +31,6 @@ LAND = 0
 """Walkable land: gold field, mining hole, street, railway track."""
 HOUSE = 1
 """A house: entered only by an exact throw through its door, by its owner."""
-BERTH = 2
-"""A raft post: water by the bank where a raft may lie; entered only by an exact throw."""
 WATER = 3
 """Lake water: never entered."""
 
@@ -47,13 +45,18 @@ ROBBER_HATS = (1, 2, 3, 4, 5)
 
 @dataclass(frozen=True)
 class Lake:
-    """One lake: its raft posts on the city bank and on the field bank."""
+    """One lake: its landing spaces on the city bank and on the field bank.
+
+    A landing space is a land hex touching the lake's water; a raft lies moored in the
+    water at one of them and its rider stands on it (rulebook: "across the lake, to any
+    space on the opposite banks of the same lake").
+    """
 
     name: str
-    berths: tuple[tuple[int, ...], tuple[int, ...]]
-    """Berth node ids: ``berths[0]`` on the Golden City bank, ``berths[1]`` opposite."""
+    banks: tuple[tuple[int, ...], tuple[int, ...]]
+    """Landing spaces: ``banks[0]`` on the Golden City bank, ``banks[1]`` opposite."""
     rafts: tuple[int, ...]
-    """Berths holding a raft at set-up."""
+    """Landing spaces with a raft moored at set-up (the posts)."""
 
 
 @dataclass(frozen=True)
@@ -65,9 +68,9 @@ class Board:
     names: tuple[str, ...]
     index: dict[str, int]
     terrain: tuple[str, ...]
-    """Per node: ``field``, ``hole``, ``street``, ``house``, ``track``, ``water`` or ``berth``."""
+    """Per node: ``field``, ``hole``, ``street``, ``house``, ``track`` or ``water``."""
     kind: tuple[int, ...]
-    """Per node: :data:`LAND`, :data:`HOUSE`, :data:`BERTH` or :data:`WATER`."""
+    """Per node: :data:`LAND`, :data:`HOUSE` or :data:`WATER`."""
     nbrs: tuple[tuple[int, ...], ...]
     """Movement neighbours (walls of houses and water already removed)."""
     track: tuple[int, ...]
@@ -79,25 +82,25 @@ class Board:
     holes: tuple[int, ...]
     """Mining holes in node order (one chip each at set-up)."""
     lakes: tuple[Lake, ...]
-    berths: tuple[int, ...]
-    """Every raft berth, lake by lake, city bank first."""
-    berth_lake: dict[int, int]
-    berth_side: dict[int, int]
+    landings: tuple[int, ...]
+    """Every landing space, lake by lake, city bank first (the ``cross`` action slots)."""
+    landing_lake: dict[int, int]
+    landing_side: dict[int, int]
     city: frozenset[int]
     """Golden City: streets, houses and the railway inside the city."""
     source: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
 
-    def opposite(self, berth: int) -> tuple[int, ...]:
-        """The berths on the opposite bank of ``berth``'s lake."""
-        lake = self.lakes[self.berth_lake[berth]]
-        return lake.berths[1 - self.berth_side[berth]]
+    def opposite(self, landing: int) -> tuple[int, ...]:
+        """The landing spaces on the opposite bank of ``landing``'s lake."""
+        lake = self.lakes[self.landing_lake[landing]]
+        return lake.banks[1 - self.landing_side[landing]]
 
     def distances_from(self, sources: list[int], rafts: bool = True) -> list[int]:
         """Steps from the nearest of ``sources`` to every node (static graph; -1: none).
 
-        With ``rafts``, crossing a lake between berths counts as 3 steps (a heuristic for
-        bots: a crossing ends the turn).
+        With ``rafts``, crossing a lake between landing spaces counts as 3 steps (a
+        heuristic for bots: a crossing ends the turn).
         """
         big = 10**6
         dist = [big] * len(self.hexes)
@@ -115,7 +118,7 @@ class Board:
                 if dist[node] != d:
                     continue
                 steps: list[tuple[int, int]] = [(n, 1) for n in self.nbrs[node]]
-                if rafts and self.kind[node] == BERTH:
+                if rafts and node in self.landing_lake:
                     steps += [(b, 3) for b in self.opposite(node)]
                 for n, w in steps:
                     if d + w < dist[n]:
@@ -222,56 +225,81 @@ def load_board(path: str | None = None) -> Board:
     pos = {h: i for i, h in enumerate(cells)}
     terrain = [TERRAIN_CHARS.get(chars[h], "water") for h in cells]
 
-    # Lakes and berths.
+    # Lakes and their banks' landing spaces.
     lakes_raw = data["lakes"]
     if not isinstance(lakes_raw, list) or len(lakes_raw) != 3:
         raise _fail(src, "lakes", "must list the three lakes around Golden City (rulebook)")
     lakes: list[Lake] = []
-    berth_lake: dict[int, int] = {}
-    berth_side: dict[int, int] = {}
-    all_berths: list[int] = []
+    landing_lake: dict[int, int] = {}
+    landing_side: dict[int, int] = {}
+    all_landings: list[int] = []
     for li, lk in enumerate(lakes_raw):
         entry = f"lakes[{li}]"
-        if not isinstance(lk, dict) or not {"name", "water", "berths", "rafts"} <= set(lk):
-            raise _fail(src, entry, "needs name, water, berths (city, fields) and rafts")
+        if isinstance(lk, dict) and "berths" in lk:
+            raise _fail(
+                src, entry, "'berths' (raft posts in the water) is the old board format; list"
+                " every landing space of each bank under 'banks' (city, fields)"
+            )
+        if not isinstance(lk, dict) or not {"name", "water", "banks", "rafts"} <= set(lk):
+            raise _fail(src, entry, "needs name, water, banks (city, fields) and rafts")
         water = lk["water"]
         water_cells = [pos[h] for h in cells if chars[h] == water]
         if not water_cells:
             raise _fail(src, entry, f"no water cells {water!r} on the board")
         if not _connected(water_cells, cells, pos):
             raise _fail(src, entry, "its water is not one connected lake")
-        b = lk["berths"]
+        shore = {
+            pos[n]
+            for w in water_cells
+            for n in neighbours(cells[w])
+            if n in pos and terrain[pos[n]] not in ("water", "house")
+        }
+        b = lk["banks"]
         if not isinstance(b, dict) or set(b) != {"city", "fields"}:
-            raise _fail(src, entry, "berths must be an object with 'city' and 'fields'")
+            raise _fail(src, entry, "banks must be an object with 'city' and 'fields'")
         sides = []
         for side_i, side in enumerate(("city", "fields")):
-            nodes = _names(src, f"{entry}.berths.{side}", b[side], index)
+            where = f"{entry}.banks.{side}"
+            nodes = _names(src, where, b[side], index)
             if not nodes:
-                raise _fail(src, f"{entry}.berths.{side}", "needs at least one raft post")
+                raise _fail(src, where, "needs at least one landing space")
             for nd in nodes:
-                if nd in berth_lake:
-                    raise _fail(src, f"{entry}.berths.{side}", f"{names[nd]} listed twice")
-                if chars[cells[nd]] != water:
-                    raise _fail(src, f"{entry}.berths.{side}", f"{names[nd]} is not its water")
-                want_t = ("street", "track") if side == "city" else ("field", "hole", "track")
-                land = [
-                    pos[n] for n in neighbours(cells[nd]) if n in pos and terrain[pos[n]] in want_t
-                ]
-                if not land:
-                    raise _fail(
-                        src, f"{entry}.berths.{side}", f"{names[nd]} is not on the {side} bank"
+                if nd in landing_lake:
+                    why = (
+                        "listed twice" if landing_lake[nd] == li else "listed for two lakes"
+                        " (a space touching two lakes cannot be a landing space of both)"
                     )
-                berth_lake[nd] = li
-                berth_side[nd] = side_i
-                terrain[nd] = "berth"
-                all_berths.append(nd)
+                    raise _fail(src, where, f"{names[nd]} {why}")
+                if nd not in shore:
+                    raise _fail(src, where, f"{names[nd]} is no land space touching this lake")
+                if terrain[nd] in ("hole", "track"):
+                    what = "a mining hole" if terrain[nd] == "hole" else "a railway space"
+                    raise _fail(
+                        src, where, f"{names[nd]} is {what}: every space by a lake is a landing"
+                        " space where a raft may moor, so keep holes and the railway off the lakes"
+                    )
+                if side == "fields" and terrain[nd] == "street":
+                    raise _fail(src, where, f"{names[nd]} is a street, on the Golden City bank")
+                landing_lake[nd] = li
+                landing_side[nd] = side_i
+                all_landings.append(nd)
             sides.append(tuple(nodes))
+        if not any(terrain[nd] == "street" for nd in sides[0]):
+            raise _fail(src, f"{entry}.banks.city", "the Golden City bank has no street")
+        missing = sorted(names[nd] for nd in shore - set(sides[0]) - set(sides[1]))
+        if missing:
+            raise _fail(
+                src, f"{entry}.banks", f"{', '.join(missing)} touch the lake but are on neither"
+                " bank (every space on a bank is a landing space: rulebook)"
+            )
         rafts = _names(src, f"{entry}.rafts", lk["rafts"], index)
         if not rafts or len(set(rafts)) != len(rafts):
-            raise _fail(src, f"{entry}.rafts", "needs at least one raft, each on its own post")
+            raise _fail(src, f"{entry}.rafts", "needs at least one raft, each at its own space")
         for rf in rafts:
-            if berth_lake.get(rf) != li:
-                raise _fail(src, f"{entry}.rafts", f"{names[rf]} is not a post of this lake")
+            if landing_lake.get(rf) != li:
+                raise _fail(
+                    src, f"{entry}.rafts", f"{names[rf]} is not a landing space of this lake"
+                )
         lakes.append(Lake(str(lk["name"]), (sides[0], sides[1]), tuple(rafts)))
     if sum(len(lake.rafts) for lake in lakes) != 6:
         raise _fail(src, "lakes", "the game has six rafts (published component list)")
@@ -332,7 +360,7 @@ def load_board(path: str | None = None) -> Board:
         raise _fail(src, "rows", "Golden City's streets are not connected")
 
     # Movement graph.
-    kinds = {"house": HOUSE, "berth": BERTH, "water": WATER}
+    kinds = {"house": HOUSE, "water": WATER}
     kind = [kinds.get(tn, LAND) for tn in terrain]
     door_of: dict[int, list[int]] = {}
     for hnode, dr in zip(houses, doors, strict=True):
@@ -350,7 +378,6 @@ def load_board(path: str | None = None) -> Board:
                 pair == (LAND, LAND)
                 or (pair == (LAND, HOUSE) and j in door_of.get(i, []))
                 or (pair == (HOUSE, LAND) and i in door_of.get(j, []))
-                or pair in ((LAND, BERTH), (BERTH, LAND))
             ):
                 out.append(j)
         nbrs.append(tuple(sorted(out)))
@@ -374,9 +401,9 @@ def load_board(path: str | None = None) -> Board:
         doors=tuple(doors),
         holes=holes,
         lakes=tuple(lakes),
-        berths=tuple(all_berths),
-        berth_lake=berth_lake,
-        berth_side=berth_side,
+        landings=tuple(all_landings),
+        landing_lake=landing_lake,
+        landing_side=landing_side,
         city=frozenset(city),
         source=src,
     )

@@ -18,7 +18,7 @@ from typing import Any
 
 from motherlode.core.agent import Agent
 from motherlode.core.protocol import Action, Game, State
-from motherlode.games.eureka.board import BERTH, GOLD_VALUES, HOUSE, ROBBER_HATS
+from motherlode.games.eureka.board import GOLD_VALUES, HOUSE, ROBBER_HATS
 from motherlode.games.eureka.game import (
     MOVE,
     MOVE_BASE,
@@ -124,7 +124,7 @@ class GreedyAgent(Agent):
         if state.phase == RAFT:
             if action == STAY:
                 return -target[state.pos[seat]]
-            node = board.berths[action - state.game.cross_base]
+            node = board.landings[action - state.game.cross_base]
             return -target[node] + 0.5
         if state.phase not in (MOVE, RETREAT) or action == STAY:
             return 0.0
@@ -133,7 +133,7 @@ class GreedyAgent(Agent):
         dist = target[node] if target[node] >= 0 else 50
         if kind == HOUSE:
             return 10.0 * carried - 2.0 if carried else -3.0 - dist
-        if kind == BERTH:
+        if node in state.rafts:
             far = [target[b] for b in board.opposite(node) if b not in state.rafts]
             return -(min(far) + 1 if far else dist) + 0.25
         if state.phase == RETREAT:

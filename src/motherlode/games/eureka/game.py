@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Literal, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Self
 
 import numpy as np
 from pydantic import Field, model_validator
@@ -44,7 +44,6 @@ from pydantic import Field, model_validator
 from motherlode.core.errors import ConfigError
 from motherlode.core.protocol import CHANCE, TERMINAL, Action, Game, GameConfig, Player, State
 from motherlode.games.eureka.board import (
-    BERTH,
     GOLD_VALUES,
     HOUSE,
     LAND,
@@ -68,7 +67,7 @@ ROLL = 1
 MOVE = 2
 """The mover picks a destination exactly ``die`` hexes away."""
 RAFT = 3
-"""The miner on a raft picks a berth on the opposite bank, or stays."""
+"""The miner on a raft picks a landing space on the opposite bank, or stays."""
 REVEAL = 4
 """Chance: the face-down chip under the mover is turned over."""
 DEFEND = 5
@@ -141,6 +140,12 @@ class EurekaConfig(GameConfig):
         description="turn limit (passing can make a game last forever); at it the game is"
         " scored as if the train had arrived",
     )
+    first_player: int = Field(
+        default=0,
+        ge=0,
+        description="the seat that begins (the rulebook: 'the youngest player begins');"
+        " play then passes to the left (seat + 1)",
+    )
     nuggets_end: Literal["found", "banked"] = Field(
         default="found",
         description="'no more gold nuggets' ends the game when every gold chip is turned"
@@ -152,6 +157,11 @@ class EurekaConfig(GameConfig):
         for text, what in ((self.gold_mix, "gold_mix"), (self.robber_mix, "robber_mix")):
             if text:
                 parse_mix(text, what)
+        if self.first_player >= self.players:
+            raise ConfigError(
+                f"invalid eureka config: first_player={self.first_player} is no seat of a"
+                f" {self.players}-player game (seats 0..{self.players - 1})"
+            )
         return self
 
 
@@ -159,6 +169,16 @@ class Eureka(Game):
     """The Eureka game: a validated config with its board and chip mix loaded."""
 
     name = "eureka"
+    rules_version = 2
+    rules_changes: ClassVar[dict[int, str]] = {
+        2: "Eureka, The Die: a miner on a raft may loop back onto it within one move (the"
+        " raft is empty once he steps off), so a move ending on the raft he started from"
+        " is legal; Eureka, Rafts: a raft crosses 'to any space on the opposite banks of"
+        " the same lake', so every free land space of the opposite bank touching the lake"
+        " is a landing space (a raft lies moored at a land space of its bank and its rider"
+        " stands there; the designed board's lake banks, raft posts and mining holes"
+        " changed with it)",
+    }
     Config = EurekaConfig
     min_players = 2
     max_players = 6
@@ -180,11 +200,10 @@ class Eureka(Game):
                 f" {self.board.source} has {len(self.board.holes)} mining holes (one chip each)"
             )
         n = len(self.board.hexes)
-        self._num_actions = MOVE_BASE + n + len(self.board.berths)
+        self._num_actions = MOVE_BASE + n + len(self.board.landings)
         self.cross_base = MOVE_BASE + n
-        self.berth_slot = {b: i for i, b in enumerate(self.board.berths)}
-        self.dest_cache: dict[tuple[int, int, int, int], tuple[tuple[int, ...], tuple[int, ...]]]
-        self.dest_cache = {}
+        self.landing_slot = {b: i for i, b in enumerate(self.board.landings)}
+        self.dest_cache: dict[tuple[int, int, int, int], tuple[int, ...]] = {}
         """Memo of the static part of :meth:`EurekaState.destinations` (pure, per board)."""
 
     @classmethod
@@ -197,6 +216,7 @@ class Eureka(Game):
             {"players": 6},
             {"players": 4, "nuggets_end": "banked", "max_turns": 300},
             {"players": 3, "gold_mix": "20,12,10,4,2", "robber_mix": "6,4,3,2,1"},
+            {"players": 5, "first_player": 3},
         ]
 
     @property
@@ -235,15 +255,12 @@ class Eureka(Game):
 CHANCE_BASE_END = CHIP_BASE + NUM_KINDS
 
 
-def _search(
-    board: Board, start: int, steps: int, loco: int, own: int
-) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Hexes exactly ``steps`` from ``start``: (land or own house, raft posts reached).
+def _search(board: Board, start: int, steps: int, loco: int, own: int) -> tuple[int, ...]:
+    """Hexes exactly ``steps`` from ``start``: land, or the own house as the last hex.
 
     The search runs step by step over the hexes reached, each with the hex it was entered
     from (or -2 when entered from two or more different hexes: then no next step reverses
-    every way in), never over paths. Raft posts are returned apart, to be checked against
-    the rafts and figures of the position.
+    every way in), never over paths. Rafts are checked against the position afterwards.
     """
     nbrs = board.nbrs
     kind = board.kind
@@ -266,9 +283,7 @@ def _search(
         frontier = nxt
         if not frontier:
             break
-    land = tuple(h for h in frontier if kind[h] != BERTH)
-    posts = tuple(h for h in frontier if kind[h] == BERTH)
-    return land, posts
+    return tuple(frontier)
 
 
 class EurekaState(State):
@@ -290,15 +305,15 @@ class EurekaState(State):
     bag: list[int]
     """Face-down chips by kind (gold 1..5, robber 1..5): what a reveal draws from."""
     rafts: list[int]
-    """Berth node of each raft."""
+    """The landing space each raft lies moored at (its rider, if any, stands there)."""
 
     @classmethod
     def initial(cls, game: Eureka) -> EurekaState:
         s = cls(game)
         board = game.board
         n = game.num_players
-        s.turn = 0
-        s.actor = 0
+        s.turn = game.cfg.first_player
+        s.actor = game.cfg.first_player
         s.phase = TURN
         s.die = 0
         s.loco = 0
@@ -377,10 +392,12 @@ class EurekaState(State):
         """Hexes ``seat``'s miner can reach in exactly ``steps`` hexes.
 
         No step goes straight back to the hex just left; water is never entered; the
-        locomotive's hex is never entered or jumped; a house (its owner's only) and a raft
-        (free, with no figure on it) end a move and only with the exact throw. The search
-        runs step by step over the hexes reached, never over paths, and its static part
-        is memoised per game.
+        locomotive's hex is never entered or jumped; a house (its owner's only) ends a move
+        and only with the exact throw; a landing space where a raft lies with another
+        figure on it is not a destination ("Only one figure may stand on a raft"; the mover
+        himself leaves his raft empty when he steps off it, so he may loop back onto it).
+        The search runs step by step over the hexes reached, never over paths, and its
+        static part is memoised per game.
         """
         board = self.game.board
         start = self.pos[seat]
@@ -394,19 +411,19 @@ class EurekaState(State):
             if len(cache) > 300_000:
                 cache.clear()
             cache[key] = found
-        out = set(found[0])
-        for b in found[1]:  # raft posts reached: only with a raft and no figure on it
-            if b in self.rafts and b not in self.pos:
-                out.add(b)
+        out = set(found)
+        ridden = {p for i, p in enumerate(self.pos) if i != seat} & set(self.rafts)
+        out -= ridden
         if exclude_start:
             out.discard(start)
         return sorted(out)
 
     def _cross_targets(self) -> list[int]:
+        """Landing spaces of the opposite bank with no raft moored and no figure on them."""
         board = self.game.board
         here = self.pos[self.actor]
-        rafts = set(self.rafts)
-        return [b for b in board.opposite(here) if b not in rafts]
+        taken = set(self.rafts) | set(self.pos)
+        return [b for b in board.opposite(here) if b not in taken]
 
     def _legal_actions(self) -> list[Action]:
         ph = self.phase
@@ -419,7 +436,7 @@ class EurekaState(State):
                 return [STAY]
             return [MOVE_BASE + d for d in self._dest]
         if ph == RAFT:
-            slot = self.game.berth_slot
+            slot = self.game.landing_slot
             base = self.game.cross_base
             return [STAY, *sorted(base + slot[b] for b in self._cross_targets())]
         return []
@@ -479,13 +496,13 @@ class EurekaState(State):
                 if kind == HOUSE:
                     self._deposit(seat)
                     self._end_turn()
-                elif kind == BERTH:
+                elif self.pos[seat] in self.rafts:
                     self.phase = RAFT
                 else:
                     self._end_turn()
         elif ph == RAFT:
             if action != STAY:
-                target = self.game.board.berths[action - self.game.cross_base]
+                target = self.game.board.landings[action - self.game.cross_base]
                 here = self.pos[seat]
                 self.rafts[self.rafts.index(here)] = target
                 self.pos[seat] = target
@@ -544,7 +561,7 @@ class EurekaState(State):
             self._deposit(seat)
             self._end_turn()
             return
-        if kind == BERTH:
+        if here in self.rafts:  # a free raft moored here (landing spaces hold no chip)
             self.phase = RAFT
             return
         stack = self.stacks.pop(here, None)
@@ -647,8 +664,8 @@ class EurekaState(State):
 
         >>> import motherlode
         >>> state = motherlode.deal(motherlode.load("eureka", players=3), seed=1)
-        >>> [round(v, 2) for v in state.heuristic_values()]  # the third house is further out
-        [0.0, 0.0, -0.02]
+        >>> [round(v, 2) for v in state.heuristic_values()]  # the houses' ways out differ
+        [0.02, -0.02, -0.04]
         """
         from motherlode.games.eureka.value import values
 
@@ -737,7 +754,7 @@ class EurekaState(State):
                     "colour": board.colours[i],
                     "hex": names[self.pos[i]],
                     "in_house": self.pos[i] == board.houses[i],
-                    "on_raft": board.kind[self.pos[i]] == BERTH,
+                    "on_raft": self.pos[i] in self.rafts,
                     "gold": self.gold[i],
                     "robbers": self.robbers[i],
                     "house_gold": self.house_gold[i],
@@ -813,36 +830,52 @@ class EurekaState(State):
         board = game.board
         mix = game.mix
         ng = len(GOLD_VALUES)
-        assert all(c >= 0 for c in self.bag), "negative chip count in the bag"
-        assert all(self.bag[k] <= mix.kinds[k] for k in range(NUM_KINDS)), "bag over the mix"
+        assert all(c >= 0 for c in self.bag), "bag: negative chip count"
+        assert all(self.bag[k] <= mix.kinds[k] for k in range(NUM_KINDS)), (
+            "bag: more chips of a kind than the chip mix has (bag over the mix)"
+        )
         down = sum(self.facedown)
-        assert down == sum(self.bag), f"{down} face-down chips but {sum(self.bag)} unrevealed"
+        assert down == sum(self.bag), (
+            f"chips/bag: {down} face-down chips but {sum(self.bag)} unrevealed"
+        )
         holes = set(board.holes)
-        assert all(h in holes for h, f in enumerate(self.facedown) if f), "chip off a hole"
+        assert all(h in holes for h, f in enumerate(self.facedown) if f), "chips: chip off a hole"
         for h in self.stacks:
-            assert h in holes and not self.facedown[h], "robber stack off a hole or on a chip"
+            assert h in holes and not self.facedown[h], (
+                "robbers: robber stack off a hole or on a chip"
+            )
         bag_nuggets = sum(GOLD_VALUES[k] * self.bag[k] for k in range(ng))
         out = sum(self.gold) + sum(self.house_gold) + sum(g for _, g in self.stacks.values())
-        assert bag_nuggets + out == mix.nuggets, "gold nuggets not conserved"
+        assert bag_nuggets + out == mix.nuggets, "miners/robbers/bag: gold nuggets not conserved"
         revealed_gold_chips = sum(mix.gold) - sum(self.bag[:ng])
-        assert out <= 5 * revealed_gold_chips, "more nuggets out than gold chips revealed"
+        assert out <= 5 * revealed_gold_chips, (
+            "miners/robbers/bag: more nuggets out than gold chips revealed"
+        )
         robbers = sum(self.bag[ng:]) + len(self.stacks) + sum(self.robbers)
         robbers += sum(self.house_robbers)
-        assert robbers == sum(mix.robbers), "robber chips not conserved"
-        assert len(self.rafts) == sum(len(lk.rafts) for lk in board.lakes), "raft lost"
-        assert len(set(self.rafts)) == len(self.rafts), "two rafts on one post"
+        assert robbers == sum(mix.robbers), "miners/robbers/bag: robber chips not conserved"
+        for k, hat in enumerate(ROBBER_HATS):
+            up = sum(1 for h, _ in self.stacks.values() if h == hat)
+            have = mix.robbers[k]
+            assert up + self.bag[ng + k] <= have, (
+                f"robbers/bag: {up} face-up and {self.bag[ng + k]} face-down robbers with hat"
+                f" {hat}, but the"
+                f" chip mix has {have}"
+            )
+        assert len(self.rafts) == sum(len(lk.rafts) for lk in board.lakes), "rafts: raft lost"
+        assert len(set(self.rafts)) == len(self.rafts), "rafts: two rafts at one landing space"
+        assert all(r in board.landing_lake for r in self.rafts), "rafts: raft off a landing space"
         for li, lake in enumerate(board.lakes):
-            on = [r for r in self.rafts if board.berth_lake.get(r) == li]
-            assert len(on) == len(lake.rafts), f"lake {lake.name} lost a raft"
+            on = [r for r in self.rafts if board.landing_lake.get(r) == li]
+            assert len(on) == len(lake.rafts), f"rafts: lake {lake.name} lost a raft"
         loco = self.loco_node()
         for seat, h in enumerate(self.pos):
             k = board.kind[h]
-            assert h != loco, f"miner {seat} under the locomotive"
+            assert h != loco, f"miners[{seat}]: P{seat + 1} under the locomotive"
             if k == HOUSE:
-                assert h == board.houses[seat], f"miner {seat} in another's house"
-            elif k == BERTH:
-                assert h in self.rafts, f"miner {seat} on a post without a raft"
-                assert self.pos.count(h) == 1, "two figures on one raft"
+                assert h == board.houses[seat], f"miners[{seat}]: P{seat + 1} in another's house"
             else:
-                assert k == LAND, f"miner {seat} in the water"
+                assert k == LAND, f"miners[{seat}]: P{seat + 1} in the water"
+            if h in self.rafts:
+                assert self.pos.count(h) == 1, "miners: two figures on one raft"
         assert 0 <= self.loco < len(board.track)

@@ -1,6 +1,6 @@
 """Eureka's action notation and position notation (see ``docs/rules/eureka.md``).
 
-Actions (decisions): ``roll``, ``pass``, ``stay``, ``move k5``, ``cross e8``.
+Actions (decisions): ``roll``, ``pass``, ``stay``, ``move k5``, ``cross d8``.
 Chance outcomes: ``die L`` (the locomotive; it counts one in fights), ``die 2`` .. ``die 6``,
 ``reveal G1`` .. ``reveal G5`` (a gold chip of that many nuggets), ``reveal R1`` ..
 ``reveal R5`` (a robber with that hat number).
@@ -8,7 +8,7 @@ Chance outcomes: ``die L`` (the locomotive; it counts one in fights), ``die 2`` 
 A position is one line of space-separated ``key=value`` fields after a version tag::
 
     eureka/1 players=3 turn=0 actor=0 phase=turn die=0 loco=0 turns=0 duel=-
-      miners=k14:0:0:0:0,n11:0:0:0:0,n8:0:0:0:0 rafts=g9,e8,m13,n14,m7,n5
+      miners=k14:0:0:0:0,n11:0:0:0:0,n8:0:0:0:0 rafts=h10,d8,m12,n15,m8,n4
       chips=ffffffffffffffff robbers=- bag=14.12.10.7.5.2.3.4.4.3
 
 (one line in reality). ``miners`` gives per seat hex:gold:robbers:house gold:house robbers
@@ -29,11 +29,12 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from motherlode.core.errors import NotationError
 from motherlode.core.protocol import Action
-from motherlode.games.eureka.board import BERTH, HOUSE, WATER
+from motherlode.games.eureka.board import GOLD_VALUES, HOUSE, WATER
 
 if TYPE_CHECKING:
     from motherlode.games.eureka.game import Eureka, EurekaState
@@ -59,7 +60,7 @@ def action_to_string(state: EurekaState, action: Action) -> str:
         return f"move {names[action - g.MOVE_BASE]}"
     cb = state.game.cross_base
     if cb <= action < state.game.num_distinct_actions:
-        return f"cross {names[state.game.board.berths[action - cb]]}"
+        return f"cross {names[state.game.board.landings[action - cb]]}"
     return f"action#{action}"
 
 
@@ -115,9 +116,12 @@ def parse_action(state: EurekaState, text: str) -> Action:
         node = _hex(state, words[1], text)
         if head == "move":
             return g.MOVE_BASE + node
-        slot = state.game.berth_slot.get(node)
+        slot = state.game.landing_slot.get(node)
         if slot is None:
-            raise NotationError(f"eureka: {text!r}: {words[1]} is not a raft post")
+            raise NotationError(
+                f"eureka: {text!r}: {words[1]} is no landing space (a land space on a lake's"
+                " bank)"
+            )
         return state.game.cross_base + slot
     raise NotationError(
         f"eureka: cannot parse {text!r}: actions are roll, pass, stay, move <hex>,"
@@ -138,7 +142,8 @@ def explain_illegal(state: EurekaState, action: Action) -> str:
     if ph == g.RAFT:
         if action == g.STAY or action >= state.game.cross_base:
             return (
-                "a raft crosses only to a free post on the opposite bank of the same lake"
+                "a raft crosses only to a land space of the opposite bank of the same lake"
+                " with no raft and no figure on it"
             )
         return "the miner is on a raft: 'cross <post>' or 'stay'"
     if ph in (g.MOVE, g.RETREAT):
@@ -158,10 +163,9 @@ def explain_illegal(state: EurekaState, action: Action) -> str:
             return f"{name} is the {board.colours[owner]} house; a miner enters only his own"
         if node == state.loco_node():
             return f"{name} holds the locomotive"
-        if kind == BERTH and node not in state.rafts:
-            return f"{name} is a raft post with no raft"
-        if kind == BERTH and node in state.pos:
-            return f"{name}: only one figure may stand on a raft"
+        others = {p for i, p in enumerate(state.pos) if i != state.actor}
+        if node in state.rafts and node in others:
+            return f"{name}: only one figure may stand on a raft, and one stands on this one"
         if ph == g.RETREAT and node == state.pos[state.actor]:
             return "the miner must move away from this hex"
         return (
@@ -289,8 +293,11 @@ def parse_position(game: Eureka, text: str) -> EurekaState:
                             f" {len(state.rafts)}")
     state.rafts = [node("rafts", r) for r in rafts]
     for r in state.rafts:
-        if r not in game.berth_slot:
-            raise NotationError(f"eureka position: rafts: {board.names[r]} is not a raft post")
+        if r not in game.landing_slot:
+            raise NotationError(
+                f"eureka position: rafts: {board.names[r]} is no landing space (a raft lies"
+                " moored at a land space on its lake's bank)"
+            )
     chips = fields["chips"]
     try:
         mask = int(chips, 16)
@@ -327,7 +334,6 @@ def parse_position(game: Eureka, text: str) -> EurekaState:
 def _check_phase(state: EurekaState) -> None:
     from motherlode.games.eureka import game as g
 
-    board = state.game.board
     ph = state.phase
     here = state.pos[state.actor]
 
@@ -342,7 +348,7 @@ def _check_phase(state: EurekaState) -> None:
         raise bad("die must be 1..6")
     if ph not in (g.MOVE, g.RETREAT) and state.die:
         raise bad("die must be 0")
-    if ph == g.RAFT and board.kind[here] != BERTH:
+    if ph == g.RAFT and here not in state.rafts:
         raise bad("the actor is not on a raft")
     if ph == g.REVEAL and not state.facedown[here]:
         raise bad("no face-down chip under the actor")
@@ -357,3 +363,68 @@ def _check_phase(state: EurekaState) -> None:
         raise bad("the attacker has not rolled yet")
     if ph == g.DUEL_D and not 1 <= state.duel[2] <= 6:
         raise bad("the attacker's roll must be 1..6")
+    _check_play(state, bad)
+
+
+def _check_play(state: EurekaState, bad: Callable[[str], NotationError]) -> None:
+    """What the phase says must have just happened, and what ends a game."""
+    from motherlode.games.eureka import game as g
+
+    game = state.game
+    board = game.board
+    ph = state.phase
+    actor = state.actor
+    here = state.pos[actor]
+    for i, h in enumerate(state.pos):
+        if h == board.houses[i] and state.loot(i):
+            raise NotationError(
+                f"eureka position: miners[{i}]: P{i + 1} is in his house, where he deposited"
+                " everything he carried, yet has gold or robbers in front of him"
+            )
+    last = len(board.track) - 1
+    gold_left = any(state.bag[: len(GOLD_VALUES)])
+    gold_out = gold_left or any(state.gold) or any(gd for _, gd in state.stacks.values())
+    no_gold = not (gold_out if game.cfg.nuggets_end == "banked" else gold_left)
+    if ph == g.OVER:
+        if state.loco != last and not no_gold and state.turns < game.cfg.max_turns:
+            raise bad("the train is not in Golden City, gold is left and the turn limit is"
+                      " not reached: nothing ended the game")
+        return
+    if state.loco == last:
+        raise bad("loco: the train is in Golden City, so the game is over (phase=over)")
+    if state.turns >= game.cfg.max_turns:
+        raise bad(f"turns: the turn limit {game.cfg.max_turns} is reached, so the game is over")
+    if no_gold:
+        raise bad("bag: there are no more gold nuggets, so the game is over (phase=over)")
+    if ph == g.REVEAL and state._defender(actor, here) >= 0:
+        raise bad("a miner with loot at stake stands here: landing starts a duel, not a reveal")
+    if ph == g.DEFEND and state.stacks[here][1]:
+        raise bad("the robber under the actor was just turned over and holds no gold yet")
+    if ph in (g.DUEL_A, g.DUEL_D):
+        a, d, _ = state.duel
+        if state.pos[a] != state.pos[d]:
+            raise bad("duel: the attacker and the defender must stand on the same hex")
+        if state._defender(a, state.pos[a]) != d:
+            raise bad("duel: the defender is the first miner clockwise from the attacker on"
+                      " that hex with gold or robbers at stake (his or the attacker's)")
+        if state.pos[a] in state.stacks:
+            raise bad("duel: a face-up robber on the hex is captured before the duel")
+    beaten = [
+        i for i in range(game.num_players)
+        if i != actor and state.pos[i] == here and not state.loot(i)
+    ]
+    won_duel = bool(beaten) and state.loot(actor) > 0
+    if actor != state.turn:
+        won_duel = won_duel and state.pos[state.turn] == here and not state.loot(state.turn)
+    if ph == g.DUEL_ROLL and not won_duel:
+        raise bad("the duel winner throws to move away: he must have loot and stand with a"
+                  " miner he beat (one with nothing left in front of him)")
+    if ph == g.RETREAT:
+        stack = state.stacks.get(here)
+        lost = (
+            actor == state.turn and stack is not None and stack[1] > 0
+            and state.gold[actor] == 0 and state.die < stack[0]
+        )
+        if not (lost or won_duel):
+            raise bad("a miner moves away only after a robber on his hex took his gold (the"
+                      " die below its hat) or after winning a duel on his hex")

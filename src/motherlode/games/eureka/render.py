@@ -11,11 +11,12 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from motherlode.core.hex import corners, to_pixel
+from motherlode.core.hex import corners, hex_distance, to_pixel
 from motherlode.core.svg import actionable, document, element
-from motherlode.games.eureka.board import BERTH, HOUSE, WATER
+from motherlode.games.eureka.board import HOUSE, WATER, Board
 
 if TYPE_CHECKING:
     from motherlode.games.eureka.game import EurekaState
@@ -26,7 +27,6 @@ FILL = {
     "street": "#cfc8bd",
     "track": "#d9c9a3",
     "water": "#6fa8dc",
-    "berth": "#6fa8dc",
 }
 MINER = {
     "red": "#d62728",
@@ -54,11 +54,26 @@ def _status(obs: dict[str, Any], colours: tuple[str, ...]) -> str:
     return f"Eureka  {head}  locomotive {loco['space'] + 1}/{loco['last_space'] + 1}"
 
 
+def _raft_spot(
+    board: Board, node: int, centre: Callable[[int], tuple[float, float]]
+) -> tuple[float, float]:
+    """Where a raft moored at landing space ``node`` is drawn: towards its lake's water."""
+    x, y = centre(node)
+    water = [n for n in range(len(board.hexes)) if board.kind[n] == WATER
+             and hex_distance(board.hexes[n], board.hexes[node]) == 1]
+    if not water:
+        return x, y
+    wx = sum(centre(n)[0] for n in water) / len(water)
+    wy = sum(centre(n)[1] for n in water) / len(water)
+    return x + (wx - x) * 0.45, y + (wy - y) * 0.45
+
+
 def render_text(state: EurekaState, seat: int | None = None) -> str:
     """The board as text: one character per hex, then the miners and their gold.
 
     ``.`` field, ``o`` face-down chip, ``R`` face-up robber, ``_`` street, ``H`` house,
-    ``=`` railway, ``L`` locomotive, ``~`` water, ``r`` raft, digits: miners (seat + 1),
+    ``=`` railway, ``L`` locomotive, ``~`` water, ``r`` a raft moored at that bank space,
+    digits: miners (seat + 1),
     ``*`` several miners.
     """
     obs = state.observation(seat)
@@ -138,7 +153,7 @@ def render_svg(state: EurekaState, seat: int | None = None) -> str:
                                 text_anchor="middle", fill="#3a2a1a"))
         else:
             body.append(poly(i, fill=FILL[t], stroke="#b8a57a" if board.kind[i] != WATER
-                             and t != "berth" else "#5d95c8", stroke_width=0.6))
+                             else "#5d95c8", stroke_width=0.6))
         if t == "hole":
             cx, cy = centre(i)
             body.append(element("circle", cx=cx, cy=cy, r=3, fill="#8a6d3b", opacity=0.5))
@@ -172,7 +187,9 @@ def render_svg(state: EurekaState, seat: int | None = None) -> str:
                 node = idx[arg]
                 what = "Move to" if verb == "move" else "Cross the lake to"
                 kind = board.kind[node]
-                label = {HOUSE: " (house)", BERTH: " (raft)"}.get(kind, "")
+                label = " (house)" if kind == HOUSE else ""
+                if verb == "move" and arg in obs["rafts"]:
+                    label = " (raft)"
                 body.append(actionable(
                     poly(node, fill="#ffeb3b", fill_opacity=0.55, stroke="#c08000",
                          stroke_width=2),
@@ -180,13 +197,10 @@ def render_svg(state: EurekaState, seat: int | None = None) -> str:
             else:
                 buttons.append((text, {"roll": "Throw the die", "pass": "Pass this turn",
                                        "stay": "Stay here"}[verb]))
-    # Raft posts and rafts.
+    # Rafts: each moored at a landing space, drawn on its lake's side of that space.
     pieces_start = len(body)
-    for b in board.berths:
-        bx, by = centre(b)
-        body.append(element("circle", cx=bx, cy=by - SIZE * 0.55, r=2, fill="#4a3520"))
     for name in obs["rafts"]:
-        rx, ry = centre(idx[name])
+        rx, ry = _raft_spot(board, idx[name], centre)
         body.append(element("rect", x=rx - 9, y=ry - 6, width=18, height=12, rx=2,
                             fill="#9c6b30", stroke="#4a3520",
                             raw=f"<title>raft at {name}</title>"))
