@@ -17,8 +17,8 @@ import motherlode
 from motherlode.agents import create
 from motherlode.arena.play import play_game
 from motherlode.core.errors import MotherlodeError
-from motherlode.core.records import GameRecord
 from motherlode.core.protocol import State
+from motherlode.core.records import GameRecord
 from motherlode.server.fairness import commitment, verify_record
 
 GAMES = ["yukon", "eldorado", "eureka", "chinagold", "eurorails"]
