@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from typer.testing import CliRunner
 
 from motherlode.cli import app
 
 runner = CliRunner()
+
+PLOTS = importlib.util.find_spec("matplotlib") is not None
+"""Without the optional ``plot`` extra, the tests run without plots and skip what needs one."""
 
 
 def arena(tmp_path: Path, *extra: str) -> dict[str, Any]:
@@ -25,8 +30,7 @@ def arena(tmp_path: Path, *extra: str) -> dict[str, Any]:
             "6",
             "--store",
             str(tmp_path / "r.sqlite"),
-            "--plot",
-            str(tmp_path / "t.png"),
+            *(["--plot", str(tmp_path / "t.png")] if PLOTS else ["--no-plot"]),
             "--json",
             *extra,
         ],
@@ -42,13 +46,16 @@ def test_arena_stores_rates_plots_and_resumes(tmp_path: Path) -> None:
     agents = {a["agent"] for a in report["summary"]["agents"]}
     assert agents == {"mcts:iterations=20,rollout=none", "greedy", "random"}
     assert sum(a["seats"] for a in report["summary"]["agents"]) == 12
-    assert (tmp_path / "t.png").read_bytes()[:4] == b"\x89PNG"
     again = arena(tmp_path)
     assert again["played"] == 0 and again["skipped"] == 6
     assert again["summary"]["agents"] == report["summary"]["agents"]
+    if not PLOTS:
+        pytest.skip("the plot needs matplotlib (pip install 'motherlode[plot]')")
+    assert (tmp_path / "t.png").read_bytes()[:4] == b"\x89PNG"
 
 
 def test_arena_table_in_the_terminal_and_parquet(tmp_path: Path) -> None:
+    pytest.importorskip("pyarrow", reason="the Parquet store needs pyarrow")
     result = runner.invoke(
         app,
         [
@@ -79,6 +86,8 @@ def test_analyse_reports_seat_advantage_lengths_and_scores(tmp_path: Path) -> No
     group = data["groups"][0]
     assert group["games"] == 6 and group["players"] == 2
     assert {"first_player_advantage", "length", "winner_score", "seats"} <= set(group)
+    if not PLOTS:
+        pytest.skip("the plot needs matplotlib (pip install 'motherlode[plot]')")
     png = tmp_path / "a.png"
     result = runner.invoke(app, ["analyse", "yukon", "--store", store, "--plot", str(png)])
     assert result.exit_code == 0, result.output

@@ -58,6 +58,7 @@ def test_resuming_gives_the_same_results_as_one_run(tmp_path: Path) -> None:
 
 
 def test_parquet_store_round_trips_and_resumes(tmp_path: Path) -> None:
+    pytest.importorskip("pyarrow", reason="the Parquet store needs pyarrow")
     game = motherlode.load("yukon", players=3)
     store = open_store(tmp_path / "r.parquet")
     report = run_tournament(game, ["greedy", "random"], 6, store=store, seed=1, progress=False)
@@ -117,6 +118,7 @@ def test_ratings_rank_the_stronger_agent_first() -> None:
 def test_a_shutout_has_intervals_that_contain_its_rates_and_plots(tmp_path: Path) -> None:
     # 12 wins in 12 games: rounding put the loser's Wilson bound 2.8e-17 above its rate of
     # 0, and the plot's error bar below zero stopped `motherlode arena` with a traceback
+    pytest.importorskip("matplotlib", reason="the plot needs matplotlib")
     from motherlode.arena.plot import plot_tournament
 
     summary = summarise(sweep("mcts", "random", 12, game="eureka"))

@@ -881,6 +881,17 @@ def test_derailment_of_the_drawer_ends_the_current_turn_and_the_next() -> None:
     area = s.game.areas[162]
     if b.city_centre[dem.city] not in area:
         pytest.skip("demand city not near a derailment city")
+    _deliver_and_draw(s, 162)  # P1 delivers in the derailment area, then draws it
+    assert s.lost == [1, 0] and s.turns_done == [0, 0]
+    while s.current_player() == CHANCE:
+        draw(s, next(c for c in s.draw if c < 147))
+    assert s.turn_player() == 1, "the current turn ended at once"
+    s.apply_action(s.game.END_MOVE)
+    s.apply_action(s.game.END_BUILD)
+    while s.current_player() == CHANCE:
+        draw(s, next(c for c in s.draw if c < 147))
+    assert s.turn_player() == 1 and s.turns_done == [2, 1], "and P1 loses its next turn"
+    assert s.lost == [0, 0]
 
 
 def test_heavy_snow_half_rate_no_building_and_torino_alpine_closed() -> None:

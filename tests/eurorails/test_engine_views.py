@@ -74,6 +74,10 @@ def test_tensor_shape_and_seat_dependence() -> None:
     t1 = s.observation_tensor(1)
     assert t0.shape == s.game.observation_tensor_shape()
     assert (t0 != t1).any(), "each seat sees only its own cash"
+    # the difference is the cash alone: with the cash public, every seat's tensor is one
+    s.cash_public = 1
+    assert (s.observation_tensor(0) == s.observation_tensor(1)).all()
+    assert (s.observation_tensor(None) == s.observation_tensor(2)).all()
 
 
 def test_text_board_shows_a_window_around_the_train() -> None:
