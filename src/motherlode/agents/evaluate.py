@@ -37,9 +37,9 @@ def terminal_values(state: State, scale: float) -> list[float]:
 
 def heuristic_values(state: State, scale: float) -> list[float]:
     """The value vector of an unfinished game (see the module docstring)."""
-    hook = getattr(state, "heuristic_values", None)
-    if hook is not None:
-        return [float(v) for v in hook()]
+    judged = state.heuristic_values()
+    if judged is not None:
+        return [float(v) for v in judged]
     scores = state.scores()
     n = len(scores)
     if n == 1:

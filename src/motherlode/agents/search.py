@@ -216,9 +216,9 @@ class AlphaBetaAgent(Agent):
     # -- the search -------------------------------------------------------------------
 
     def _key(self, state: State) -> Any:
-        hook = getattr(state, "transposition_key", None)
-        if hook is not None:
-            return hook()
+        key = state.transposition_key()
+        if key is not None:
+            return key
         if self._structural:
             try:
                 return structural_key(state)

@@ -23,7 +23,7 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -71,10 +71,13 @@ def _describe_validation_error(game: str, err: ValidationError) -> str:
 
 @dataclass(frozen=True)
 class Outcome:
-    """The end of a game as a value: the winning seats and the final scores."""
+    """The end of a game as a value: the winning seats, the final scores and why it ended."""
 
     winners: tuple[Player, ...]
     scores: tuple[float, ...]
+    termination: str = ""
+    """Why the game ended (``state.termination()``): the rulebook's condition or the turn
+    limit, e.g. ``"the train reached the city"``; empty where the game does not say."""
 
     @property
     def shared(self) -> bool:
@@ -120,6 +123,58 @@ class Summary:
         return out
 
 
+S = TypeVar("S", bound="State")
+
+
+@dataclass(frozen=True)
+class Notation(Generic[S]):
+    """A game's notation (its ``notation.py``): what :class:`State` and :class:`Game`
+    dispatch their notation hooks to. Wired by the game package's ``__init__`` with
+    :func:`wire`, so that the rules (``game.py``) import nothing of their notation."""
+
+    action_to_string: Callable[[S, Action], str]
+    parse_action: Callable[[S, str], Action]
+    """Parse any well-formed action (an illegal one then gets its reason from the check)."""
+    explain_illegal: Callable[[S, Action], str]
+    write_position: Callable[[S], str]
+    read_position: Callable[[Any, str], S]
+    """``read_position(game, text)``: the position, or :class:`NotationError` naming the
+    field and the reason."""
+
+
+@dataclass(frozen=True)
+class Renderer(Generic[S]):
+    """A game's boards (its ``render.py``): text for the terminal, SVG for pages and files,
+    each drawn from the seat's view (``None``: a spectator)."""
+
+    text_board: Callable[[S, Player | None], str]
+    svg_board: Callable[[S, Player | None], str]
+
+
+def wire(
+    game: type[Game],
+    state: type[State],
+    *,
+    notation: Notation[Any] | None = None,
+    renderer: Renderer[Any] | None = None,
+    bots: dict[str, Callable[..., Agent]] | None = None,
+    commands: dict[str, Callable[..., None]] | None = None,
+) -> None:
+    """Attach a game's notation, renderer, bots and CLI commands to its classes.
+
+    Called once, by the game package's ``__init__``: the one place where the rules meet
+    the modules built on them (which import the rules, never the other way round).
+    """
+    if notation is not None:
+        game.notation = state.notation = notation
+    if renderer is not None:
+        state.renderer = renderer
+    if bots is not None:
+        game.bot_factories = dict(bots)
+    if commands is not None:
+        game.cli_commands = dict(commands)
+
+
 def _points(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:g}"
 
@@ -144,6 +199,16 @@ class Game(ABC):
 
     notation_version: ClassVar[int] = 1
     """Raised when the action or position notation changes; older text must still read."""
+
+    notation: ClassVar[Notation[Any] | None] = None
+    """The game's notation, wired by its package (:func:`wire`)."""
+
+    bot_factories: ClassVar[dict[str, Callable[..., Agent]]] = {}
+    """Game-specific agents by spec name, wired by the package (see :meth:`bots`)."""
+
+    cli_commands: ClassVar[dict[str, Callable[..., None]]] = {}
+    """Game-specific ``motherlode`` commands (typer functions), wired by the package (see
+    :meth:`commands`)."""
 
     Config: ClassVar[type[GameConfig]] = GameConfig
     """The pydantic model of this game's options."""
@@ -234,25 +299,47 @@ class Game(ABC):
     def new_initial_state(self) -> State:
         """A fresh game, at its first set-up chance node if it has any."""
 
-    @abstractmethod
     def deserialize(self, text: str) -> State:
-        """The state whose :meth:`State.serialize` is ``text``; bad text raises NotationError."""
+        """The state whose :meth:`State.serialize` is ``text``; bad text raises
+        :class:`NotationError` naming the field and the reason."""
+        if self.notation is None:
+            raise NotImplementedError(f"{self.name}: no notation is wired")
+        state: State = self.notation.read_position(self, text)
+        return state
 
     # -- bots -----------------------------------------------------------------------
 
     def bots(self) -> dict[str, Callable[..., Agent]]:
-        """Game-specific agents by spec name (``greedy`` ...), each ``factory(seed=..)``."""
-        return {}
+        """Game-specific agents by spec name (``greedy`` ...), each ``factory(game, seed=..)``
+        (default: :attr:`bot_factories`, wired by the package)."""
+        return dict(self.bot_factories)
+
+    @classmethod
+    def commands(cls) -> dict[str, Callable[..., None]]:
+        """Game-specific CLI commands: ``{"map": fn}`` becomes ``motherlode map GAME ...``
+        (default: :attr:`cli_commands`, wired by the package)."""
+        return dict(cls.cli_commands)
 
 
 class State(ABC):
     """A position of a game. Mutable: :meth:`apply_action` moves it on.
 
     Hooks a game must fill in: :meth:`current_player`, :meth:`_legal_actions`,
-    :meth:`_chance_outcomes`, :meth:`_apply_action`, :meth:`_action_to_string`,
-    :meth:`scores`, :meth:`observation`, :meth:`observation_tensor`, :meth:`serialize`,
-    ``__str__``; and, for speed, :meth:`clone`.
+    :meth:`_chance_outcomes`, :meth:`_apply_action`, :meth:`scores`, :meth:`observation`,
+    :meth:`observation_tensor`; and, for speed, :meth:`clone`. The notation hooks
+    (:meth:`_action_to_string`, :meth:`_parse_action`, :meth:`_explain_illegal`,
+    :meth:`serialize`) and the boards (:meth:`render_text`, :meth:`render_svg`,
+    ``__str__``) dispatch to the :attr:`notation` and :attr:`renderer` that the game's
+    package wires (:func:`wire`). Optional hooks, with their defaults here:
+    :meth:`heuristic_values`, :meth:`transposition_key`, :meth:`termination`,
+    :meth:`narrate`, :meth:`summary`, :meth:`check_invariants`.
     """
+
+    notation: ClassVar[Notation[Any] | None] = None
+    """The game's notation, wired by its package (:func:`wire`)."""
+
+    renderer: ClassVar[Renderer[Any] | None] = None
+    """The game's text and SVG boards, wired by its package (:func:`wire`)."""
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -276,16 +363,22 @@ class State(ABC):
     def _apply_action(self, action: Action) -> None:
         """Apply a legal decision action or a possible chance outcome."""
 
-    @abstractmethod
+    def _wired(self) -> Notation[Any]:
+        if self.notation is None:
+            raise NotImplementedError(f"{self.game.name}: no notation is wired")
+        return self.notation
+
     def _action_to_string(self, action: Action) -> str:
         """The notation of ``action`` in this position (decision or chance)."""
+        return self._wired().action_to_string(self, action)
 
     def _parse_action(self, text: str) -> Action:
-        """Parse action notation. Default: match among this position's actions.
-
-        Games override it to parse any well-formed action (so an illegal but well-formed
-        one reaches :meth:`apply_action` and gets an :class:`IllegalActionError`).
+        """Parse action notation: the wired notation's parser, else a match among this
+        position's actions (a wired parser reads any well-formed action, so an illegal but
+        well-formed one reaches :meth:`apply_action` and gets an :class:`IllegalActionError`).
         """
+        if self.notation is not None:
+            return self.notation.parse_action(self, text)
         wanted = " ".join(text.split()).lower()
         options = (
             [a for a, _ in self.chance_outcomes()]
@@ -302,8 +395,25 @@ class State(ABC):
         )
 
     def _explain_illegal(self, action: Action) -> str:
-        """Why ``action`` is illegal here (games give rule-specific reasons)."""
+        """Why ``action`` is illegal here: the rule that forbids it, in the player's words."""
+        if self.notation is not None:
+            return self.notation.explain_illegal(self, action)
         return "it is not among the legal actions"
+
+    def heuristic_values(self) -> list[float] | None:
+        """A judgement of the position for each seat in ``[-1, 1]`` (search agents use it
+        at their depth limit); ``None``: the game gives none (agents then use scores)."""
+        return None
+
+    def transposition_key(self) -> Any:
+        """A hashable key equal for states that play the same from here on (search agents'
+        transposition tables); ``None``: the agents use :meth:`serialize`."""
+        return None
+
+    def termination(self) -> str:
+        """Why the finished game ended, in the rulebook's words; empty while it runs or
+        where the game does not say (see :attr:`Outcome.termination`)."""
+        return ""
 
     @abstractmethod
     def scores(self) -> list[float]:
@@ -317,9 +427,9 @@ class State(ABC):
     def observation_tensor(self, player: Player | None = None) -> np.ndarray:
         """Numeric view for learning agents, of shape ``game.observation_tensor_shape()``."""
 
-    @abstractmethod
     def serialize(self) -> str:
         """The position notation; ``game.deserialize`` inverts it exactly."""
+        return self._wired().write_position(self)
 
     def check_invariants(self) -> None:
         """Raise :class:`AssertionError` if a conservation invariant is broken.
@@ -329,16 +439,25 @@ class State(ABC):
         """
         return  # a hook: by default there is nothing to check
 
-    @abstractmethod
     def render_svg(self, seat: Player | None = None) -> str:
         """The board as SVG from ``seat``'s view (``observation(seat)``, never hidden state).
 
         Elements a legal action of the seat to move acts on carry ``data-action``.
         """
+        if self.renderer is None:
+            raise NotImplementedError(f"{self.game.name}: no renderer is wired")
+        return self.renderer.svg_board(self, seat)
 
     def render_text(self, seat: Player | None = None) -> str:
-        """The board as text from ``seat``'s view (default: ``str(self)``)."""
-        return str(self)
+        """The board as text from ``seat``'s view (the wired renderer, else ``str(self)``)."""
+        if self.renderer is None:
+            return str(self)
+        return self.renderer.text_board(self, seat)
+
+    def __str__(self) -> str:
+        if self.renderer is None:
+            return object.__repr__(self)
+        return self.renderer.text_board(self, None)
 
     def clone(self) -> Self:
         """An independent deep copy (games override this for speed)."""
@@ -431,7 +550,7 @@ class State(ABC):
         """The result of a finished game, or ``None`` while it is running."""
         if not self.is_terminal():
             return None
-        return Outcome(self.winners(), tuple(self.scores()))
+        return Outcome(self.winners(), tuple(self.scores()), self.termination())
 
     # -- moving -----------------------------------------------------------------------
 
