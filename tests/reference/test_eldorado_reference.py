@@ -14,7 +14,7 @@ def test_nobody_entered_most_temples_first_then_coins() -> None:
     # temples decide before coins, so P1 wins although P2 offered more coins
     g = game(players=3, max_rounds=2)
     s = position(g, seat=2, phase="use", held={0: ("machete", 1)}, round=2,
-                 visited={0: ["a2", "b2", "c2", "d2"], 1: ["a4", "b4"], 2: []},
+                 visited={0: ["a2", "b2", "c2", "d2", "c3"], 1: ["a4", "b4"], 2: []},
                  offers={0: [("e2", 1), ("c4", 1)], 1: [("c4", 5)]})
     s.apply_string("d0 move a1")
     assert s.is_terminal()

@@ -160,6 +160,8 @@ def test_one_eurorails_turn(browser: Any, live_server: LiveServer, shots: Path) 
     _play_my_turns(page, until_over=False, limit=200)
     page.screenshot(path=str(shots / "11-eurorails-after-turn.png"), full_page=True)
     page.add_style_tag(content=".details { max-height: none !important; }")
+    assert not page.locator("#details").is_visible()  # folded away until asked for
+    page.click("#details-box > summary")
     page.locator("#details").screenshot(path=str(shots / "12-eurorails-details.png"))
     details = page.inner_text("#details")
     assert "hand" in details and "cash" in details and "loads" in details

@@ -11,8 +11,9 @@ parser splits on ``,`` ``(`` ``)`` and ``=``. So each config field maps to one s
   text meaning ``None``.
 
 >>> from motherlode.games import game_class
->>> encode_config(game_class("yukon"), {"players": 3, "pan_discs": (1, 2, 3) * 3})
-{'players': 3, 'expansion': False, 'pan_discs': '[1%2C2%2C3%2C1%2C2%2C3%2C1%2C2%2C3]'}
+>>> encoded = encode_config(game_class("yukon"), {"players": 3, "pan_discs": (1, 2, 3) * 3})
+>>> encoded["pan_discs"], encoded["first_player"]
+('[1%2C2%2C3%2C1%2C2%2C3%2C1%2C2%2C3]', 0)
 >>> decode_config(game_class("yukon"), {"pan_discs": "[1%2C2%2C3%2C1%2C2%2C3%2C1%2C2%2C3]"})
 {'pan_discs': [1, 2, 3, 1, 2, 3, 1, 2, 3]}
 """

@@ -170,7 +170,7 @@
     $("undo").disabled = !s.can_undo;
     var players = $("players"); players.innerHTML = "";
     s.players.forEach(function (p) {
-      var tr = el("tr", (p.seat === s.to_move ? "to-move " : "") + (p.seat === s.seat ? "me" : ""));
+      var tr = el("tr", (p.seat === s.to_move ? "to-move " : "") + (p.seat === s.seat ? "me " : "") + "p" + p.seat);
       tr.appendChild(el("td", "mark", p.seat === s.to_move ? "▶" : ""));
       tr.appendChild(el("td", "pname", p.name + (p.seat === s.seat ? " (you)" : "")));
       tr.appendChild(el("td", "kind", p.kind === "bot" ? "bot " + p.spec : (p.joined ? "player" : "open seat")));

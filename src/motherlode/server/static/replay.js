@@ -8,7 +8,7 @@
   function show(n) {
     n = Math.max(0, Math.min(steps, n)); slider.value = n;
     document.getElementById("where").textContent = n === 0 ? "before the set-up" :
-      (n <= setup ? "set-up, draw " + n + " of " + setup : "step " + n + " / " + steps);
+      (n < setup ? "set-up, draw " + n + " of " + setup : "step " + n + " / " + steps);
     document.querySelectorAll("#replay-log li").forEach(function (li) {
       li.classList.toggle("current", parseInt(li.dataset.n, 10) === n);
     });
