@@ -13,8 +13,8 @@ from motherlode.core.records import (
     CHANCE_STREAM,
     LEGACY_VERSIONS,
     GameRecord,
-    current_versions,
     replay,
+    versions_of,
 )
 from motherlode.games import registry
 from motherlode.server.fairness import verify_record
@@ -41,7 +41,7 @@ def test_a_record_names_the_versions_it_was_written_under() -> None:
         "notation": cls.notation_version,
         "chance": CHANCE_STREAM,
     }
-    assert current_versions("yukon") == data["versions"]
+    assert versions_of(motherlode.load("yukon")) == data["versions"]
     assert GameRecord.from_json(record.to_json()).versions == data["versions"]
 
 

@@ -37,6 +37,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from motherlode.agents.mcts import MCTS_PARAMS, MCTSAgent
+from motherlode.agents.params import Param
+from motherlode.agents.plans import PLANS_PARAMS, PlanSearchAgent
+from motherlode.agents.search import ALPHABETA_PARAMS, AlphaBetaAgent
 from motherlode.core.agent import Agent, RandomAgent
 from motherlode.core.errors import AgentSpecError
 from motherlode.core.protocol import Game
@@ -53,52 +57,6 @@ __all__ = [
     "parse_spec",
     "split_specs",
 ]
-
-
-@dataclass(frozen=True)
-class Param:
-    """One parameter of an agent spec: its name, type, default and meaning."""
-
-    name: str
-    kind: type
-    default: Any
-    help: str
-    choices: tuple[str, ...] = ()
-
-    def coerce(self, raw: str, spec: str) -> Any:
-        """``raw`` (the text after ``=``) as this parameter's type; bad text raises."""
-        if self.kind is bool:
-            low = raw.lower()
-            if low in ("true", "yes", "1", "on"):
-                return True
-            if low in ("false", "no", "0", "off"):
-                return False
-            raise AgentSpecError(f"agent spec {spec!r}: {self.name} must be true or false")
-        if self.kind in (int, float):
-            try:
-                value = self.kind(raw)
-            except ValueError:
-                raise AgentSpecError(
-                    f"agent spec {spec!r}: {self.name} must be {_a(self.kind.__name__)}"
-                    f" (got {raw!r})"
-                ) from None
-            if value < 0:
-                raise AgentSpecError(f"agent spec {spec!r}: {self.name} must not be negative")
-            return value
-        if self.choices and raw.lower() not in self.choices:
-            raise AgentSpecError(
-                f"agent spec {spec!r}: {self.name} must be one of {', '.join(self.choices)}"
-                f" (got {raw!r})"
-            )
-        return raw.lower() if self.choices else raw
-
-    def describe(self) -> str:
-        kind = "|".join(self.choices) if self.choices else self.kind.__name__
-        return f"{self.name}={kind} (default {self.default}): {self.help}"
-
-
-def _a(word: str) -> str:
-    return ("an " if word[0] in "aeiou" else "a ") + word
 
 
 @dataclass(frozen=True)
@@ -177,28 +135,18 @@ def _random_factory(game: Game, seed: int = 0) -> Agent:
 
 
 def _mcts_factory(game: Game, seed: int = 0, **params: Any) -> Agent:
-    from motherlode.agents.mcts import MCTSAgent
-
     return MCTSAgent(game, seed=seed, **params)
 
 
 def _plans_factory(game: Game, seed: int = 0, **params: Any) -> Agent:
-    from motherlode.agents.plans import PlanSearchAgent
-
     return PlanSearchAgent(game, seed=seed, **params)
 
 
 def _alphabeta_factory(game: Game, seed: int = 0, **params: Any) -> Agent:
-    from motherlode.agents.search import AlphaBetaAgent
-
     return AlphaBetaAgent(game, seed=seed, **params)
 
 
 def _builtin() -> list[AgentInfo]:
-    from motherlode.agents.mcts import MCTS_PARAMS
-    from motherlode.agents.plans import PLANS_PARAMS
-    from motherlode.agents.search import ALPHABETA_PARAMS
-
     return [
         AgentInfo("random", "uniformly random legal actions", _random_factory),
         AgentInfo(

@@ -52,8 +52,8 @@ import math
 import time
 from typing import Any
 
-from motherlode.agents import Param
 from motherlode.agents.evaluate import heuristic_values, terminal_values
+from motherlode.agents.params import Param
 from motherlode.core.agent import Agent
 from motherlode.core.protocol import CHANCE, TERMINAL, Action, Game, State
 

@@ -46,8 +46,8 @@ import time
 from collections.abc import Hashable
 from typing import Any, Protocol, runtime_checkable
 
-from motherlode.agents import Param
 from motherlode.agents.evaluate import values
+from motherlode.agents.params import Param
 from motherlode.core.agent import Agent
 from motherlode.core.protocol import Action, Game, State
 

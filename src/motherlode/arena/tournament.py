@@ -31,6 +31,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+import motherlode
+from motherlode.agents import create
+from motherlode.arena.play import play_game
+
 
 @dataclass(frozen=True)
 class GameTask:
@@ -157,10 +161,6 @@ def schedule(
 
 def play_task(task: GameTask) -> GameResult:
     """Play one scheduled game (in any process) and return its stored row."""
-    import motherlode
-    from motherlode.agents import create
-    from motherlode.arena.play import play_game
-
     game = motherlode.load(task.game, **task.config)
     agents = [
         create(spec, game, seed=s) for spec, s in zip(task.seats, task.agent_seeds, strict=True)

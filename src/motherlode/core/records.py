@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,18 +30,32 @@ LEGACY_VERSIONS: dict[str, Any] = {"rules": 1, "notation": 1, "chance": CHANCE_S
 """The versions of a record written before records named theirs."""
 
 
-def current_versions(game_name: str) -> dict[str, Any]:
-    """The versions a record of ``game_name`` is written under today."""
-    from motherlode.games import registry
-
-    cls = registry().get(game_name)
-    if cls is None:
-        return dict(LEGACY_VERSIONS)
+def versions_of(game: Game) -> dict[str, Any]:
+    """The versions a record of ``game`` is written under today."""
     return {
-        "rules": cls.rules_version,
-        "notation": cls.notation_version,
+        "rules": game.rules_version,
+        "notation": game.notation_version,
         "chance": CHANCE_STREAM,
     }
+
+
+_LOADERS: list[Callable[..., Game]] = []
+
+
+def register_loader(load: Callable[..., Game]) -> None:
+    """How :func:`replay` makes a record's game from its name and config: given by the
+    games' registry when it is imported (core knows no game, DESIGN.md §1)."""
+    _LOADERS[:] = [load]
+
+
+def load_game(record: GameRecord) -> Game:
+    """The record's game with its config; an unknown one raises :class:`RecordError`."""
+    if not _LOADERS:
+        raise RecordError("no games are registered (import motherlode first)")
+    try:
+        return _LOADERS[0](record.game, **record.config)
+    except MotherlodeError as err:
+        raise RecordError(f"record's game or config is invalid: {err}") from None
 
 
 def _check_versions(versions: Any, source: str) -> dict[str, Any]:
@@ -74,12 +89,9 @@ class GameRecord:
         default_factory=lambda: _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
     )
     format: str = RECORD_FORMAT
-    versions: dict[str, Any] = field(default_factory=dict)
-    """``{"rules": n, "notation": n, "chance": "mt19937"}``; empty: today's versions."""
-
-    def __post_init__(self) -> None:
-        if not self.versions:
-            self.versions = current_versions(self.game)
+    versions: dict[str, Any] = field(default_factory=lambda: dict(LEGACY_VERSIONS))
+    """``{"rules": n, "notation": n, "chance": "mt19937"}`` (:func:`versions_of`); a record
+    that does not say is read as the first versions."""
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), indent=1, ensure_ascii=False)
@@ -106,6 +118,7 @@ class GameRecord:
             seed=seed,
             actions=strings,
             scores=list(state.scores()) if state.is_terminal() else None,
+            versions=versions_of(game),
         )
 
     @classmethod
@@ -185,12 +198,7 @@ def replay(record: GameRecord) -> State:
     Any unparseable or illegal step, or final scores that differ, raises
     :class:`RecordError` naming the step.
     """
-    import motherlode
-
-    try:
-        game = motherlode.load(record.game, **record.config)
-    except MotherlodeError as err:
-        raise RecordError(f"record's game or config is invalid: {err}") from None
+    game = load_game(record)
     check_record_versions(record, game)
     state = game.new_initial_state()
     for i, text in enumerate(record.actions, start=1):

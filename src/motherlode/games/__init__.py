@@ -12,6 +12,7 @@ from functools import cache
 
 from motherlode.core.errors import ConfigError
 from motherlode.core.protocol import Game
+from motherlode.core.records import register_loader
 
 _IMPORT_ERRORS: dict[str, str] = {}
 
@@ -51,3 +52,10 @@ def game_class(name: str) -> type[Game]:
         return games[name]
     except KeyError:
         raise ConfigError(f"unknown game {name!r}; the games are: {', '.join(games)}") from None
+
+
+def _load(name: str, **config: object) -> Game:
+    return game_class(name).from_config(**config)
+
+
+register_loader(_load)

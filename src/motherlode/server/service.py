@@ -27,7 +27,7 @@ import motherlode
 from motherlode.agents import create as create_agent
 from motherlode.core.errors import AgentSpecError, ConfigError
 from motherlode.core.protocol import Player
-from motherlode.core.records import GameRecord
+from motherlode.core.records import GameRecord, versions_of
 from motherlode.server.db import MatchRow, MoveRow, SeatRow, utcnow
 from motherlode.server.fairness import commitment, new_seed
 from motherlode.server.runtime import MatchRuntime, SeatInfo, ServerError, Step
@@ -560,4 +560,5 @@ class MatchService:
             seed=rt.seed,
             actions=[e.text for e in rt.entries],
             scores=[float(s) for s in rt.state.scores()],
+            versions=versions_of(rt.game),
         )
