@@ -13,7 +13,27 @@ def test_create_match_gives_one_secret_token_per_open_seat(client: TestClient) -
     assert len(m["seed_sha256"]) == 64
     assert m["seats"][0]["link"].endswith(f"/m/{m['id']}#t={m['tokens'][0]}")
     listed = client.get("/api/matches").json()
-    assert any(x["id"] == m["id"] and x["seats"][0]["open"] for x in listed)
+    # the creator's own seat (the first human one) is taken at creation, not left open
+    assert any(x["id"] == m["id"] and not x["seats"][0]["open"] for x in listed)
+
+
+def test_nobody_can_take_the_creators_seat_of_a_public_match(client: TestClient) -> None:
+    """The attack: POST .../seats/0/join on a fresh public match used to hand a stranger
+    the creator's seat, and the creator's own link then answered invalid_token."""
+    r = client.post("/api/matches", json={
+        "game": "yukon", "public": True, "seats": [{"kind": "human"}, {"kind": "human"}],
+    })
+    assert r.status_code == 201, r.text
+    m = r.json()
+    mine = {s["seat"]: s["token"] for s in m["seats"]}
+    stolen = client.post(f"/api/matches/{m['id']}/seats/0/join")
+    assert stolen.status_code == 409 and stolen.json()["error"]["code"] == "seat_taken"
+    s = client.get(f"/api/matches/{m['id']}", headers={"Authorization": f"Bearer {mine[0]}"})
+    assert s.status_code == 200 and s.json()["seat"] == 0
+    listed = {x["id"]: x for x in client.get("/api/matches").json()}[m["id"]]
+    assert [seat["open"] for seat in listed["seats"]] == [False, True]
+    other = client.post(f"/api/matches/{m['id']}/seats/1/join")  # the other seat is open
+    assert other.status_code == 200, other.text
 
 
 def test_tokens_are_stored_only_hashed(client: TestClient) -> None:

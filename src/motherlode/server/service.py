@@ -166,8 +166,13 @@ class MatchService:
         seats: list[SeatRequest],
         *,
         public: bool = False,
+        claim: int | None = -1,
     ) -> CreatedMatch:
-        """Validate the game, config and seats; draw the seed; deal; store it all."""
+        """Validate the game, config and seats; draw the seed; deal; store it all.
+
+        ``claim`` is the creator's own seat, taken at creation so that nobody in the lobby
+        can join it before its link is first used (default ``-1``: the first human seat;
+        ``None``: every human seat open, e.g. a match set up for others)."""
         from motherlode.games import game_class
 
         try:
@@ -202,6 +207,12 @@ class MatchService:
         rt = MatchRuntime(match_id, game, seed, commitment(seed), infos)
         step = rt.plan_chance()
         tokens = {s.seat: secrets.token_urlsafe(24) for s in infos if s.kind == "human"}
+        if claim == -1:
+            claim = min(tokens, default=None)
+        if claim is not None and claim not in tokens:
+            raise ServerError("invalid_seats", f"seat P{claim + 1} is not a seat for a person")
+        if claim is not None:
+            infos[claim].joined = True
         now = utcnow()
         with Session(self.engine) as session, session.begin():
             session.add(
@@ -227,6 +238,7 @@ class MatchService:
                         spec=s.spec,
                         name=s.name,
                         token_sha256=hash_token(tokens[s.seat]) if s.seat in tokens else None,
+                        joined_at=now if s.seat == claim else None,
                     )
                 )
             session.flush()
