@@ -95,7 +95,7 @@ def test_a_record_of_the_current_rules_is_refused_without_a_change_list() -> Non
     [
         ({"rules": 99}, "yukon rules version 99, newer than this motherlode's"),
         ({"notation": 7}, "yukon notation version 7, newer"),
-        ({"chance": "hmac-sha256"}, "draws chance with 'hmac-sha256'"),
+        ({"chance": "xorshift"}, "draws chance with 'xorshift'"),
     ],
 )
 def test_a_record_from_a_newer_motherlode_is_refused(versions: dict, problem: str) -> None:

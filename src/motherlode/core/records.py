@@ -17,14 +17,15 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from motherlode.core.chance import MT19937, STREAMS
 from motherlode.core.errors import MotherlodeError, RecordError
 from motherlode.core.protocol import Game, State
 
 RECORD_FORMAT = "motherlode-record/1"
 
-CHANCE_STREAM = "mt19937"
-"""How chance is drawn from a record's seed: Python's ``random.Random(seed)`` and
-``state.sample_chance(rng)`` at each chance node, in order."""
+CHANCE_STREAM = MT19937
+"""The stream of records written by local play, simulations and tournaments (and of every
+record that names none); the web server's matches use ``hmac-sha256`` (core/chance.py)."""
 
 LEGACY_VERSIONS: dict[str, Any] = {"rules": 1, "notation": 1, "chance": CHANCE_STREAM}
 """The versions of a record written before records named theirs."""
@@ -166,10 +167,10 @@ def check_record_versions(record: GameRecord, game: Game) -> None:
                 f"the record was written under {game.name} {key} version {versions[key]},"
                 f" newer than this motherlode's ({mine}): upgrade motherlode to read it"
             )
-    if versions["chance"] != CHANCE_STREAM:
+    if versions["chance"] not in STREAMS:
         raise RecordError(
             f"the record draws chance with {versions['chance']!r}, which this motherlode"
-            f" does not know (it knows {CHANCE_STREAM!r})"
+            f" does not know (it knows {', '.join(STREAMS)})"
         )
 
 

@@ -51,6 +51,8 @@ class MatchRow(Base):
     seed_sha256: Mapped[str] = mapped_column(String(64))
     status: Mapped[str] = mapped_column(String(16), default="running", index=True)
     """``running`` or ``finished``."""
+    chance: Mapped[str] = mapped_column(String(32), default="mt19937")
+    """The chance stream drawn from the seed (core/chance.py); ``mt19937`` before 0004."""
     public: Mapped[bool] = mapped_column(Boolean, default=False)
     """Listed for anyone: a visitor of the lobby may take an open seat (else: invitations)."""
     version: Mapped[int] = mapped_column(Integer, default=0)

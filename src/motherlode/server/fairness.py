@@ -2,10 +2,12 @@
 
 A match draws its seed with :func:`new_seed` (128 bits from :mod:`secrets`) and publishes
 :func:`commitment` of it from the start; the seed stays on the server until the match
-ends. Chance is sampled exactly as :func:`motherlode.arena.play.play_game` does: one
-``random.Random(seed)`` and ``state.sample_chance(rng)`` at each chance node, in order.
-So, once the seed is revealed, :func:`verify_record` re-derives every roll, draw and reveal
-of the game record and checks that each one is what the record says.
+ends. Chance is sampled from one stream made from the seed, ``state.sample_chance(rng)``
+at each chance node, in order: a match's stream is ``hmac-sha256`` (HMAC-SHA256 in counter
+mode, so that no run of observed outcomes predicts the next; matches created before it
+used ``mt19937``, ``random.Random(seed)``), and its record names it. So, once the seed is
+revealed, :func:`verify_record` re-derives every roll, draw and reveal of the game record
+with the record's stream and checks that each one is what the record says.
 
 >>> seed = 12345
 >>> commitment(seed)[:16]
@@ -15,10 +17,10 @@ of the game record and checks that each one is what the record says.
 from __future__ import annotations
 
 import hashlib
-import random
 import secrets
 from dataclasses import dataclass, field
 
+from motherlode.core.chance import MT19937, make_stream
 from motherlode.core.errors import MotherlodeError, RecordError
 from motherlode.core.records import GameRecord, check_record_versions, step_failure
 
@@ -97,7 +99,7 @@ def verify_record(record: GameRecord, expected_commitment: str | None = None) ->
     except RecordError as err:
         result.problems.append(str(err))
         return result
-    rng = random.Random(seed)
+    rng = make_stream(str(record.versions.get("chance", MT19937)), seed)
     state = game.new_initial_state()
     for i, text in enumerate(record.actions, start=1):
         try:

@@ -1,9 +1,10 @@
 """One running match in memory: the state rebuilt from the log, its RNG, per-seat views.
 
 The state is never stored: a :class:`MatchRuntime` is rebuilt by re-playing the match's
-log rows (event sourcing), drawing every chance outcome with the match's
-``random.Random(seed)`` exactly as :func:`motherlode.arena.play.play_game` does, and
-checking that each draw is the logged one. The runtime in the server's memory is only a
+log rows (event sourcing), drawing every chance outcome from the match's chance stream
+(core/chance.py: ``hmac-sha256`` from the seed for new matches) in order, as
+:func:`motherlode.server.fairness.verify_record` re-derives them, and checking that each
+draw is the logged one. The runtime in the server's memory is only a
 cache of that re-play (the "snapshot").
 
 What leaves the server for a seat is built here, by :meth:`MatchRuntime.payload`, from
@@ -26,6 +27,7 @@ from typing import Any
 
 from motherlode.agents import create as create_agent
 from motherlode.core.agent import Agent
+from motherlode.core.chance import MT19937, fork, make_stream
 from motherlode.core.errors import IllegalActionError, MotherlodeError, NotationError
 from motherlode.core.protocol import CHANCE, TERMINAL, Action, Game, Player, State
 
@@ -240,6 +242,8 @@ class MatchRuntime:
     seed_sha256: str
     seats: list[SeatInfo]
     state: State = field(init=False)
+    chance: str = MT19937
+    """The match's chance stream (core/chance.py): ``hmac-sha256`` for new matches."""
     rng: random.Random = field(init=False)
     entries: list[LogEntry] = field(default_factory=list)
     version: int = 0
@@ -249,7 +253,7 @@ class MatchRuntime:
 
     def __post_init__(self) -> None:
         self.state = self.game.new_initial_state()
-        self.rng = random.Random(self.seed)
+        self.rng = make_stream(self.chance, self.seed)
 
     # -- rebuilding --------------------------------------------------------------------
 
@@ -297,7 +301,7 @@ class MatchRuntime:
     def _replayed(self, texts: list[str]) -> tuple[State, random.Random]:
         """The state and RNG after ``texts`` (trusted: they were checked when logged)."""
         state = self.game.new_initial_state()
-        rng = random.Random(self.seed)
+        rng = make_stream(self.chance, self.seed)
         for text in texts:
             if state.is_chance_node():
                 state.sample_chance(rng)
@@ -309,8 +313,7 @@ class MatchRuntime:
     def plan_chance(self) -> Step:
         """Draw every chance outcome due now (the set-up deal, a die after a decision)."""
         state = self.state.clone()
-        rng = random.Random()
-        rng.setstate(self.rng.getstate())
+        rng = fork(self.rng)
         entries: list[LogEntry] = []
         self._draw(state, rng, entries)
         return Step(state, rng.getstate(), entries)
@@ -363,8 +366,7 @@ class MatchRuntime:
         if text is None:
             text = state.action_to_string(a)
         entries = [LogEntry(seat, text, visibility(state, a, seat), narrations(state, a))]
-        rng = random.Random()
-        rng.setstate(self.rng.getstate())
+        rng = fork(self.rng)
         self._draw(new, rng, entries)
         return Step(new, rng.getstate(), entries)
 

@@ -25,6 +25,7 @@ from sqlalchemy.orm import Session, selectinload
 
 import motherlode
 from motherlode.agents import create as create_agent
+from motherlode.core.chance import HMAC_SHA256
 from motherlode.core.errors import AgentSpecError, ConfigError
 from motherlode.core.protocol import Player
 from motherlode.core.records import GameRecord, versions_of
@@ -204,7 +205,7 @@ class MatchService:
             infos.append(SeatInfo(i, kind, spec, req.name.strip()[:80]))
         seed = new_seed()
         match_id = secrets.token_urlsafe(9)
-        rt = MatchRuntime(match_id, game, seed, commitment(seed), infos)
+        rt = MatchRuntime(match_id, game, seed, commitment(seed), infos, chance=HMAC_SHA256)
         step = rt.plan_chance()
         tokens = {s.seat: secrets.token_urlsafe(24) for s in infos if s.kind == "human"}
         if claim == -1:
@@ -222,6 +223,7 @@ class MatchService:
                     config=game.config.model_dump(mode="json"),
                     seed=str(seed),
                     seed_sha256=rt.seed_sha256,
+                    chance=rt.chance,
                     status="running",
                     public=bool(public),
                     version=0,
@@ -277,7 +279,9 @@ class MatchService:
             seats = [
                 SeatInfo(s.seat, s.kind, s.spec, s.name, s.joined_at is not None) for s in row.seats
             ]
-            rt = MatchRuntime(match_id, game, int(row.seed), row.seed_sha256, seats)
+            rt = MatchRuntime(
+                match_id, game, int(row.seed), row.seed_sha256, seats, chance=row.chance
+            )
         rt.replay_rows([(k, s, a, v) for k, s, a, v in moves])
         self._remember(rt)
         return rt
@@ -572,5 +576,5 @@ class MatchService:
             seed=rt.seed,
             actions=[e.text for e in rt.entries],
             scores=[float(s) for s in rt.state.scores()],
-            versions=versions_of(rt.game),
+            versions={**versions_of(rt.game), "chance": rt.chance},
         )
