@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from eldorado_helpers import game, position
+from tests.eldorado.helpers import game, position
 
 import motherlode
 from motherlode.arena.play import play_game

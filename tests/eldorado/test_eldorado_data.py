@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from eldorado_helpers import game
+from tests.eldorado.helpers import game
 
 import motherlode
 from motherlode import ConfigError

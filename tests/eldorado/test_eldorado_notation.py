@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from eldorado_helpers import game, legal_strings, position
+from tests.eldorado.helpers import game, legal_strings, position
 
 import motherlode
 from motherlode import IllegalActionError, NotationError

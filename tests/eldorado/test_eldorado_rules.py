@@ -20,7 +20,7 @@ import json
 from pathlib import Path
 
 import pytest
-from eldorado_helpers import face, game, labels, legal_strings, play, position
+from tests.eldorado.helpers import face, game, labels, legal_strings, play, position
 
 import motherlode
 from motherlode import CHANCE, TERMINAL, IllegalActionError, NotationError

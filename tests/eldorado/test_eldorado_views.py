@@ -6,7 +6,7 @@ import json
 import random
 import xml.etree.ElementTree as ET
 
-from eldorado_helpers import game, position
+from tests.eldorado.helpers import game, position
 
 import motherlode
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from eureka_helpers import game, play, setup
+from tests.eureka.helpers import game, play, setup
 
 from motherlode.core.errors import IllegalActionError, NotationError
 
