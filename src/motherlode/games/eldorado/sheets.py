@@ -87,10 +87,6 @@ def face_name(face: Face) -> str:
     return SYMBOLS[face]
 
 
-def face_coins(face: Face) -> int:
-    return face - COIN0 if face > COIN0 else 0
-
-
 @dataclass(frozen=True)
 class SpaceInfo:
     """One space of the route zone."""
