@@ -11,10 +11,10 @@ centre of Golden City).
 from __future__ import annotations
 
 import pytest
-from tests.eureka.helpers import actions, game, moves, play, setup
 
 from motherlode.core.errors import IllegalActionError
 from motherlode.core.protocol import CHANCE, TERMINAL
+from tests.eureka.helpers import actions, game, moves, play, setup
 
 
 def names(state, nodes):  # type: ignore[no-untyped-def]

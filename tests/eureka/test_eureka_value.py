@@ -8,9 +8,9 @@ import pathlib
 from types import ModuleType
 
 import pytest
-from tests.eureka.helpers import setup
 
 from motherlode.games.eureka import value
+from tests.eureka.helpers import setup
 
 FIT_PATH = pathlib.Path(__file__).parents[2] / "benchmarks" / "eureka_value_fit.py"
 

@@ -9,7 +9,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from tests.eureka.helpers import game, play, setup
 
 from motherlode.core.agent import RandomAgent
 from motherlode.core.errors import ConfigError, RecordError
@@ -17,6 +16,7 @@ from motherlode.core.records import GameRecord, replay
 from motherlode.games.eureka import EurekaGame
 from motherlode.games.eureka.board import load_board
 from motherlode.games.eureka.bot import GreedyAgent
+from tests.eureka.helpers import game, play, setup
 
 DATA = Path(__file__).parent / "data"
 GOLDEN = Path(__file__).parent / "golden"
