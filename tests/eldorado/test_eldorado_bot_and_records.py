@@ -5,13 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from eldorado_helpers import game, position
 
 import motherlode
 from motherlode.arena.play import play_game
 from motherlode.core.agent import Agent, RandomAgent
 from motherlode.core.errors import RecordError
 from motherlode.core.records import GameRecord, replay
+from tests.eldorado.helpers import game, position
 
 
 def create(spec: str, g: motherlode.Game, seed: int = 0) -> Agent:

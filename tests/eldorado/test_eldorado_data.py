@@ -6,11 +6,11 @@ import json
 from pathlib import Path
 
 import pytest
-from eldorado_helpers import game
 
 import motherlode
 from motherlode import ConfigError
 from motherlode.games.eldorado.sheets import load_sheet, slot_name
+from tests.eldorado.helpers import game
 
 DATA = Path(motherlode.__file__).parent / "games" / "eldorado" / "data"
 

@@ -7,13 +7,13 @@ import math
 import pytest
 
 import motherlode
-from motherlode.games.eldorado import bot
+from motherlode.games.eldorado import value
 from motherlode.games.eldorado.game import race_chances
 
 
 def _values(players: int, evaluations: list[float], monkeypatch: pytest.MonkeyPatch) -> list[float]:
     state = motherlode.deal(motherlode.load("eldorado", players=players, map=1), seed=1)
-    monkeypatch.setattr(bot, "evaluate", lambda s, p: evaluations[p])
+    monkeypatch.setattr(value, "evaluate", lambda s, p: evaluations[p])
     return state.heuristic_values()
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 
 import pytest
-from eldorado_helpers import game, legal_strings, position
 
 import motherlode
 from motherlode import IllegalActionError, NotationError
+from tests.eldorado.helpers import game, legal_strings, position
 
 
 def test_every_action_string_round_trips_on_every_sheet() -> None:

@@ -20,11 +20,11 @@ import json
 from pathlib import Path
 
 import pytest
-from eldorado_helpers import face, game, labels, legal_strings, play, position
 
 import motherlode
 from motherlode import CHANCE, TERMINAL, IllegalActionError, NotationError
 from motherlode.games.eldorado.sheets import SIGNPOST, load_dice, load_sheet
+from tests.eldorado.helpers import face, game, labels, legal_strings, play, position
 
 DATA = Path(motherlode.__file__).parent / "games" / "eldorado" / "data"
 

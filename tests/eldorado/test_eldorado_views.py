@@ -6,9 +6,8 @@ import json
 import random
 import xml.etree.ElementTree as ET
 
-from eldorado_helpers import game, position
-
 import motherlode
+from tests.eldorado.helpers import game, position
 
 
 def _played(m: int, steps: int, players: int = 2) -> motherlode.State:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from eureka_helpers import game, play, setup
 
 from motherlode.core.errors import IllegalActionError, NotationError
+from tests.eureka.helpers import game, play, setup
 
 INITIAL_3P = (
     "eureka/1 players=3 turn=0 actor=0 phase=turn die=0 loco=0 turns=0 duel=-"

@@ -6,9 +6,10 @@ import contextlib
 import json
 import random
 
-from eureka_helpers import brute_destinations, game, random_position
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+from tests.eureka.helpers import brute_destinations, game, random_position
 
 SEEDS = st.integers(min_value=0, max_value=10_000)
 

@@ -11,10 +11,10 @@ centre of Golden City).
 from __future__ import annotations
 
 import pytest
-from eureka_helpers import actions, game, moves, play, setup
 
 from motherlode.core.errors import IllegalActionError
 from motherlode.core.protocol import CHANCE, TERMINAL
+from tests.eureka.helpers import actions, game, moves, play, setup
 
 
 def names(state, nodes):  # type: ignore[no-untyped-def]
@@ -28,7 +28,7 @@ def test_object_most_points_when_the_train_arrives_wins() -> None:
     s = setup(loco=13, miners={0: "k14:0:0:7:1", 1: "n11:0:0:10:0", 2: "n8:0:0:3:0"},
               revealed=["G5", "G2", "G5", "G5", "G3", "R2"])
     play(s, "roll", "die L")
-    assert s.is_terminal() and s.end_reason() == "train"
+    assert s.is_terminal() and s.termination() == "train"
     assert s.scores() == [9.0, 10.0, 3.0]
     assert s.winners() == (1,) and s.returns() == [-1.0, 1.0, -1.0]
 
@@ -430,7 +430,7 @@ def test_die_revisits_a_miner_may_loop_back_onto_the_raft_he_just_left() -> None
 def test_end_the_train_reaching_the_last_space_in_golden_city_ends_the_game() -> None:
     s = setup(loco=13)
     play(s, "roll", "die L")
-    assert s.current_player() == TERMINAL and s.end_reason() == "train"
+    assert s.current_player() == TERMINAL and s.termination() == "train"
     assert s.game.board.names[s.loco_node()] == "k11"
 
 
@@ -455,7 +455,7 @@ def _last_gold(**config: object):  # type: ignore[no-untyped-def]
 
 def test_end_no_more_gold_nuggets_ends_the_game_wherever_the_train_is() -> None:
     s = play(_last_gold(), "move c7", "reveal G5")
-    assert s.is_terminal() and s.end_reason() == "nuggets" and s.loco == 0
+    assert s.is_terminal() and s.termination() == "nuggets" and s.loco == 0
     assert s.scores()[:2] == [60.0, 56.0]
 
 
@@ -466,7 +466,46 @@ def test_end_no_more_gold_nuggets_banked_variant_waits_for_the_gold_to_be_banked
               revealed=["G1"] * 14 + ["G2"] * 12 + ["G3"] * 10 + ["G4"] * 7 + ["G5"] * 5,
               nuggets_end="banked")
     play(s, "move k14")
-    assert s.is_terminal() and s.end_reason() == "nuggets" and s.scores()[0] == 65.0
+    assert s.is_terminal() and s.termination() == "nuggets" and s.scores()[0] == 65.0
+
+
+def _ended_by_the_train():  # type: ignore[no-untyped-def]
+    return play(setup(loco=13), "roll", "die L")
+
+
+def _ended_with_the_nuggets_banked():  # type: ignore[no-untyped-def]
+    s = setup(phase="move", die=2, miners={0: "j13:5:0:60:0", 1: "n11:0:0:56:0"},
+              revealed=["G1"] * 14 + ["G2"] * 12 + ["G3"] * 10 + ["G4"] * 7 + ["G5"] * 5,
+              nuggets_end="banked")
+    return play(s, "move k14")
+
+
+def _ended_by_the_turn_limit():  # type: ignore[no-untyped-def]
+    return play(setup(max_turns=2), "pass", "pass")
+
+
+@pytest.mark.parametrize(
+    ("ending", "why"),
+    [
+        (_ended_by_the_train, "train"),
+        (lambda: play(_last_gold(), "move c7", "reveal G5"), "nuggets"),
+        (_ended_with_the_nuggets_banked, "nuggets"),
+        (_ended_by_the_turn_limit, "turn-limit"),
+    ],
+    ids=["train", "nuggets-found", "nuggets-banked", "turn-limit"],
+)
+def test_end_the_outcome_says_which_end_was_reached(ending, why: str) -> None:  # type: ignore[no-untyped-def]
+    s = ending()
+    outcome = s.outcome()
+    assert outcome is not None and outcome.termination == why == s.termination()
+    assert outcome.scores == tuple(s.scores()) and outcome.winners == s.winners()
+    assert s.observation()["end"] == why
+    assert s.end_reason() == why  # the old name, an alias for one release
+
+
+def test_end_a_running_game_has_no_termination() -> None:
+    s = setup()
+    assert s.termination() == "" and s.outcome() is None and s.end_reason() is None
 
 
 # -- Tips for Clever Gold Miners ----------------------------------------------------------------
@@ -486,7 +525,7 @@ def test_tips_passing_forever_meets_the_documented_turn_limit() -> None:
     s = setup(max_turns=5, miners={0: "k14:0:0:3:0"}, revealed=["G3"])
     for _ in range(5):
         play(s, "pass")
-    assert s.is_terminal() and s.end_reason() == "turn-limit"
+    assert s.is_terminal() and s.termination() == "turn-limit"
     assert s.winners() == (0,)
 
 

@@ -1,11 +1,18 @@
-"""The value function that search agents use (motherlode.games.eureka.value)."""
+"""The value function that search agents use (motherlode.games.eureka.value) and its
+fitting to self-play (benchmarks/eureka_value_fit.py)."""
 
 from __future__ import annotations
 
+import importlib.util
+import pathlib
+from types import ModuleType
+
 import pytest
-from tests.eureka.eureka_helpers import setup
 
 from motherlode.games.eureka import value
+from tests.eureka.helpers import setup
+
+FIT_PATH = pathlib.Path(__file__).parents[2] / "benchmarks" / "eureka_value_fit.py"
 
 
 def _points(loco: int, miner: str) -> float:
@@ -50,8 +57,16 @@ def test_a_finished_game_is_worth_its_scores() -> None:
     assert value.expected_points(state) == state.scores()
 
 
+def _fitting() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("eureka_value_fit", FIT_PATH)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def test_fit_keeps_banked_and_carried_at_one_point_each() -> None:
-    weights, scale = value.fit(games=12, players=2, seed=3)
+    weights, scale = _fitting().fit(games=12, players=2, seed=3)
     assert len(weights) == len(value.FEATURES)
     assert weights[value.FEATURES.index("banked")] == 1.0
     assert weights[value.FEATURES.index("carried")] == 1.0

@@ -9,16 +9,18 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from eureka_helpers import game, play, setup
 
 from motherlode.core.agent import RandomAgent
 from motherlode.core.errors import ConfigError, RecordError
 from motherlode.core.records import GameRecord, replay
-from motherlode.games.eureka import Eureka
+from motherlode.games.eureka import EurekaGame
 from motherlode.games.eureka.board import load_board
 from motherlode.games.eureka.bot import GreedyAgent
+from tests.eureka.helpers import game, play, setup
 
 DATA = Path(__file__).parent / "data"
+GOLDEN = Path(__file__).parent / "golden"
+GOLDEN_4P = GOLDEN / "eureka-players4-greedy-random-greedy-random-2026.json"
 BOARD = Path(__file__).parents[2] / "src/motherlode/games/eureka/data/board.json"
 
 
@@ -85,8 +87,8 @@ def test_designed_board_follows_the_stated_constraints() -> None:
 
 
 def test_chip_mix_default_and_override() -> None:
-    assert Eureka.from_config().mix.kinds == (14, 12, 10, 7, 5, 2, 3, 4, 4, 3)
-    g = Eureka.from_config(gold_mix="20,12,10,4,2", robber_mix="6,4,3,2,1")
+    assert EurekaGame.from_config().mix.kinds == (14, 12, 10, 7, 5, 2, 3, 4, 4, 3)
+    g = EurekaGame.from_config(gold_mix="20,12,10,4,2", robber_mix="6,4,3,2,1")
     assert g.mix.nuggets == 20 + 24 + 30 + 16 + 10 and g.mix.total == 64
 
 
@@ -105,7 +107,7 @@ def test_chip_mix_default_and_override() -> None:
 )
 def test_bad_config_raises_config_error(options: dict[str, object], message: str) -> None:
     with pytest.raises(ConfigError, match=message):
-        Eureka.from_config(**options)
+        EurekaGame.from_config(**options)
 
 
 def _board_variant(tmp_path: Path, edit) -> str:  # type: ignore[no-untyped-def]
@@ -118,7 +120,7 @@ def _board_variant(tmp_path: Path, edit) -> str:  # type: ignore[no-untyped-def]
 
 def test_a_users_own_board_file_loads(tmp_path: Path) -> None:
     path = _board_variant(tmp_path, lambda d: d.update(name="my copy"))
-    assert len(Eureka.from_config(board=path).board.holes) == 64
+    assert len(EurekaGame.from_config(board=path).board.holes) == 64
 
 
 @pytest.mark.parametrize(
@@ -151,7 +153,7 @@ def test_broken_boards_are_rejected_naming_file_entry_and_problem(
 ) -> None:
     path = _board_variant(tmp_path, edit)
     with pytest.raises(ConfigError, match=message) as err:
-        Eureka.from_config(board=path)
+        EurekaGame.from_config(board=path)
     assert str(tmp_path) in str(err.value)
 
 
@@ -164,20 +166,20 @@ def test_disconnected_land_is_rejected(tmp_path: Path) -> None:
 
     path = _board_variant(tmp_path, wall)
     with pytest.raises(ConfigError, match="the land is not connected"):
-        Eureka.from_config(board=path)
+        EurekaGame.from_config(board=path)
 
 
 def test_bad_chip_file(tmp_path: Path) -> None:
     path = tmp_path / "chips.json"
     path.write_text(json.dumps({"gold": [{"nuggets": 7, "count": 3}], "robbers": []}))
     with pytest.raises(ConfigError, match="gold\\[0\\]: nuggets must be one of"):
-        Eureka.from_config(chips=str(path))
+        EurekaGame.from_config(chips=str(path))
 
 
 # -- bot and records -----------------------------------------------------------------------------
 
 
-def _play(g: Eureka, agents: list, seed: int):  # type: ignore[no-untyped-def,type-arg]
+def _play(g: EurekaGame, agents: list, seed: int):  # type: ignore[no-untyped-def,type-arg]
     rng = random.Random(seed)
     s = g.new_initial_state()
     while not s.is_terminal():
@@ -217,7 +219,7 @@ def test_greedy_is_exposed_by_the_game() -> None:
 
 
 def test_golden_record_replays_identically() -> None:
-    record = GameRecord.load(DATA / "golden_4p.json")
+    record = GameRecord.load(GOLDEN_4P)
     state = replay(record)
     assert state.serialize() == (DATA / "golden_4p.final.txt").read_text().strip()
     assert state.scores() == record.scores == [20.0, 2.0, 23.0, 0.0]

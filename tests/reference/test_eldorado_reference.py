@@ -6,7 +6,7 @@ entered El Dorado by then, most temples offered in wins, then most coins offered
 
 from __future__ import annotations
 
-from tests.eldorado.eldorado_helpers import game, position
+from tests.eldorado.helpers import game, position
 
 
 def test_nobody_entered_most_temples_first_then_coins() -> None:

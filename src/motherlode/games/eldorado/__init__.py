@@ -10,8 +10,20 @@ one of four expedition sheets, at the easier or harder level. Rules in
 (4, 3)
 """
 
-from motherlode.games.eldorado.game import Eldorado, EldoradoConfig, EldoradoState
+from motherlode.core.protocol import wire
+from motherlode.games.eldorado import bot, notation, render
+from motherlode.games.eldorado.game import EldoradoConfig, EldoradoGame, EldoradoState
 
-GAME = Eldorado
+wire(
+    EldoradoGame,
+    EldoradoState,
+    notation=notation.NOTATION,
+    renderer=render.RENDERER,
+    bots={"greedy": bot.make_greedy},
+)
 
-__all__ = ["GAME", "Eldorado", "EldoradoConfig", "EldoradoState"]
+GAME = EldoradoGame
+
+Eldorado = EldoradoGame  # alias for one release
+
+__all__ = ["GAME", "Eldorado", "EldoradoConfig", "EldoradoGame", "EldoradoState"]

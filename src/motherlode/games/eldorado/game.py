@@ -29,9 +29,7 @@ The position notation and every rule interpretation are in ``docs/rules/eldorado
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 from pydantic import Field, field_validator
@@ -48,7 +46,6 @@ from motherlode.games.eldorado.sheets import (
     SIGNPOST,
     SLOT_ANY,
     SLOT_COIN,
-    SYMBOL_LETTERS,
     TEMPLE,
     TORCH,
     Face,
@@ -57,9 +54,7 @@ from motherlode.games.eldorado.sheets import (
     load_dice,
     load_sheet,
 )
-
-if TYPE_CHECKING:
-    from motherlode.core.agent import Agent
+from motherlode.games.eldorado.value import race_chances, values
 
 NUM_DICE = 7
 SIGNPOST_DIE = 6
@@ -74,29 +69,6 @@ SRC_COMBO = 9
 NUM_SRC = 16
 """Sources of a targeted action: 0..6 die ``d``, 7 the active resource's next item, 8 the
 map-1 reward (a die showing a signpost), 9..15 die ``d - 9`` plus the resource's coins."""
-
-
-def race_chances(values: list[float], scale: float) -> list[float]:
-    """Win chances from heuristic values: each seat's chance of beating each rival is
-    ``sigmoid(2 * (v - v_rival) / scale)``, a seat's weight the product over its rivals,
-    normalised to sum to 1 (for two seats, ``w = (1 + tanh(lead / scale)) / 2``).
-
-    >>> [round(w, 3) for w in race_chances([0.0, 0.0, 0.0], 5.0)]
-    [0.333, 0.333, 0.333]
-    >>> a, b, c = race_chances([2.0, 0.0, 0.0], 5.0)
-    >>> a > 1 / 3 > b == c
-    True
-    """
-    weights = []
-    for p, v in enumerate(values):
-        w = 1.0
-        for q, x in enumerate(values):
-            if q != p:
-                z = 2.0 * (v - x) / scale
-                w *= 1.0 / (1.0 + math.exp(-z)) if z >= 0 else math.exp(z) / (1.0 + math.exp(z))
-        weights.append(w)
-    total = sum(weights)
-    return [w / total for w in weights]
 
 
 class EldoradoConfig(GameConfig):
@@ -141,7 +113,7 @@ class EldoradoConfig(GameConfig):
         return value
 
 
-class Eldorado(Game):
+class EldoradoGame(Game):
     """El Dorado: the dice adventure, for 1..4 players on one of the four sheets."""
 
     name: ClassVar[str] = "eldorado"
@@ -229,27 +201,13 @@ class Eldorado(Game):
     def new_initial_state(self) -> EldoradoState:
         return EldoradoState(self)
 
-    def deserialize(self, text: str) -> EldoradoState:
-        from motherlode.games.eldorado.notation import parse_position
-
-        return parse_position(self, text)
-
-    def bots(self) -> dict[str, Callable[..., Agent]]:
-        from motherlode.games.eldorado.bot import GreedyAgent
-
-        def greedy(game: Game, seed: int = 0, **params: Any) -> Agent:
-            assert isinstance(game, Eldorado)
-            return GreedyAgent(game, seed=seed, **params)
-
-        return {"greedy": greedy}
-
 
 class EldoradoState(State):
     """A position: the dice, the turn in progress and every player's sheet (all public)."""
 
-    game: Eldorado
+    game: EldoradoGame
 
-    def __init__(self, game: Eldorado, *, blank: bool = False) -> None:
+    def __init__(self, game: EldoradoGame, *, blank: bool = False) -> None:
         super().__init__(game)
         n = game.num_players
         ns = game.ns
@@ -732,41 +690,11 @@ class EldoradoState(State):
         >>> s.heuristic_values()
         [0.0, 0.0]
         """
-        from motherlode.games.eldorado.bot import evaluate
-
-        values = [evaluate(self, p) for p in range(self.game.num_players)]
-        if len(values) == 1:
-            return [0.9 * math.tanh((30.0 + values[0]) / 10.0)]
-        if len(values) == 2:
-            a, b = values
-            return [0.9 * math.tanh((a - b) / 5.0), 0.9 * math.tanh((b - a) / 5.0)]
-        return [0.9 * (2.0 * w - 1.0) for w in race_chances(values, 5.0)]
+        return values(self)
 
     def solo_won(self) -> bool:
         """Solo (our extension): won when El Dorado is entered within ``max_rounds`` rounds."""
         return self.is_terminal() and self.entered(0)
-
-    # -- notation ---------------------------------------------------------------------------
-
-    def _action_to_string(self, action: Action) -> str:
-        from motherlode.games.eldorado.notation import action_to_string
-
-        return action_to_string(self, action)
-
-    def _parse_action(self, text: str) -> Action:
-        from motherlode.games.eldorado.notation import parse_action
-
-        return parse_action(self, text)
-
-    def _explain_illegal(self, action: Action) -> str:
-        from motherlode.games.eldorado.notation import explain_illegal
-
-        return explain_illegal(self, action)
-
-    def serialize(self) -> str:
-        from motherlode.games.eldorado.notation import format_position
-
-        return format_position(self)
 
     # -- views ------------------------------------------------------------------------------
 
@@ -882,16 +810,6 @@ class EldoradoState(State):
             out[i + 12 + (self.seat - me) % n] = 1.0
         return out
 
-    def __str__(self) -> str:
-        from motherlode.games.eldorado.render import render_text
-
-        return render_text(self)
-
-    def render_svg(self, seat: Player | None = None) -> str:
-        from motherlode.games.eldorado.render import render_svg
-
-        return render_svg(self, seat)
-
     # -- invariants ---------------------------------------------------------------------------
 
     def check_invariants(self) -> None:
@@ -951,11 +869,6 @@ def _item_name(item: int) -> str:
     return face_name(item)
 
 
-def face_letter(face: int) -> str:
-    """One-character face code of the position notation: ``MPTAKS`` or the coins digit."""
-    if face > COIN0:
-        return str(face - COIN0)
-    return SYMBOL_LETTERS[face]
+Eldorado = EldoradoGame  # alias for one release
 
-
-__all__ = ["Eldorado", "EldoradoConfig", "EldoradoState"]
+__all__ = ["Eldorado", "EldoradoConfig", "EldoradoGame", "EldoradoState", "race_chances"]

@@ -28,10 +28,10 @@ Position (sections separated by `` | ``)::
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from motherlode.core.errors import NotationError
-from motherlode.core.protocol import Action
+from motherlode.core.protocol import Action, Notation
+from motherlode.games.eldorado.game import EldoradoGame, EldoradoState
 from motherlode.games.eldorado.sheets import (
     COIN0,
     GOLDEN,
@@ -43,9 +43,6 @@ from motherlode.games.eldorado.sheets import (
     slot_coins,
     slot_name,
 )
-
-if TYPE_CHECKING:
-    from motherlode.games.eldorado.game import Eldorado, EldoradoState
 
 NUM_DICE = 7
 VERBS = {PATH: "move", TEMPLE: "offer", GOLDEN: "offer", SETTLEMENT: "pay"}
@@ -277,7 +274,8 @@ def _parse_face(ch: str, where: str, text: str) -> int:
                         position=text)
 
 
-def format_position(state: EldoradoState) -> str:
+def write_position(state: EldoradoState) -> str:
+    """The position notation of ``state`` (``docs/rules/eldorado.md`` has its sections)."""
     g = state.game
     sh = g.sheet
     labels = [s.label for s in sh.spaces]
@@ -320,15 +318,13 @@ def format_position(state: EldoradoState) -> str:
     return " | ".join(parts)
 
 
-def parse_position(game: Eldorado, text: str) -> EldoradoState:
-    """The inverse of :func:`format_position`; an impossible position raises NotationError
+def read_position(game: EldoradoGame, text: str) -> EldoradoState:
+    """The inverse of :func:`write_position`; an impossible position raises NotationError
     naming the section and the reason.
 
     Lists (visited spaces, payments, resources, minima, rewards) and flags may come in any
     order; offerings are in the order made. The position rides on the error, never in it.
     """
-    from motherlode.games.eldorado.game import EldoradoState
-
     def bad(where: str, why: str) -> NotationError:
         return NotationError(f"eldorado position: {where}: {why}", position=text)
 
@@ -661,3 +657,15 @@ def _impossible(st: EldoradoState, fresh: int) -> tuple[str, str] | None:
                     return where, f"El Dorado is entered after offerings in {g.required}" \
                         " temples (offerings are listed in the order made)"
     return None
+
+
+format_position = write_position  # alias for one release
+parse_position = read_position  # alias for one release
+
+NOTATION = Notation(
+    action_to_string=action_to_string,
+    parse_action=parse_action,
+    explain_illegal=explain_illegal,
+    write_position=write_position,
+    read_position=read_position,
+)

@@ -17,10 +17,10 @@ True
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
 
-from motherlode.core.protocol import Player
+from motherlode.core.protocol import Player, Renderer
 from motherlode.core.svg import actionable, document, element
+from motherlode.games.eldorado.game import EldoradoState
 from motherlode.games.eldorado.sheets import (
     COIN0,
     GOLDEN,
@@ -33,9 +33,6 @@ from motherlode.games.eldorado.sheets import (
     TEMPLE,
     face_name,
 )
-
-if TYPE_CHECKING:
-    from motherlode.games.eldorado.game import EldoradoState
 
 SYMBOL_COLOURS = ("#6b8e23", "#4682b4", "#e07b24", "#8e44ad", "#c8a165", "#7f8c8d")
 GLYPHS = ("\u2694", "\u2248", "\u2600", "\u25c9", "\u2637", "\u2725")
@@ -50,8 +47,9 @@ def _letter(face: int) -> str:
 # -- text -------------------------------------------------------------------------------
 
 
-def render_text(state: EldoradoState) -> str:
-    """A terminal view: the dice, then each player's route and resources.
+def text_board(state: EldoradoState, seat: Player | None = None) -> str:
+    """A terminal view: the dice, then each player's route and resources (the same for
+    every ``seat``: all sheets are open).
 
     Visited spaces are in parentheses ``(M )``; a resource's spaces in braces, ``x``
     filled (no square brackets, which terminal markup would eat).
@@ -171,7 +169,7 @@ def _slot_shape(kind: int, x: float, y: float, filled: bool) -> str:
                       fill="#fff"))
 
 
-def render_svg(state: EldoradoState, seat: Player | None = None) -> str:
+def svg_board(state: EldoradoState, seat: Player | None = None) -> str:
     """Every sheet (the viewer's first), the dice and, for the mover, the clickable actions."""
     g = state.game
     sh = g.sheet
@@ -392,3 +390,9 @@ def _sheet(state: EldoradoState, p: int, x0: float, y0: float, w: float, h: floa
             group = actionable(group, names[act], f"use {res.name}")
         out.append(group)
     return element("g", raw="".join(out))
+
+
+render_text = text_board  # alias for one release
+render_svg = svg_board  # alias for one release
+
+RENDERER = Renderer(text_board=text_board, svg_board=svg_board)

@@ -87,10 +87,6 @@ def face_name(face: Face) -> str:
     return SYMBOLS[face]
 
 
-def face_coins(face: Face) -> int:
-    return face - COIN0 if face > COIN0 else 0
-
-
 @dataclass(frozen=True)
 class SpaceInfo:
     """One space of the route zone."""
@@ -286,60 +282,66 @@ def _slot_kind(text: Any, src: str, where: str) -> int:
                 " 2 coins')")
 
 
-@cache
-def load_sheet(number: int, path: str | None = None) -> Sheet:
-    """Load and validate expedition sheet ``number`` (or the user's file at ``path``)."""
-    data, src = _read(path, f"sheet{number}.json")
-    if not isinstance(data, dict) or data.get("format") != "eldorado-sheet/1":
-        raise _fail(src, "top level", "expected an object with format 'eldorado-sheet/1'")
-    if _get(data, "map", int, src, "top level") != number:
-        raise _fail(src, "map", f"the file is sheet {data['map']}, the config asks for {number}")
-    title = _get(data, "title", str, src, "top level")
+def _space(sp: Any, i: int, src: str, labels: dict[str, int],
+           positions: set[tuple[int, int]]) -> dict[str, Any]:
+    """One entry of ``spaces``, checked (``labels`` and ``positions``: those seen before)."""
+    where = f"spaces[{i}]"
+    if not isinstance(sp, dict):
+        raise _fail(src, where, "a space is an object")
+    label = _get(sp, "label", str, src, where)
+    where = f"space {label!r}"
+    if not label.isalnum() or not label[0].isalpha() or label in labels:
+        raise _fail(src, where, "labels are unique letters+digits, e.g. 'c4'")
+    col, row = _get(sp, "col", int, src, where), _get(sp, "row", int, src, where)
+    if (col, row) in positions:
+        raise _fail(src, where, f"two spaces at col {col}, row {row}")
+    positions.add((col, row))
+    kind = _get(sp, "kind", str, src, where)
+    if kind not in KINDS:
+        raise _fail(src, where, f"unknown kind {kind!r} (one of {', '.join(KINDS)})")
+    symbol = _space_symbol(sp, kind, src, where)
+    fee = _space_fee(sp, kind, src, where)
+    reward = sp.get("reward")
+    if reward is not None and (reward != "signpost_die" or symbol != AMULET):
+        raise _fail(src, where, "a reward is 'signpost_die', on an amulet space (map 1)")
+    start = sp.get("start", False)
+    if not isinstance(start, bool) or (start and kind != PATH):
+        raise _fail(src, where, "'start' is true or false, and only on path spaces")
+    labels[label] = i
+    return dict(label=label, col=col, row=row, kind=kind, symbol=symbol, fee=fee,
+                start=start, reward=reward is not None)
+
+
+def _space_symbol(sp: dict[str, Any], kind: str, src: str, where: str) -> Face:
+    if kind == PATH:
+        sym = _get(sp, "symbol", str, src, where)
+        if sym not in SYMBOLS:
+            raise _fail(src, where, f"unknown symbol {sym!r}")
+        return SYMBOLS.index(sym)
+    if "symbol" in sp:
+        raise _fail(src, where, f"a {kind} space has no symbol")
+    return -1
+
+
+def _space_fee(sp: dict[str, Any], kind: str, src: str, where: str) -> int:
+    if kind == SETTLEMENT:
+        fee: int = _get(sp, "fee", int, src, where)
+        if not 1 <= fee <= 4:
+            raise _fail(src, where, f"a settlement fee is 1..4 coins (rulebook), got {fee}")
+        return fee
+    if "fee" in sp:
+        raise _fail(src, where, "only settlements have a fee")
+    return 0
+
+
+def _spaces(data: dict[str, Any], src: str) -> tuple[list[dict[str, Any]], dict[str, int]]:
+    """The ``spaces`` entries, checked, and their index by label."""
     raw_spaces = _get(data, "spaces", list, src, "top level")
     if not 2 <= len(raw_spaces) <= 120:
         raise _fail(src, "spaces", "expected 2..120 spaces")
     labels: dict[str, int] = {}
     positions: set[tuple[int, int]] = set()
-    parsed: list[dict[str, Any]] = []
-    for i, sp in enumerate(raw_spaces):
-        where = f"spaces[{i}]"
-        if not isinstance(sp, dict):
-            raise _fail(src, where, "a space is an object")
-        label = _get(sp, "label", str, src, where)
-        where = f"space {label!r}"
-        if not label.isalnum() or not label[0].isalpha() or label in labels:
-            raise _fail(src, where, "labels are unique letters+digits, e.g. 'c4'")
-        col, row = _get(sp, "col", int, src, where), _get(sp, "row", int, src, where)
-        if (col, row) in positions:
-            raise _fail(src, where, f"two spaces at col {col}, row {row}")
-        positions.add((col, row))
-        kind = _get(sp, "kind", str, src, where)
-        if kind not in KINDS:
-            raise _fail(src, where, f"unknown kind {kind!r} (one of {', '.join(KINDS)})")
-        symbol = -1
-        fee = 0
-        if kind == PATH:
-            sym = _get(sp, "symbol", str, src, where)
-            if sym not in SYMBOLS:
-                raise _fail(src, where, f"unknown symbol {sym!r}")
-            symbol = SYMBOLS.index(sym)
-        elif "symbol" in sp:
-            raise _fail(src, where, f"a {kind} space has no symbol")
-        if kind == SETTLEMENT:
-            fee = _get(sp, "fee", int, src, where)
-            if not 1 <= fee <= 4:
-                raise _fail(src, where, f"a settlement fee is 1..4 coins (rulebook), got {fee}")
-        elif "fee" in sp:
-            raise _fail(src, where, "only settlements have a fee")
-        reward = sp.get("reward")
-        if reward is not None and (reward != "signpost_die" or symbol != AMULET):
-            raise _fail(src, where, "a reward is 'signpost_die', on an amulet space (map 1)")
-        start = sp.get("start", False)
-        if not isinstance(start, bool) or (start and kind != PATH):
-            raise _fail(src, where, "'start' is true or false, and only on path spaces")
-        labels[label] = i
-        parsed.append(dict(label=label, col=col, row=row, kind=kind, symbol=symbol, fee=fee,
-                           start=start, reward=reward is not None))
+    parsed = [_space(sp, i, src, labels, positions) for i, sp in enumerate(raw_spaces)]
     starts = [p for p in parsed if p["start"]]
     if not starts:
         raise _fail(src, "spaces", "no start space (the outermost left spaces)")
@@ -347,6 +349,12 @@ def load_sheet(number: int, path: str | None = None) -> Sheet:
     for p in starts:
         if p["col"] != min_col:
             raise _fail(src, f"space {p['label']!r}", "start spaces lie on the left edge")
+    return parsed, labels
+
+
+def _adjacency(data: dict[str, Any], src: str, parsed: list[dict[str, Any]],
+               labels: dict[str, int]) -> list[list[int]]:
+    """The ``adjacency`` lists, checked (symmetric, every space reachable from a start)."""
     adjacency = _get(data, "adjacency", dict, src, "top level")
     adj: list[list[int]] = [[] for _ in parsed]
     for label, nbrs in adjacency.items():
@@ -363,25 +371,36 @@ def load_sheet(number: int, path: str | None = None) -> Sheet:
             if i not in adj[j]:
                 raise _fail(src, f"adjacency[{parsed[i]['label']!r}]",
                             f"{parsed[j]['label']!r} is adjacent to it but not the other way")
+    return adj
+
+
+def _golden_and_temples(data: dict[str, Any], src: str, parsed: list[dict[str, Any]],
+                        labels: dict[str, int]) -> tuple[str, int, int]:
+    """The golden temple's label and minimum, and the count of temple symbols."""
     gold = _get(data, "golden_temple", dict, src, "top level")
-    glabel = _get(gold, "space", str, src, "golden_temple")
+    glabel: str = _get(gold, "space", str, src, "golden_temple")
     if glabel not in labels or parsed[labels[glabel]]["kind"] != GOLDEN:
         raise _fail(src, "golden_temple", f"space {glabel!r} is not a golden space")
     if sum(1 for p in parsed if p["kind"] == GOLDEN) != 1:
         raise _fail(src, "spaces", "exactly one golden temple")
-    gmin = _get(gold, "minimum", int, src, "golden_temple")
+    gmin: int = _get(gold, "minimum", int, src, "golden_temple")
     if gmin not in (3, 4):
         raise _fail(src, "golden_temple", f"the minimum is 3 or 4 (rulebook), got {gmin}")
     ts = _get(data, "temple_symbols", dict, src, "top level")
-    count = _get(ts, "count", int, src, "temple_symbols")
+    count: int = _get(ts, "count", int, src, "temple_symbols")
     if _get(ts, "yellow", int, src, "temple_symbols") != 1:
         raise _fail(src, "temple_symbols", "exactly one of them is the yellow temple")
     temples = sum(1 for p in parsed if p["kind"] == TEMPLE)
     if not 2 <= count <= temples:
         raise _fail(src, "temple_symbols", f"count must be 2..{temples} (the temples on the"
                     f" route), got {count}")
-    # every space reachable from a start
-    seen = {labels[p["label"]] for p in starts}
+    return glabel, gmin, count
+
+
+def _check_reachable(src: str, parsed: list[dict[str, Any]], labels: dict[str, int],
+                     adj: list[list[int]]) -> None:
+    """Every space is reachable from a start."""
+    seen = {labels[p["label"]] for p in parsed if p["start"]}
     todo = list(seen)
     while todo:
         for j in adj[todo.pop()]:
@@ -392,6 +411,67 @@ def load_sheet(number: int, path: str | None = None) -> Sheet:
         lost = sorted(parsed[i]["label"] for i in set(range(len(parsed))) - seen)
         raise _fail(src, "adjacency", f"spaces unreachable from the start: {', '.join(lost)}")
 
+
+def _hire(entry: dict[str, Any], src: str, where: str, parsed: list[dict[str, Any]],
+          labels: dict[str, int], adj: list[list[int]]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """What hiring a resource or helper takes: ``(cost kinds, settlements to visit)``."""
+    if "visit" in entry:
+        vis = _get(entry, "visit", list, src, where)
+        if any(v not in labels or parsed[labels[v]]["kind"] != SETTLEMENT for v in vis):
+            raise _fail(src, where, "'visit' lists settlement spaces")
+        visit = tuple(labels[v] for v in vis)
+        if len(visit) != 3 or not all(
+            sum(1 for w in visit if w in adj[v]) >= 1 for v in visit
+        ):
+            raise _fail(src, where, "the ethnographer needs 3 adjacent settlements")
+        return (), visit
+    raw_cost = _get(entry, "cost", list, src, where)
+    if not 1 <= len(raw_cost) <= 6:
+        raise _fail(src, where, "a cost has 1..6 spaces")
+    return tuple(_slot_kind(c, src, where) for c in raw_cost), ()
+
+
+def _gift(entry: dict[str, Any], src: str, where: str) -> dict[str, Any]:
+    """What a resource (not a helper) gives: exactly one of items, coins, zero, special."""
+    given = [k2 for k2 in ("items", "coins", "zero_offering", "special") if k2 in entry]
+    if len(given) != 1:
+        raise _fail(src, where, "a resource gives exactly one of items, coins,"
+                    " zero_offering, special")
+    if "items" in entry:
+        raw_items = _get(entry, "items", list, src, where)
+        if (not 1 <= len(raw_items) <= 2 or any(x not in SYMBOLS for x in raw_items)
+                or len(set(raw_items)) != 1):
+            raise _fail(src, where, "items are 1 or 2 copies of one route symbol")
+        return {"items": tuple(SYMBOLS.index(x) for x in raw_items)}
+    if "coins" in entry:
+        coins = _get(entry, "coins", int, src, where)
+        if not 1 <= coins <= 6:
+            raise _fail(src, where, "coins is 1..6")
+        return {"coins": coins}
+    if "zero_offering" in entry:
+        if entry["zero_offering"] is not True:
+            raise _fail(src, where, "zero_offering must be true")
+        return {"zero": True}
+    special = _get(entry, "special", str, src, where)
+    if special not in SPECIALS:
+        raise _fail(src, where, f"unknown special {special!r}")
+    return {"special": special}
+
+
+def _ability(entry: dict[str, Any], src: str, where: str, visit: tuple[int, ...]) -> str:
+    """A helper's ability (the ethnographer, and only she, is hired by visits)."""
+    ability: str = _get(entry, "ability", str, src, where)
+    if ability not in ABILITIES:
+        raise _fail(src, where, f"unknown ability {ability!r}")
+    if (ability == "reroll_on_torch") != bool(visit):
+        raise _fail(src, where, "the ethnographer (and only she) is hired by 'visit'")
+    return ability
+
+
+def _resources(data: dict[str, Any], src: str, parsed: list[dict[str, Any]],
+               labels: dict[str, int], adj: list[list[int]]
+               ) -> tuple[list[ResourceInfo], list[int], list[int]]:
+    """The ``resources`` and ``helpers`` entries, checked, with their cost slots."""
     res_list: list[ResourceInfo] = []
     slot_owner: list[int] = []
     slot_kind: list[int] = []
@@ -407,68 +487,36 @@ def load_sheet(number: int, path: str | None = None) -> Sheet:
                 raise _fail(src, where, "ids are unique, letters and digits")
             ids.add(rid)
             name = _get(entry, "name", str, src, where)
-            cost: tuple[int, ...] = ()
-            visit: tuple[int, ...] = ()
-            if "visit" in entry:
-                vis = _get(entry, "visit", list, src, where)
-                if any(v not in labels or parsed[labels[v]]["kind"] != SETTLEMENT for v in vis):
-                    raise _fail(src, where, "'visit' lists settlement spaces")
-                visit = tuple(labels[v] for v in vis)
-                if len(visit) != 3 or not all(
-                    sum(1 for w in visit if w in adj[v]) >= 1 for v in visit
-                ):
-                    raise _fail(src, where, "the ethnographer needs 3 adjacent settlements")
-            else:
-                raw_cost = _get(entry, "cost", list, src, where)
-                if not 1 <= len(raw_cost) <= 6:
-                    raise _fail(src, where, "a cost has 1..6 spaces")
-                cost = tuple(_slot_kind(c, src, where) for c in raw_cost)
-            items: tuple[int, ...] = ()
-            coins = 0
-            zero = False
-            special = ability = ""
-            if helper:
-                ability = _get(entry, "ability", str, src, where)
-                if ability not in ABILITIES:
-                    raise _fail(src, where, f"unknown ability {ability!r}")
-                if (ability == "reroll_on_torch") != bool(visit):
-                    raise _fail(src, where, "the ethnographer (and only she) is hired by 'visit'")
-            else:
-                given = [k2 for k2 in ("items", "coins", "zero_offering", "special") if k2 in entry]
-                if len(given) != 1:
-                    raise _fail(src, where, "a resource gives exactly one of items, coins,"
-                                " zero_offering, special")
-                if "items" in entry:
-                    raw_items = _get(entry, "items", list, src, where)
-                    if (not 1 <= len(raw_items) <= 2 or any(x not in SYMBOLS for x in raw_items)
-                            or len(set(raw_items)) != 1):
-                        raise _fail(src, where, "items are 1 or 2 copies of one route symbol")
-                    items = tuple(SYMBOLS.index(x) for x in raw_items)
-                elif "coins" in entry:
-                    coins = _get(entry, "coins", int, src, where)
-                    if not 1 <= coins <= 6:
-                        raise _fail(src, where, "coins is 1..6")
-                elif "zero_offering" in entry:
-                    zero = entry["zero_offering"] is True
-                    if not zero:
-                        raise _fail(src, where, "zero_offering must be true")
-                else:
-                    special = _get(entry, "special", str, src, where)
-                    if special not in SPECIALS:
-                        raise _fail(src, where, f"unknown special {special!r}")
-            if visit and cost:
-                raise _fail(src, where, "either a cost or 'visit'")
+            cost, visit = _hire(entry, src, where, parsed, labels, adj)
+            gives = {"ability": _ability(entry, src, where, visit)} if helper else _gift(
+                entry, src, where)
             index = len(res_list)
             slots = tuple(range(len(slot_kind), len(slot_kind) + len(cost)))
             slot_owner.extend([index] * len(cost))
             slot_kind.extend(cost)
             res_list.append(ResourceInfo(
                 index=index, id=rid, name=name, helper=helper, cost=cost, slots=slots,
-                items=items, coins=coins, zero=zero, special=special, ability=ability,
-                visit=visit, source=str(entry.get("source", "")),
+                visit=visit, source=str(entry.get("source", "")), **gives,
             ))
     if any(label in ids for label in labels):
         raise _fail(src, "resources", "a resource id equals a space label")
+    return res_list, slot_owner, slot_kind
+
+
+@cache
+def load_sheet(number: int, path: str | None = None) -> Sheet:
+    """Load and validate expedition sheet ``number`` (or the user's file at ``path``)."""
+    data, src = _read(path, f"sheet{number}.json")
+    if not isinstance(data, dict) or data.get("format") != "eldorado-sheet/1":
+        raise _fail(src, "top level", "expected an object with format 'eldorado-sheet/1'")
+    if _get(data, "map", int, src, "top level") != number:
+        raise _fail(src, "map", f"the file is sheet {data['map']}, the config asks for {number}")
+    title = _get(data, "title", str, src, "top level")
+    parsed, labels = _spaces(data, src)
+    adj = _adjacency(data, src, parsed, labels)
+    glabel, gmin, count = _golden_and_temples(data, src, parsed, labels)
+    _check_reachable(src, parsed, labels, adj)
+    res_list, slot_owner, slot_kind = _resources(data, src, parsed, labels, adj)
 
     spaces = tuple(
         SpaceInfo(index=i, label=p["label"], col=p["col"], row=p["row"], kind=p["kind"],

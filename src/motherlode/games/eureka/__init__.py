@@ -11,8 +11,20 @@ rafts across the three lakes and bank their finds before the gold train reaches 
 (0, ['pass', 'roll'])
 """
 
-from motherlode.games.eureka.game import Eureka, EurekaConfig, EurekaState
+from motherlode.core.protocol import wire
+from motherlode.games.eureka import bot, notation, render
+from motherlode.games.eureka.game import EurekaConfig, EurekaGame, EurekaState
 
-GAME = Eureka
+wire(
+    EurekaGame,
+    EurekaState,
+    notation=notation.NOTATION,
+    renderer=render.RENDERER,
+    bots={"greedy": bot.make_greedy},
+)
 
-__all__ = ["GAME", "Eureka", "EurekaConfig", "EurekaState"]
+GAME = EurekaGame
+
+Eureka = EurekaGame  # alias for one release
+
+__all__ = ["GAME", "Eureka", "EurekaConfig", "EurekaGame", "EurekaState"]

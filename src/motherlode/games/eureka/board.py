@@ -192,15 +192,22 @@ def _names(src: str, entry: str, value: Any, index: dict[str, int]) -> list[int]
     return out
 
 
-@cache
-def load_board(path: str | None = None) -> Board:
-    """Load and validate a board file (``None``: the packaged designed board)."""
-    data, src = _read_json(path, "board.json")
-    if not isinstance(data, dict):
-        raise _fail(src, "file", "must hold a JSON object")
-    for key in ("radius", "rows", "track", "houses", "lakes"):
-        if key not in data:
-            raise _fail(src, key, "missing")
+@dataclass
+class _Layout:
+    """A board file's cells while it is read: the rows parsed, names and terrain."""
+
+    src: str
+    radius: int
+    cells: list[Hex]
+    chars: dict[Hex, str]
+    names: tuple[str, ...]
+    index: dict[str, int]
+    pos: dict[Hex, int]
+    terrain: list[str]
+
+
+def _layout(data: dict[str, Any], src: str) -> _Layout:
+    """The ``radius`` and ``rows`` of a board file, checked."""
     radius = data["radius"]
     if not isinstance(radius, int) or not 3 <= radius <= 20:
         raise _fail(src, "radius", f"must be an integer 3..20 (got {radius!r})")
@@ -221,133 +228,177 @@ def load_board(path: str | None = None) -> Board:
                 raise _fail(src, f"rows[{i}] cell {j + 1}", f"unknown cell {tok!r}")
             chars[(lo + j, r)] = tok
     names = tuple(hex_name(h, radius) for h in cells)
-    index = {n: i for i, n in enumerate(names)}
-    pos = {h: i for i, h in enumerate(cells)}
-    terrain = [TERRAIN_CHARS.get(chars[h], "water") for h in cells]
+    return _Layout(
+        src=src,
+        radius=radius,
+        cells=cells,
+        chars=chars,
+        names=names,
+        index={n: i for i, n in enumerate(names)},
+        pos={h: i for i, h in enumerate(cells)},
+        terrain=[TERRAIN_CHARS.get(chars[h], "water") for h in cells],
+    )
 
-    # Lakes and their banks' landing spaces.
+
+@dataclass
+class _Landings:
+    """The landing spaces read so far: lake and bank (0 city, 1 fields) of each, in order."""
+
+    lake: dict[int, int] = field(default_factory=dict)
+    side: dict[int, int] = field(default_factory=dict)
+    order: list[int] = field(default_factory=list)
+
+
+def _lakes(lay: _Layout, data: dict[str, Any], landings: _Landings) -> list[Lake]:
+    """The ``lakes`` of a board file, checked, their landing spaces added to ``landings``."""
     lakes_raw = data["lakes"]
     if not isinstance(lakes_raw, list) or len(lakes_raw) != 3:
-        raise _fail(src, "lakes", "must list the three lakes around Golden City (rulebook)")
-    lakes: list[Lake] = []
-    landing_lake: dict[int, int] = {}
-    landing_side: dict[int, int] = {}
-    all_landings: list[int] = []
-    for li, lk in enumerate(lakes_raw):
-        entry = f"lakes[{li}]"
-        if isinstance(lk, dict) and "berths" in lk:
-            raise _fail(
-                src, entry, "'berths' (raft posts in the water) is the old board format; list"
-                " every landing space of each bank under 'banks' (city, fields)"
-            )
-        if not isinstance(lk, dict) or not {"name", "water", "banks", "rafts"} <= set(lk):
-            raise _fail(src, entry, "needs name, water, banks (city, fields) and rafts")
-        water = lk["water"]
-        water_cells = [pos[h] for h in cells if chars[h] == water]
-        if not water_cells:
-            raise _fail(src, entry, f"no water cells {water!r} on the board")
-        if not _connected(water_cells, cells, pos):
-            raise _fail(src, entry, "its water is not one connected lake")
-        shore = {
-            pos[n]
-            for w in water_cells
-            for n in neighbours(cells[w])
-            if n in pos and terrain[pos[n]] not in ("water", "house")
-        }
-        b = lk["banks"]
-        if not isinstance(b, dict) or set(b) != {"city", "fields"}:
-            raise _fail(src, entry, "banks must be an object with 'city' and 'fields'")
-        sides = []
-        for side_i, side in enumerate(("city", "fields")):
-            where = f"{entry}.banks.{side}"
-            nodes = _names(src, where, b[side], index)
-            if not nodes:
-                raise _fail(src, where, "needs at least one landing space")
-            for nd in nodes:
-                if nd in landing_lake:
-                    why = (
-                        "listed twice" if landing_lake[nd] == li else "listed for two lakes"
-                        " (a space touching two lakes cannot be a landing space of both)"
-                    )
-                    raise _fail(src, where, f"{names[nd]} {why}")
-                if nd not in shore:
-                    raise _fail(src, where, f"{names[nd]} is no land space touching this lake")
-                if terrain[nd] in ("hole", "track"):
-                    what = "a mining hole" if terrain[nd] == "hole" else "a railway space"
-                    raise _fail(
-                        src, where, f"{names[nd]} is {what}: every space by a lake is a landing"
-                        " space where a raft may moor, so keep holes and the railway off the lakes"
-                    )
-                if side == "fields" and terrain[nd] == "street":
-                    raise _fail(src, where, f"{names[nd]} is a street, on the Golden City bank")
-                landing_lake[nd] = li
-                landing_side[nd] = side_i
-                all_landings.append(nd)
-            sides.append(tuple(nodes))
-        if not any(terrain[nd] == "street" for nd in sides[0]):
-            raise _fail(src, f"{entry}.banks.city", "the Golden City bank has no street")
-        missing = sorted(names[nd] for nd in shore - set(sides[0]) - set(sides[1]))
-        if missing:
-            raise _fail(
-                src, f"{entry}.banks", f"{', '.join(missing)} touch the lake but are on neither"
-                " bank (every space on a bank is a landing space: rulebook)"
-            )
-        rafts = _names(src, f"{entry}.rafts", lk["rafts"], index)
-        if not rafts or len(set(rafts)) != len(rafts):
-            raise _fail(src, f"{entry}.rafts", "needs at least one raft, each at its own space")
-        for rf in rafts:
-            if landing_lake.get(rf) != li:
-                raise _fail(
-                    src, f"{entry}.rafts", f"{names[rf]} is not a landing space of this lake"
-                )
-        lakes.append(Lake(str(lk["name"]), (sides[0], sides[1]), tuple(rafts)))
+        raise _fail(lay.src, "lakes", "must list the three lakes around Golden City (rulebook)")
+    lakes = [_lake(lay, li, lk, landings) for li, lk in enumerate(lakes_raw)]
     if sum(len(lake.rafts) for lake in lakes) != 6:
-        raise _fail(src, "lakes", "the game has six rafts (published component list)")
+        raise _fail(lay.src, "lakes", "the game has six rafts (published component list)")
+    return lakes
 
-    # Houses.
+
+def _lake(lay: _Layout, li: int, lk: Any, landings: _Landings) -> Lake:
+    src, entry = lay.src, f"lakes[{li}]"
+    if isinstance(lk, dict) and "berths" in lk:
+        raise _fail(
+            src, entry, "'berths' (raft posts in the water) is the old board format; list"
+            " every landing space of each bank under 'banks' (city, fields)"
+        )
+    if not isinstance(lk, dict) or not {"name", "water", "banks", "rafts"} <= set(lk):
+        raise _fail(src, entry, "needs name, water, banks (city, fields) and rafts")
+    cells, pos, terrain = lay.cells, lay.pos, lay.terrain
+    water = lk["water"]
+    water_cells = [pos[h] for h in cells if lay.chars[h] == water]
+    if not water_cells:
+        raise _fail(src, entry, f"no water cells {water!r} on the board")
+    if not _connected(water_cells, cells, pos):
+        raise _fail(src, entry, "its water is not one connected lake")
+    shore = {
+        pos[n]
+        for w in water_cells
+        for n in neighbours(cells[w])
+        if n in pos and terrain[pos[n]] not in ("water", "house")
+    }
+    b = lk["banks"]
+    if not isinstance(b, dict) or set(b) != {"city", "fields"}:
+        raise _fail(src, entry, "banks must be an object with 'city' and 'fields'")
+    sides = [
+        _bank(lay, li, side_i, b[side], shore, landings)
+        for side_i, side in enumerate(("city", "fields"))
+    ]
+    if not any(terrain[nd] == "street" for nd in sides[0]):
+        raise _fail(src, f"{entry}.banks.city", "the Golden City bank has no street")
+    missing = sorted(lay.names[nd] for nd in shore - set(sides[0]) - set(sides[1]))
+    if missing:
+        raise _fail(
+            src, f"{entry}.banks", f"{', '.join(missing)} touch the lake but are on neither"
+            " bank (every space on a bank is a landing space: rulebook)"
+        )
+    rafts = _names(src, f"{entry}.rafts", lk["rafts"], lay.index)
+    if not rafts or len(set(rafts)) != len(rafts):
+        raise _fail(src, f"{entry}.rafts", "needs at least one raft, each at its own space")
+    for rf in rafts:
+        if landings.lake.get(rf) != li:
+            raise _fail(
+                src, f"{entry}.rafts", f"{lay.names[rf]} is not a landing space of this lake"
+            )
+    return Lake(str(lk["name"]), (sides[0], sides[1]), tuple(rafts))
+
+
+def _bank(lay: _Layout, li: int, side_i: int, value: Any, shore: set[int],
+          landings: _Landings) -> tuple[int, ...]:
+    """One bank's landing spaces (``side_i`` 0: city, 1: fields), checked and recorded."""
+    side = ("city", "fields")[side_i]
+    src, where, names, terrain = lay.src, f"lakes[{li}].banks.{side}", lay.names, lay.terrain
+    nodes = _names(src, where, value, lay.index)
+    if not nodes:
+        raise _fail(src, where, "needs at least one landing space")
+    for nd in nodes:
+        if nd in landings.lake:
+            why = (
+                "listed twice" if landings.lake[nd] == li else "listed for two lakes"
+                " (a space touching two lakes cannot be a landing space of both)"
+            )
+            raise _fail(src, where, f"{names[nd]} {why}")
+        if nd not in shore:
+            raise _fail(src, where, f"{names[nd]} is no land space touching this lake")
+        if terrain[nd] in ("hole", "track"):
+            what = "a mining hole" if terrain[nd] == "hole" else "a railway space"
+            raise _fail(
+                src, where, f"{names[nd]} is {what}: every space by a lake is a landing"
+                " space where a raft may moor, so keep holes and the railway off the lakes"
+            )
+        if side == "fields" and terrain[nd] == "street":
+            raise _fail(src, where, f"{names[nd]} is a street, on the Golden City bank")
+        landings.lake[nd] = li
+        landings.side[nd] = side_i
+        landings.order.append(nd)
+    return tuple(nodes)
+
+
+def _houses(
+    lay: _Layout, data: dict[str, Any]
+) -> tuple[list[int], list[tuple[int, int]], list[str]]:
+    """The ``houses`` of a board file, checked: their hexes, doors and colours."""
     houses_raw = data["houses"]
     if not isinstance(houses_raw, list) or len(houses_raw) != 6:
-        raise _fail(src, "houses", "must list 6 houses (one per miner colour)")
+        raise _fail(lay.src, "houses", "must list 6 houses (one per miner colour)")
     houses: list[int] = []
     doors: list[tuple[int, int]] = []
     colours: list[str] = []
     for hi, hs in enumerate(houses_raw):
-        entry = f"houses[{hi}]"
-        if not isinstance(hs, dict) or not {"colour", "hex", "door"} <= set(hs):
-            raise _fail(src, entry, "needs colour, hex and door")
-        (node,) = _names(src, f"{entry}.hex", [hs["hex"]], index)
-        if terrain[node] != "house":
-            raise _fail(src, f"{entry}.hex", f"{names[node]} is not marked H")
-        door = _names(src, f"{entry}.door", hs["door"], index)
-        if len(door) != 2 or door[0] == door[1]:
-            raise _fail(src, f"{entry}.door", "a door is two hexes wide: give two hexes")
-        for d in door:
-            if hex_distance(cells[d], cells[node]) != 1 or terrain[d] not in ("street", "track"):
-                raise _fail(
-                    src, f"{entry}.door", f"{names[d]} is not a street next to the house"
-                )
-        if hex_distance(cells[door[0]], cells[door[1]]) != 1:
-            raise _fail(src, f"{entry}.door", "the two door hexes must be side by side")
+        node, door = _house(lay, hi, hs)
         houses.append(node)
-        doors.append((door[0], door[1]))
+        doors.append(door)
         colours.append(str(hs["colour"]))
-    marked = {i for i, t in enumerate(terrain) if t == "house"}
+    marked = {i for i, t in enumerate(lay.terrain) if t == "house"}
     if marked != set(houses):
-        raise _fail(src, "houses", "every H cell must be a listed house and vice versa")
+        raise _fail(lay.src, "houses", "every H cell must be a listed house and vice versa")
+    return houses, doors, colours
 
-    # Track.
-    track = _names(src, "track", data["track"], index)
+
+def _house(lay: _Layout, hi: int, hs: Any) -> tuple[int, tuple[int, int]]:
+    src, entry, names, cells = lay.src, f"houses[{hi}]", lay.names, lay.cells
+    if not isinstance(hs, dict) or not {"colour", "hex", "door"} <= set(hs):
+        raise _fail(src, entry, "needs colour, hex and door")
+    (node,) = _names(src, f"{entry}.hex", [hs["hex"]], lay.index)
+    if lay.terrain[node] != "house":
+        raise _fail(src, f"{entry}.hex", f"{names[node]} is not marked H")
+    door = _names(src, f"{entry}.door", hs["door"], lay.index)
+    if len(door) != 2 or door[0] == door[1]:
+        raise _fail(src, f"{entry}.door", "a door is two hexes wide: give two hexes")
+    for d in door:
+        if hex_distance(cells[d], cells[node]) != 1 or lay.terrain[d] not in ("street", "track"):
+            raise _fail(
+                src, f"{entry}.door", f"{names[d]} is not a street next to the house"
+            )
+    if hex_distance(cells[door[0]], cells[door[1]]) != 1:
+        raise _fail(src, f"{entry}.door", "the two door hexes must be side by side")
+    return node, (door[0], door[1])
+
+
+def _track(lay: _Layout, data: dict[str, Any]) -> list[int]:
+    """The ``track`` of a board file, checked."""
+    src, names, cells = lay.src, lay.names, lay.cells
+    track = _names(src, "track", data["track"], lay.index)
     if len(track) < 2 or len(set(track)) != len(track):
         raise _fail(src, "track", "needs at least two distinct spaces")
-    if {i for i, t in enumerate(terrain) if t == "track"} != set(track):
+    if {i for i, t in enumerate(lay.terrain) if t == "track"} != set(track):
         raise _fail(src, "track", "the listed spaces must be exactly the '=' cells")
     for a, b2 in pairwise(track):
         if hex_distance(cells[a], cells[b2]) != 1:
             raise _fail(src, "track", f"{names[a]} and {names[b2]} are not adjacent")
-    if hex_distance(cells[track[0]], (0, 0)) != radius:
+    if hex_distance(cells[track[0]], (0, 0)) != lay.radius:
         raise _fail(src, "track", f"the first space {names[track[0]]} must be at the board edge")
+    return track
 
-    # Golden City: the streets' connected region, with the houses and the track inside it.
+
+def _city(lay: _Layout, track: list[int], houses: list[int]) -> set[int]:
+    """Golden City: the streets' connected region, with the houses and the track inside it."""
+    terrain, cells, pos = lay.terrain, lay.cells, lay.pos
     streets = [i for i, t in enumerate(terrain) if t == "street"]
     city = set(streets) | set(houses)
     for t in track:
@@ -355,24 +406,30 @@ def load_board(path: str | None = None) -> Board:
         if "street" in around and "field" not in around and "hole" not in around:
             city.add(t)
     if track[-1] not in city:
-        raise _fail(src, "track", f"the last space {names[track[-1]]} must be in Golden City")
+        raise _fail(lay.src, "track", f"the last space {lay.names[track[-1]]} must be in Golden"
+                    " City")
     if not _connected(sorted(i for i in city if terrain[i] != "house"), cells, pos):
-        raise _fail(src, "rows", "Golden City's streets are not connected")
+        raise _fail(lay.src, "rows", "Golden City's streets are not connected")
+    return city
 
-    # Movement graph.
+
+def _graph(
+    lay: _Layout, houses: list[int], doors: list[tuple[int, int]]
+) -> tuple[list[int], list[tuple[int, ...]]]:
+    """The movement graph: each hex's kind and the hexes a step reaches from it."""
     kinds = {"house": HOUSE, "water": WATER}
-    kind = [kinds.get(tn, LAND) for tn in terrain]
+    kind = [kinds.get(tn, LAND) for tn in lay.terrain]
     door_of: dict[int, list[int]] = {}
     for hnode, dr in zip(houses, doors, strict=True):
         for d in dr:
             door_of.setdefault(d, []).append(hnode)
     nbrs: list[tuple[int, ...]] = []
-    for i, h in enumerate(cells):
+    for i, h in enumerate(lay.cells):
         out: list[int] = []
         for n in neighbours(h):
-            if n not in pos:
+            if n not in lay.pos:
                 continue
-            j = pos[n]
+            j = lay.pos[n]
             pair = (kind[i], kind[j])
             if (
                 pair == (LAND, LAND)
@@ -382,17 +439,36 @@ def load_board(path: str | None = None) -> Board:
                 out.append(j)
         nbrs.append(tuple(sorted(out)))
     land = [i for i, k in enumerate(kind) if k == LAND]
-    if not _connected(land, cells, pos):
-        raise _fail(src, "rows", "the land is not connected (every field must be reachable)")
-    holes = tuple(i for i, t in enumerate(terrain) if t == "hole")
+    if not _connected(land, lay.cells, lay.pos):
+        raise _fail(lay.src, "rows", "the land is not connected (every field must be reachable)")
+    return kind, nbrs
+
+
+@cache
+def load_board(path: str | None = None) -> Board:
+    """Load and validate a board file (``None``: the packaged designed board)."""
+    data, src = _read_json(path, "board.json")
+    if not isinstance(data, dict):
+        raise _fail(src, "file", "must hold a JSON object")
+    for key in ("radius", "rows", "track", "houses", "lakes"):
+        if key not in data:
+            raise _fail(src, key, "missing")
+    lay = _layout(data, src)
+    landings = _Landings()
+    lakes = _lakes(lay, data, landings)
+    houses, doors, colours = _houses(lay, data)
+    track = _track(lay, data)
+    city = _city(lay, track, houses)
+    kind, nbrs = _graph(lay, houses, doors)
+    holes = tuple(i for i, t in enumerate(lay.terrain) if t == "hole")
     if not holes:
         raise _fail(src, "rows", "no mining holes")
     return Board(
-        radius=radius,
-        hexes=tuple(cells),
-        names=names,
-        index=index,
-        terrain=tuple(terrain),
+        radius=lay.radius,
+        hexes=tuple(lay.cells),
+        names=lay.names,
+        index=lay.index,
+        terrain=tuple(lay.terrain),
         kind=tuple(kind),
         nbrs=tuple(nbrs),
         track=tuple(track),
@@ -401,9 +477,9 @@ def load_board(path: str | None = None) -> Board:
         doors=tuple(doors),
         holes=holes,
         lakes=tuple(lakes),
-        landings=tuple(all_landings),
-        landing_lake=landing_lake,
-        landing_side=landing_side,
+        landings=tuple(landings.order),
+        landing_lake=landings.lake,
+        landing_side=landings.side,
         city=frozenset(city),
         source=src,
     )

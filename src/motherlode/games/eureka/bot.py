@@ -27,7 +27,7 @@ from motherlode.games.eureka.game import (
     ROLL_DIE,
     STAY,
     TURN,
-    Eureka,
+    EurekaGame,
     EurekaState,
 )
 
@@ -46,7 +46,7 @@ class GreedyAgent(Agent):
 
     def __init__(self, game: Game, seed: int = 0, bank_at: int = 4, late: int = 3) -> None:
         super().__init__(seed)
-        if not isinstance(game, Eureka):
+        if not isinstance(game, EurekaGame):
             raise TypeError("the Eureka greedy bot plays only Eureka")
         self.game = game
         self.bank_at = int(bank_at)
@@ -156,5 +156,5 @@ class GreedyAgent(Agent):
 
 
 def make_greedy(game: Game, seed: int = 0, **params: Any) -> GreedyAgent:
-    """The ``greedy`` factory of :meth:`Eureka.bots`."""
+    """The ``greedy`` factory of :meth:`EurekaGame.bots`."""
     return GreedyAgent(game, seed=seed, **params)

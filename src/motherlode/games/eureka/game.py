@@ -35,8 +35,7 @@ Turn structure (one seat's turn as atomic decisions and chance events)::
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, Self
+from typing import Any, ClassVar, Literal, Self
 
 import numpy as np
 from pydantic import Field, model_validator
@@ -54,9 +53,7 @@ from motherlode.games.eureka.board import (
     load_chips,
     parse_mix,
 )
-
-if TYPE_CHECKING:
-    from motherlode.core.agent import Agent
+from motherlode.games.eureka.value import values
 
 # -- phases ---------------------------------------------------------------------------
 
@@ -165,7 +162,7 @@ class EurekaConfig(GameConfig):
         return self
 
 
-class Eureka(Game):
+class EurekaGame(Game):
     """The Eureka game: a validated config with its board and chip mix loaded."""
 
     name = "eureka"
@@ -241,15 +238,6 @@ class Eureka(Game):
     def new_initial_state(self) -> EurekaState:
         return EurekaState.initial(self)
 
-    def deserialize(self, text: str) -> EurekaState:
-        from motherlode.games.eureka.notation import parse_position
-
-        return parse_position(self, text)
-
-    def bots(self) -> dict[str, Callable[..., Agent]]:
-        from motherlode.games.eureka.bot import make_greedy
-
-        return {"greedy": make_greedy}
 
 
 CHANCE_BASE_END = CHIP_BASE + NUM_KINDS
@@ -289,7 +277,7 @@ def _search(board: Board, start: int, steps: int, loco: int, own: int) -> tuple[
 class EurekaState(State):
     """A position of Eureka. See the module docstring for the turn structure."""
 
-    game: Eureka
+    game: EurekaGame
 
     # Per seat: position (node id), gold nuggets and robbers lying in front of the miner,
     # and what is safe in the house.
@@ -308,7 +296,7 @@ class EurekaState(State):
     """The landing space each raft lies moored at (its rider, if any, stands there)."""
 
     @classmethod
-    def initial(cls, game: Eureka) -> EurekaState:
+    def initial(cls, game: EurekaGame) -> EurekaState:
         s = cls(game)
         board = game.board
         n = game.num_players
@@ -667,14 +655,20 @@ class EurekaState(State):
         >>> [round(v, 2) for v in state.heuristic_values()]  # the houses' ways out differ
         [0.02, -0.02, -0.04]
         """
-        from motherlode.games.eureka.value import values
-
         return values(self)
 
-    def end_reason(self) -> str | None:
-        """Why the game ended: ``train``, ``nuggets``, ``turn-limit``; None while running."""
+    def termination(self) -> str:
+        """Why the game ended: ``train`` (the gold train reached Golden City), ``nuggets``
+        (no more gold nuggets, as :attr:`EurekaConfig.nuggets_end` counts them) or
+        ``turn-limit``; empty while the game runs. :attr:`Outcome.termination` carries it.
+
+        >>> import motherlode
+        >>> state = motherlode.load("eureka", players=3, max_turns=1).new_initial_state()
+        >>> state.termination(), state.apply_string("pass"), state.outcome().termination
+        ('', 0, 'turn-limit')
+        """
         if self.phase != OVER:
-            return None
+            return ""
         if self.loco == len(self.game.board.track) - 1:
             return "train"
         if self.game.cfg.nuggets_end == "banked":
@@ -684,42 +678,9 @@ class EurekaState(State):
             return "nuggets"
         return "turn-limit"
 
-    # -- notation --------------------------------------------------------------------
-
-    def _action_to_string(self, action: Action) -> str:
-        from motherlode.games.eureka.notation import action_to_string
-
-        return action_to_string(self, action)
-
-    def _parse_action(self, text: str) -> Action:
-        from motherlode.games.eureka.notation import parse_action
-
-        return parse_action(self, text)
-
-    def _explain_illegal(self, action: Action) -> str:
-        from motherlode.games.eureka.notation import explain_illegal
-
-        return explain_illegal(self, action)
-
-    def serialize(self) -> str:
-        from motherlode.games.eureka.notation import serialize
-
-        return serialize(self)
-
-    def __str__(self) -> str:
-        from motherlode.games.eureka.render import render_text
-
-        return render_text(self)
-
-    def render_text(self, seat: Player | None = None) -> str:
-        from motherlode.games.eureka.render import render_text
-
-        return render_text(self, seat)
-
-    def render_svg(self, seat: Player | None = None) -> str:
-        from motherlode.games.eureka.render import render_svg
-
-        return render_svg(self, seat)
+    def end_reason(self) -> str | None:
+        """:meth:`termination`, or ``None`` while the game runs."""  # alias for one release
+        return self.termination() or None
 
     # -- views -----------------------------------------------------------------------
 
@@ -779,7 +740,7 @@ class EurekaState(State):
             }
         if self.phase == OVER:
             obs["winners"] = list(self.winners())
-            obs["end"] = self.end_reason()
+            obs["end"] = self.termination()
         return obs
 
     def observation_tensor(self, player: Player | None = None) -> np.ndarray:
@@ -879,3 +840,6 @@ class EurekaState(State):
             if h in self.rafts:
                 assert self.pos.count(h) == 1, "miners: two figures on one raft"
         assert 0 <= self.loco < len(board.track)
+
+
+Eureka = EurekaGame  # alias for one release

@@ -30,19 +30,15 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from motherlode.core.errors import NotationError
-from motherlode.core.protocol import Action
+from motherlode.core.protocol import Action, Notation
+from motherlode.games.eureka import game as g
 from motherlode.games.eureka.board import GOLD_VALUES, HOUSE, WATER
-
-if TYPE_CHECKING:
-    from motherlode.games.eureka.game import Eureka, EurekaState
+from motherlode.games.eureka.game import EurekaGame, EurekaState
 
 
 def action_to_string(state: EurekaState, action: Action) -> str:
-    from motherlode.games.eureka import game as g
-
     if state.is_chance_node():
         if 0 <= action < 6:
             return f"die {g.DIE_FACES[action]}"
@@ -78,8 +74,6 @@ def _hex(state: EurekaState, word: str, text: str) -> int:
 
 def parse_action(state: EurekaState, text: str) -> Action:
     """Parse any well-formed action string (legal or not) to its id."""
-    from motherlode.games.eureka import game as g
-
     words = " ".join(text.split()).lower().split(" ")
     head = words[0]
     if head in ("die", "reveal"):
@@ -131,8 +125,6 @@ def parse_action(state: EurekaState, text: str) -> Action:
 
 def explain_illegal(state: EurekaState, action: Action) -> str:
     """The rule that forbids ``action`` here."""
-    from motherlode.games.eureka import game as g
-
     board = state.game.board
     ph = state.phase
     if not 0 <= action < state.game.num_distinct_actions:
@@ -178,9 +170,8 @@ def explain_illegal(state: EurekaState, action: Action) -> str:
 # -- position notation ------------------------------------------------------------------
 
 
-def serialize(state: EurekaState) -> str:
-    from motherlode.games.eureka import game as g
-
+def write_position(state: EurekaState) -> str:
+    """The position notation of ``state`` (the module docstring has its fields)."""
     board = state.game.board
     names = board.names
     miners = ",".join(
@@ -213,10 +204,8 @@ def _int(key: str, value: str, lo: int, hi: int) -> int:
     return int(value)
 
 
-def parse_position(game: Eureka, text: str) -> EurekaState:
+def read_position(game: EurekaGame, text: str) -> EurekaState:
     """The state whose notation is ``text``; bad text raises NotationError naming the field."""
-    from motherlode.games.eureka import game as g
-
     if not isinstance(text, str):
         raise NotationError("eureka position: not a string")
     tokens = text.split()
@@ -245,7 +234,7 @@ def parse_position(game: Eureka, text: str) -> EurekaState:
     n = game.num_players
     if _int("players", fields["players"], 1, 99) != n:
         raise NotationError(f"eureka position: players={fields['players']} but this game has {n}")
-    state = g.EurekaState.initial(game)
+    state = EurekaState.initial(game)
     state.turn = _int("turn", fields["turn"], 0, n - 1)
     state.actor = _int("actor", fields["actor"], 0, n - 1)
     if fields["phase"] not in g.PHASES:
@@ -332,8 +321,6 @@ def parse_position(game: Eureka, text: str) -> EurekaState:
 
 
 def _check_phase(state: EurekaState) -> None:
-    from motherlode.games.eureka import game as g
-
     ph = state.phase
     here = state.pos[state.actor]
 
@@ -368,8 +355,6 @@ def _check_phase(state: EurekaState) -> None:
 
 def _check_play(state: EurekaState, bad: Callable[[str], NotationError]) -> None:
     """What the phase says must have just happened, and what ends a game."""
-    from motherlode.games.eureka import game as g
-
     game = state.game
     board = game.board
     ph = state.phase
@@ -428,3 +413,15 @@ def _check_play(state: EurekaState, bad: Callable[[str], NotationError]) -> None
         if not (lost or won_duel):
             raise bad("a miner moves away only after a robber on his hex took his gold (the"
                       " die below its hat) or after winning a duel on his hex")
+
+
+serialize = write_position  # alias for one release
+parse_position = read_position  # alias for one release
+
+NOTATION = Notation(
+    action_to_string=action_to_string,
+    parse_action=parse_action,
+    explain_illegal=explain_illegal,
+    write_position=write_position,
+    read_position=read_position,
+)

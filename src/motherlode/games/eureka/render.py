@@ -2,9 +2,9 @@
 
 >>> import motherlode
 >>> state = motherlode.load("eureka", players=3).new_initial_state()
->>> print(render_text(state).splitlines()[0])
+>>> print(text_board(state).splitlines()[0])
 Eureka  turn 0: red to move (turn)  locomotive 1/15
->>> svg = render_svg(state, 0)
+>>> svg = svg_board(state, 0)
 >>> svg.startswith("<svg") and 'data-action="roll"' in svg
 True
 """
@@ -12,14 +12,13 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from motherlode.core.hex import corners, hex_distance, to_pixel
+from motherlode.core.protocol import Renderer
 from motherlode.core.svg import actionable, document, element
 from motherlode.games.eureka.board import HOUSE, WATER, Board
-
-if TYPE_CHECKING:
-    from motherlode.games.eureka.game import EurekaState
+from motherlode.games.eureka.game import EurekaState
 
 FILL = {
     "field": "#e3cf8f",
@@ -68,7 +67,7 @@ def _raft_spot(
     return x + (wx - x) * 0.45, y + (wy - y) * 0.45
 
 
-def render_text(state: EurekaState, seat: int | None = None) -> str:
+def text_board(state: EurekaState, seat: int | None = None) -> str:
     """The board as text: one character per hex, then the miners and their gold.
 
     ``.`` field, ``o`` face-down chip, ``R`` face-up robber, ``_`` street, ``H`` house,
@@ -118,7 +117,7 @@ def render_text(state: EurekaState, seat: int | None = None) -> str:
     return "\n".join(lines)
 
 
-def render_svg(state: EurekaState, seat: int | None = None) -> str:
+def svg_board(state: EurekaState, seat: int | None = None) -> str:
     """The board as SVG from ``seat``'s view; legal actions of the seat to move clickable."""
     obs = state.observation(seat)
     board = state.game.board
@@ -259,3 +258,9 @@ def render_svg(state: EurekaState, seat: int | None = None) -> str:
             f" {m['house_gold'] + 2 * m['house_robbers']} points",
             x=26, y=y, font_size=11))
     return document(width, height, body, title="Eureka")
+
+
+render_text = text_board  # alias for one release
+render_svg = svg_board  # alias for one release
+
+RENDERER = Renderer(text_board=text_board, svg_board=svg_board)

@@ -12,8 +12,9 @@ The weights are a least-squares fit of the final scores of games between greedy 
 scale a logistic fit of who won, both for each number of players: the more seats share the
 gold, the smaller the scores and the more gold carried is at risk. :data:`JUDGED_WITH` says
 which fit judges which number of players.
-``python -m motherlode.games.eureka.value --games 5000 --players 4`` refits both for four
-players and prints them (a minute or two). Replace that entry of :data:`WEIGHTS` and
+``python benchmarks/eureka_value_fit.py --games 5000 --players 4`` refits both for four
+players and prints them (a minute or two; the self-play needs the agents, a layer above
+the games, so the fitting lives there). Replace that entry of :data:`WEIGHTS` and
 :data:`LEAD_SCALE` with its output after changing the board, the chips or the features.
 
 >>> import motherlode
@@ -24,16 +25,14 @@ players and prints them (a minute or two). Replace that entry of :data:`WEIGHTS`
 
 from __future__ import annotations
 
-import argparse
 import math
-import random
 import weakref
 from typing import TYPE_CHECKING
 
 from motherlode.games.eureka.board import GOLD_VALUES, HOUSE
 
 if TYPE_CHECKING:
-    from motherlode.games.eureka.game import Eureka, EurekaState
+    from motherlode.games.eureka.game import EurekaGame, EurekaState
 
 FEATURES = (
     "bias",
@@ -58,7 +57,7 @@ WEIGHTS: dict[int, tuple[float, ...]] = {
     6: (-1.6623, 1.0, 1.0, -0.7012, 0.1089, -0.7025, -0.0028, 0.083, 0.0228, -0.1117, 0.7501),
 }
 """Least-squares weights predicting a seat's final banked points, by number of players
-(see :func:`fit`: 3,000 games for two players, 5,000 for three to six)."""
+(see ``benchmarks/eureka_value_fit.py``: 3,000 games for two players, 5,000 for three to six)."""
 
 LEAD_SCALE: dict[int, float] = {2: 8.98, 3: 7.43, 4: 5.75, 5: 4.61, 6: 3.71}
 """By number of players: a predicted lead of ``LEAD_SCALE[n]`` points over the best rival
@@ -84,7 +83,7 @@ NEAR = 6
 class _Tables:
     """Static distances of one board, computed once per game."""
 
-    def __init__(self, game: Eureka) -> None:
+    def __init__(self, game: EurekaGame) -> None:
         board = game.board
         self.home = [board.distances_from([h]) for h in board.houses[: game.num_players]]
         n = len(board.hexes)
@@ -97,10 +96,10 @@ class _Tables:
         self.lead_scale = LEAD_SCALE[fitted]
 
 
-_TABLES: weakref.WeakKeyDictionary[Eureka, _Tables] = weakref.WeakKeyDictionary()
+_TABLES: weakref.WeakKeyDictionary[EurekaGame, _Tables] = weakref.WeakKeyDictionary()
 
 
-def _tables(game: Eureka) -> _Tables:
+def _tables(game: EurekaGame) -> _Tables:
     tables = _TABLES.get(game)
     if tables is None:
         tables = _TABLES[game] = _Tables(game)
@@ -173,102 +172,3 @@ def values(state: EurekaState) -> list[float]:
         rival = max(x for q, x in enumerate(points) if q != p)
         out.append(math.tanh((v - rival) / (2 * scale)))
     return out
-
-
-# -- fitting -------------------------------------------------------------------------
-
-
-def fit(
-    games: int, players: int = 2, epsilon: float = 0.15, seed: int = 0
-) -> tuple[list[float], float]:
-    """Fit one entry of :data:`WEIGHTS` and :data:`LEAD_SCALE` to ``games`` greedy self-play
-    games of ``players`` seats.
-
-    Every decision position of every game is a sample per seat (features -> the seat's final
-    banked points); the lead scale is a logistic fit of the winner on the predicted lead.
-    """
-    import numpy as np
-
-    import motherlode
-    from motherlode.agents import create
-    from motherlode.games.eureka.game import Eureka, EurekaState
-
-    game = motherlode.load("eureka", players=players)
-    assert isinstance(game, Eureka)
-    rng = random.Random(seed)
-    xs: list[list[float]] = []
-    ys: list[float] = []
-    groups: list[tuple[int, int, list[float]]] = []  # (first row, seats, scores)
-    for g in range(games):
-        state = motherlode.deal(game, seed=seed * 1_000_003 + g)
-        bots = [create("greedy", game, seed=rng.randrange(1 << 30)) for _ in range(players)]
-        samples: list[list[list[float]]] = []
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.apply_unchecked(state.sample_chance(rng))
-                continue
-            legal = state.legal_actions()
-            if len(legal) > 1 and rng.random() < 0.5:
-                assert isinstance(state, EurekaState)
-                samples.append(features(state))
-            if rng.random() < epsilon:
-                action = legal[rng.randrange(len(legal))]
-            else:
-                action = bots[state.current_player()].act(state)
-            state.apply_unchecked(action)
-        final = [float(x) for x in state.scores()]
-        for rows in samples:
-            groups.append((len(xs), players, final))
-            for p, row in enumerate(rows):
-                xs.append(row)
-                ys.append(final[p])
-    x = np.asarray(xs)
-    y = np.asarray(ys)
-    # Banked and carried points count one each by construction (gold carried home is gold
-    # banked); the fit explains the rest - risks to the gold carried, income to come. A free
-    # fit values carried gold above banked gold (finding gold goes with being near more),
-    # which would teach search never to bank.
-    fixed = np.zeros(len(FEATURES))
-    fixed[FEATURES.index("banked")] = fixed[FEATURES.index("carried")] = 1.0
-    free = [i for i in range(len(FEATURES)) if not fixed[i]]
-    sub, *_ = np.linalg.lstsq(x[:, free], y - x @ fixed, rcond=None)
-    weights = fixed.copy()
-    weights[free] = sub
-    pred = x @ weights
-    # logistic fit of "seat 0 finished strictly ahead" on the predicted lead (2 seats)
-    leads: list[float] = []
-    wins: list[float] = []
-    for first, seats, final in groups:
-        predicted = pred[first : first + seats]
-        best_rival = max(final[1:])
-        if final[0] == best_rival:
-            continue
-        leads.append(float(predicted[0] - max(predicted[1:])))
-        wins.append(1.0 if final[0] > best_rival else 0.0)
-    lead = np.asarray(leads)
-    won = np.asarray(wins)
-    k = 0.1
-    for _ in range(50):  # Newton's method on the one-parameter log-likelihood
-        prob = 1 / (1 + np.exp(-k * lead))
-        grad = float(np.sum((won - prob) * lead))
-        hess = float(np.sum(prob * (1 - prob) * lead * lead)) + 1e-9
-        k += grad / hess
-    return [float(w) for w in weights], 1 / k
-
-
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description="Refit the Eureka value function.")
-    parser.add_argument("--games", type=int, default=3000)
-    parser.add_argument("--players", type=int, default=2)
-    parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args(argv)
-    weights, scale = fit(args.games, args.players, seed=args.seed)
-    for name, w in zip(FEATURES, weights, strict=True):
-        print(f"# {name}: {w:.4f}")
-    row = ", ".join(f"{w:.4f}" for w in weights)
-    print(f"WEIGHTS entry:    {args.players}: ({row}),")
-    print(f"LEAD_SCALE entry: {args.players}: {scale:.2f}")
-
-
-if __name__ == "__main__":
-    main()

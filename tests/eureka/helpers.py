@@ -8,13 +8,13 @@ from typing import Any
 
 from motherlode.core.hex import neighbours
 from motherlode.games.eureka.board import HOUSE, WATER
-from motherlode.games.eureka.game import CHIP_NAMES, Eureka, EurekaState
+from motherlode.games.eureka.game import CHIP_NAMES, EurekaGame, EurekaState
 
 
-def game(**config: Any) -> Eureka:
+def game(**config: Any) -> EurekaGame:
     """The game with ``config`` (built directly, so other games' packages are not imported)."""
     config.setdefault("players", 3)
-    return Eureka.from_config(**config)
+    return EurekaGame.from_config(**config)
 
 
 def setup(

@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 import motherlode
-from motherlode.games.eldorado.game import Eldorado, EldoradoState
+from motherlode.games.eldorado.game import EldoradoGame, EldoradoState
 from motherlode.games.eldorado.sheets import COIN0, SYMBOLS
 
 
-def game(players: int = 2, map: int = 1, hard: bool = False, **kw: object) -> Eldorado:
+def game(players: int = 2, map: int = 1, hard: bool = False, **kw: object) -> EldoradoGame:
     g = motherlode.load("eldorado", players=players, map=map, hard=hard, **kw)
-    assert isinstance(g, Eldorado)
+    assert isinstance(g, EldoradoGame)
     return g
 
 
@@ -23,7 +23,7 @@ def face(name: str) -> int:
 
 
 def position(
-    g: Eldorado,
+    g: EldoradoGame,
     *,
     seat: int = 0,
     phase: str = "start",
