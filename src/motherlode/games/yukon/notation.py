@@ -27,23 +27,33 @@ True
 from __future__ import annotations
 
 from collections.abc import Container
-from typing import TYPE_CHECKING
 
 from motherlode.core.errors import NotationError
-from motherlode.core.protocol import Action
+from motherlode.core.protocol import Action, Notation
 from motherlode.games.yukon import cards as C
 from motherlode.games.yukon.cards import EMPTY, PAN, PEBBLE0, SHERIFF, TOWNSFOLK0, UNDEALT
-
-if TYPE_CHECKING:
-    from motherlode.games.yukon.game import YukonGame, YukonState
-
+from motherlode.games.yukon.game import (
+    ANY,
+    AXIS_NAMES,
+    CMDR,
+    DISC0,
+    DRAW0,
+    MAX_CHANCE,
+    NONE,
+    PAN_DRAW,
+    PENDING_NAMES,
+    SMITH,
+    TEACH,
+    TEACH_DRAW,
+    TRAP,
+    YukonGame,
+    YukonState,
+)
 
 # -- actions ----------------------------------------------------------------------------
 
 
 def action_to_string(state: YukonState, action: Action) -> str:
-    from motherlode.games.yukon.game import DISC0, DRAW0, MAX_CHANCE
-
     g = state.game
     if state.is_chance_node():
         if not 0 <= action < MAX_CHANCE:
@@ -81,8 +91,6 @@ def decision_to_string(g: YukonGame, action: Action) -> str:
 
 
 def parse_action(state: YukonState, text: str) -> Action:
-    from motherlode.games.yukon.game import DISC0, DRAW0
-
     g = state.game
     words = text.strip().lower().split()
     if not words:
@@ -147,8 +155,6 @@ def _parse_seat(text: str, players: int) -> int:
 
 
 def explain_illegal(state: YukonState, action: Action) -> str:
-    from motherlode.games.yukon.game import ANY, AXIS_NAMES, NONE, PENDING_NAMES
-
     g = state.game
     if state.pending != NONE:
         return f"the {PENDING_NAMES[state.pending]} decision must be made first"
@@ -183,9 +189,8 @@ def _tokens(counts: list[int]) -> str:
     return ".".join(items) if items else "-"
 
 
-def position_string(state: YukonState) -> str:
-    from motherlode.games.yukon.game import AXIS_NAMES, PENDING_NAMES, TEACH_DRAW
-
+def write_position(state: YukonState) -> str:
+    """The position notation of ``state`` (see the module docstring)."""
     g = state.game
     rows = []
     for r in range(g.size):
@@ -250,7 +255,7 @@ def _count_tokens(text: str, what: str, allow: Container[int]) -> list[int]:
     return counts
 
 
-def parse_position(game: YukonGame, text: str) -> YukonState:
+def read_position(game: YukonGame, text: str) -> YukonState:
     """The state written as ``text`` (raises NotationError naming the bad field)."""
     if not isinstance(text, str):
         raise NotationError("yukon: a position is a string")
@@ -267,8 +272,6 @@ def _bad(field: str, reason: str) -> NotationError:
 
 
 def _parse_position(game: YukonGame, text: str) -> YukonState:
-    from motherlode.games.yukon.game import AXIS_NAMES, PENDING_NAMES, TEACH_DRAW, YukonState
-
     fields = text.split()
     if len(fields) != 11:
         raise NotationError(
@@ -389,8 +392,6 @@ _BOX = (SHERIFF, C.COMMANDER, C.COURIER, C.INNKEEPER, C.TELEGRAPH, PAN)
 
 def _check_deal(game: YukonGame, state: YukonState) -> None:
     """During the deal nothing has happened yet: every other field is the initial one."""
-    from motherlode.games.yukon.game import ANY, NONE
-
     if state.player != game.first_player:
         raise _bad("TURN", f"during the deal the first player P{game.first_player + 1} is to move")
     if state.axis != ANY or state.order != 1 or state.last != -1 or state.pending != NONE:
@@ -423,7 +424,6 @@ def _check_table(game: YukonGame, state: YukonState) -> None:
         if state.order != 1 or any(state.revealed):
             raise _bad("ORDER REVEALED", "the turn order and the discs change only with Townsfolk")
         return
-    from motherlode.games.yukon.game import CMDR, SMITH, TRAP
 
     pending_card = {TRAP: C.TRAPPER, SMITH: C.GOLDSMITH, CMDR: C.COMMANDER}.get(state.pending, -1)
     for k in range(TOWNSFOLK0, EMPTY):
@@ -463,17 +463,6 @@ def _check_table(game: YukonGame, state: YukonState) -> None:
 
 def _check_pending(game: YukonGame, state: YukonState) -> None:
     """A pending decision only where a take just called for it, and never a stuck one."""
-    from motherlode.games.yukon.game import (
-        CMDR,
-        NONE,
-        PAN_DRAW,
-        PENDING_NAMES,
-        SMITH,
-        TEACH,
-        TEACH_DRAW,
-        TRAP,
-    )
-
     pending = state.pending
     if pending == NONE:
         return
@@ -520,3 +509,15 @@ def _disc_counts(game: YukonGame, text: str) -> list[int]:
             raise NotationError(f"yukon: {tok!r} is not a Gold nugget disc value")
         counts[game.disc_values.index(int(tok))] += 1
     return counts
+
+
+NOTATION: Notation[YukonState] = Notation(
+    action_to_string=action_to_string,
+    parse_action=parse_action,
+    explain_illegal=explain_illegal,
+    write_position=write_position,
+    read_position=read_position,
+)
+
+position_string = write_position  # alias for one release
+parse_position = read_position  # alias for one release
