@@ -13,10 +13,9 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from typing import TYPE_CHECKING
 
 from motherlode.core.hex import AXES, corners, neighbours, to_pixel
-from motherlode.core.protocol import Player
+from motherlode.core.protocol import Player, Renderer
 from motherlode.core.svg import actionable, document, element
 from motherlode.games.chinagold.board import (
     BOARD,
@@ -27,9 +26,8 @@ from motherlode.games.chinagold.board import (
     ROW_LENGTHS,
     ROW_LETTERS,
 )
-
-if TYPE_CHECKING:
-    from motherlode.games.chinagold.game import ChinagoldState
+from motherlode.games.chinagold.game import PASS, REBURY_BASE, ChinagoldState
+from motherlode.games.chinagold.notation import decision_to_string
 
 MARK = {"hidden": "o", "gold": "G", "cleared": "."}
 
@@ -161,8 +159,6 @@ def svg_board(state: ChinagoldState, seat: Player | None = None) -> str:
                             font_size=14, fill="#5b3b1d", text_anchor="middle"))
     # markers and their actions
     legal = set(state.legal_actions()) if seat is None or seat == state.current_player() else set()
-    from motherlode.games.chinagold.game import PASS, REBURY_BASE, decision_to_string
-
     for s, info in enumerate(obs["spots"]):
         x, y = px(s)
         title = f"{info['spot']}: mountain {info['mountain']}, river {info['river']}"
@@ -233,4 +229,6 @@ def svg_board(state: ChinagoldState, seat: Player | None = None) -> str:
     return document(width, height, body, title=f"Chinagold {obs['position']}")
 
 
-__all__ = ["svg_board", "text_board"]
+RENDERER: Renderer[ChinagoldState] = Renderer(text_board=text_board, svg_board=svg_board)
+
+__all__ = ["RENDERER", "svg_board", "text_board"]
