@@ -308,6 +308,12 @@ class ChinagoldState(State):
         new.over = self.over
         return new
 
+    def transposition_key(self) -> Any:
+        """The face-down markers, the gold on the board, P1's gold, the throw and the turn:
+        the rest follows from them (P2's gold from the 91 nuggets, the seat to move from
+        the turn, the discs in play from the markers)."""
+        return (self.hidden, self.gold, self.collected[0], self.roll, self.turn)
+
     # -- derived queries ------------------------------------------------------------------
 
     def discs(self) -> tuple[str, ...]:

@@ -466,6 +466,38 @@ class YukonState(State):
         self.pending_arg = -1
         self._end_turn(again=False)
 
+    def transposition_key(self) -> Any:
+        """Everything that decides the play from here, for search agents' tables: after
+        the deal the deck is empty and the Townsfolk places are used up, and in the base
+        game nothing but the grid, the Prospector, the turn and the piles ever changes.
+        During the deal: ``None`` (agents then key the whole state)."""
+        if self.dealt < self.game.cells:
+            return None
+        key = (
+            bytes(self.grid),
+            self.pos,
+            self.player,
+            self.axis,
+            self.last,
+            self.over,
+            *map(bytes, self.pile),
+        )
+        if not self.game.expansion:
+            return key
+        return (
+            key,
+            self.order,
+            self.pending,
+            self.pending_arg,
+            *map(bytes, self.front),
+            *map(bytes, self.taught),
+            *map(bytes, self.discs),
+            bytes(self.beside),
+            bytes(self.box),
+            frozenset(self.pan_left.items()),
+            bytes(self.revealed),
+        )
+
     # -- rules ----------------------------------------------------------------------
 
     def _deal(self, kind: int) -> None:
