@@ -5,12 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from chinagold_helpers import game, position
 
 from motherlode.arena.play import play_game
 from motherlode.core.agent import RandomAgent
 from motherlode.core.records import GameRecord, replay
 from motherlode.games.chinagold.bot import GreedyAgent
+from tests.chinagold.helpers import game, position
 
 GOLDEN = Path(__file__).parent / "data" / "golden_greedy_vs_random.json"
 

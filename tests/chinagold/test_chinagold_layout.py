@@ -6,10 +6,10 @@ import json
 from pathlib import Path
 
 import pytest
-from chinagold_helpers import game
 
 from motherlode import ConfigError
 from motherlode.games.chinagold.board import mirror_regions, parse_layout
+from tests.chinagold.helpers import game
 
 ROWS = [
     "AABBCC", "AAABDCC", "AAEEFDCC", "GHEEEFDCC", "GHHIIFFDDJ", "GGHIIKFFDJJ",
@@ -78,10 +78,10 @@ def test_layout_file_errors_name_the_file(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match=r"bad\.json: not JSON"):
         game(layout_file=str(bad))
     bad.write_text(json.dumps({"mountains": ROWS}))
-    with pytest.raises(ConfigError, match="missing field 'source'"):
+    with pytest.raises(ConfigError, match=r"bad\.json: source: Field required"):
         game(layout_file=str(bad))
     bad.write_text(_layout_text(colour="brown"))
-    with pytest.raises(ConfigError, match="unknown field"):
+    with pytest.raises(ConfigError, match=r"bad\.json: colour: Extra inputs are not permitted"):
         game(layout_file=str(bad))
 
 

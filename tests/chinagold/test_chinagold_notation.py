@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from chinagold_helpers import game, position
 
 from motherlode import IllegalActionError, NotationError
-from motherlode.games.chinagold.game import NUM_ACTIONS, PASS, REBURY_BASE, decision_to_string
+from motherlode.games.chinagold.game import NUM_ACTIONS, PASS, REBURY_BASE
+from motherlode.games.chinagold.notation import decision_to_string
+from tests.chinagold.helpers import game, position
 
 
 def test_every_decision_action_has_a_unique_string_that_parses_back() -> None:

@@ -6,13 +6,13 @@ import itertools
 import random
 import re
 
-from chinagold_helpers import game
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from motherlode.core.errors import NotationError
 from motherlode.games.chinagold.board import ALL_SPOTS, NUM_SPOTS, ROW_LENGTHS, count_ways
 from motherlode.games.chinagold.game import PASS, REBURY_BASE, ChinagoldState, stage_of
+from tests.chinagold.helpers import game
 
 CONFIGS = [{}, {"mountains_player": 1, "river_rotation": 4, "edge_probability": 0.3}]
 choices = st.lists(st.integers(min_value=0, max_value=10**6), min_size=1, max_size=400)

@@ -9,7 +9,6 @@ river h = d3 e2 f1 g1. Seat 0 prospects in the mountains unless a test says othe
 from __future__ import annotations
 
 import pytest
-from chinagold_helpers import game, position, spot, strings
 
 from motherlode import CHANCE, TERMINAL, IllegalActionError
 from motherlode.core.hex import reflect
@@ -24,6 +23,7 @@ from motherlode.games.chinagold.board import (
     parse_spot,
 )
 from motherlode.games.chinagold.game import PASS, STAGE_DISCS, throw_distribution
+from tests.chinagold.helpers import game, position, spot, strings
 
 # -- Game Components ------------------------------------------
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 import json
 import xml.etree.ElementTree as ET
 
-from chinagold_helpers import game, position
-
 from motherlode.games.chinagold.game import OBS_GLOBALS, OBS_PLANES
+from tests.chinagold.helpers import game, position
 
 SVG = "{http://www.w3.org/2000/svg}"
 

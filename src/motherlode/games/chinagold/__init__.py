@@ -2,9 +2,10 @@
 
 One player prospects in the 17 mountains, the other in the 17 rivers of a hexagon of 91
 spots; whoever completes an area carries its gold away. See ``docs/rules/chinagold.md``.
+The rules are in ``game.py``; this package wires their notation, boards and bot to them.
 
 >>> import motherlode
->>> game = Chinagold.from_config(river_rotation=2)  # = motherlode.load("chinagold", ...)
+>>> game = ChinagoldGame.from_config(river_rotation=2)  # = motherlode.load("chinagold", ...)
 >>> state = motherlode.deal(game, seed=1)
 >>> state.current_player(), len(state.legal_actions()) > 0
 (0, True)
@@ -12,8 +13,20 @@ spots; whoever completes an area carries its gold away. See ``docs/rules/chinago
 
 from __future__ import annotations
 
-from motherlode.games.chinagold.game import Chinagold, ChinagoldConfig, ChinagoldState
+from motherlode.core.protocol import wire
+from motherlode.games.chinagold import bot, notation, render
+from motherlode.games.chinagold.game import ChinagoldConfig, ChinagoldGame, ChinagoldState
 
-GAME = Chinagold
+wire(
+    ChinagoldGame,
+    ChinagoldState,
+    notation=notation.NOTATION,
+    renderer=render.RENDERER,
+    bots={"greedy": bot.make_greedy},
+)
 
-__all__ = ["GAME", "Chinagold", "ChinagoldConfig", "ChinagoldState"]
+GAME = ChinagoldGame
+
+Chinagold = ChinagoldGame  # alias for one release
+
+__all__ = ["GAME", "Chinagold", "ChinagoldConfig", "ChinagoldGame", "ChinagoldState"]

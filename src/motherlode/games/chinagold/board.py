@@ -18,20 +18,21 @@ True
 141
 
 A layout gives each spot a mountain and a river. :func:`load_layout` reads one from JSON
-and checks it (each spot in exactly one mountain and one river, 17 regions of each,
-every region connected with 3 to 8 spots), raising :class:`ConfigError` naming the file,
-the entry and the problem.
+(a :class:`LayoutFile`, through ``motherlode.core.data``) and checks it (each spot in
+exactly one mountain and one river, 17 regions of each, every region connected with 3 to 8
+spots), raising :class:`ConfigError` naming the file, the entry and the problem.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any
 
+from pydantic import Field, field_validator
+
+from motherlode.core.data import DataModel, parse_model
 from motherlode.core.errors import ConfigError
 from motherlode.core.hex import AXES, Hex, add, hexagon, neighbours, reflect, rotate60, scale
 
@@ -193,20 +194,40 @@ DEFAULT_LAYOUT = "layout.json"
 ROW_LENGTHS = tuple(sum(1 for h in CELLS if h[1] == r) for r in range(-RADIUS, RADIUS + 1))
 
 
-def _parse_rows(rows: Any, where: str) -> list[tuple[Spot, ...]]:
-    """Regions from 11 row strings of region letters; raises ConfigError naming the problem."""
-    if not isinstance(rows, list) or not all(isinstance(x, str) for x in rows):
-        raise ConfigError(f"{where}: must be a list of 11 row strings")
-    rows = ["".join(x.split()) for x in rows]
-    if len(rows) != len(ROW_LENGTHS):
-        raise ConfigError(f"{where}: must have 11 rows (a..k), got {len(rows)}")
+class LayoutFile(DataModel):
+    """A layout file (``data/layout.json`` is the packaged one): each region map is 11
+    row strings ``a``..``k``, one letter per spot naming its region (spaces ignored).
+    Without ``rivers`` the rivers are the mirror image of the mountains (the rulebook's)."""
+
+    format: str = ""
+    name: str | None = None
+    source: str = Field(description="where the regions come from: 'designed', 'printed board'")
+    notes: str = ""
+    sources: dict[str, str] = Field(default_factory=dict)
+    mountains: list[str]
+    rivers: list[str] | None = None
+
+    @field_validator("mountains", "rivers")
+    @classmethod
+    def _rows(cls, rows: list[str] | None) -> list[str] | None:
+        if rows is None:
+            return None
+        rows = ["".join(x.split()) for x in rows]
+        if len(rows) != len(ROW_LENGTHS):
+            raise ValueError(f"must have 11 rows (a..k), got {len(rows)}")
+        for i, (row, want) in enumerate(zip(rows, ROW_LENGTHS, strict=True)):
+            if len(row) != want:
+                raise ValueError(
+                    f"row {ROW_LETTERS[i]} must have {want} spots, got {len(row)} ({row!r})"
+                )
+        return rows
+
+
+def _regions(rows: Sequence[str]) -> list[tuple[Spot, ...]]:
+    """Regions from 11 row strings of region letters (of the right lengths)."""
     labels: dict[str, list[Spot]] = {}
     spot = 0
-    for i, (row, want) in enumerate(zip(rows, ROW_LENGTHS, strict=True)):
-        if len(row) != want:
-            raise ConfigError(
-                f"{where}: row {ROW_LETTERS[i]} must have {want} spots, got {len(row)} ({row!r})"
-            )
+    for row in rows:
         for ch in row:
             labels.setdefault(ch, []).append(spot)
             spot += 1
@@ -284,30 +305,18 @@ def load_layout(path: str | None, river_rotation: int) -> Layout:
 
 
 def parse_layout(text: str, where: str, river_rotation: int) -> Layout:
-    """Parse layout JSON text (see ``data/layout.json`` for the format)."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise ConfigError(f"{where}: not JSON ({err.msg} at line {err.lineno})") from None
-    if not isinstance(data, dict):
-        raise ConfigError(f"{where}: a layout is a JSON object")
-    unknown = set(data) - {"format", "name", "source", "notes", "sources", "mountains", "rivers"}
-    if unknown:
-        raise ConfigError(f"{where}: unknown field(s) {', '.join(sorted(unknown))}")
-    if "mountains" not in data:
-        raise ConfigError(f"{where}: missing field 'mountains'")
-    if "source" not in data or not isinstance(data["source"], str):
-        raise ConfigError(f"{where}: missing field 'source' (e.g. 'designed', 'printed board')")
-    mountains = _parse_rows(data["mountains"], f"{where}: mountains")
+    """Parse layout JSON text (see :class:`LayoutFile`) and check its regions; a problem
+    raises :class:`ConfigError` as "file: entry: problem"."""
+    data = parse_model(LayoutFile, text, where)
+    mountains = _regions(data.mountains)
     check_regions(mountains, f"{where}: mountains")
-    if "rivers" in data:
-        rivers_raw = _parse_rows(data["rivers"], f"{where}: rivers")
+    if data.rivers is not None:
         rivers = tuple(
             tuple(sorted(INDEX[rotate60(CELLS[s], river_rotation)] for s in reg))
-            for reg in rivers_raw
+            for reg in _regions(data.rivers)
         )
     else:
         rivers = mirror_regions(mountains, river_rotation)
     check_regions(rivers, f"{where}: rivers (river_rotation={river_rotation})")
-    name = data.get("name", where)
-    return Layout(str(name), tuple(sorted(mountains)), tuple(sorted(rivers)))
+    name = data.name if data.name is not None else where
+    return Layout(name, tuple(sorted(mountains)), tuple(sorted(rivers)))

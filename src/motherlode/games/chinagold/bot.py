@@ -7,8 +7,8 @@ face-down markers left will likely be completed first. It picks the move with th
 value; ties are broken by its seeded RNG, so it is deterministic given its seed.
 
 >>> import motherlode
->>> from motherlode.games.chinagold import Chinagold
->>> game = Chinagold.from_config()  # what motherlode.load("chinagold") returns
+>>> from motherlode.games.chinagold import ChinagoldGame
+>>> game = ChinagoldGame.from_config()  # what motherlode.load("chinagold") returns
 >>> state = motherlode.deal(game, seed=3)
 >>> bot = game.bots()["greedy"](game, seed=0)
 >>> bot.act(state) in state.legal_actions()
@@ -23,7 +23,7 @@ from typing import Any
 from motherlode.core.agent import Agent
 from motherlode.core.protocol import Action, Game, State
 from motherlode.games.chinagold.board import NUM_SPOTS
-from motherlode.games.chinagold.game import Chinagold, ChinagoldState
+from motherlode.games.chinagold.game import ChinagoldGame, ChinagoldState
 
 _RACE = {d: math.tanh(d / 2.0) for d in range(-NUM_SPOTS, NUM_SPOTS + 1)}
 """Who leads the race for a spot, by the difference of face-down markers left (-1..1)."""
@@ -52,7 +52,7 @@ class GreedyAgent(Agent):
         super().__init__(seed)
         if params:
             raise TypeError(f"unknown greedy parameter(s): {', '.join(sorted(params))}")
-        assert isinstance(game, Chinagold)
+        assert isinstance(game, ChinagoldGame)
         self.game = game
         self.race = float(race)
         if depth not in (1, 2) or width < 1:
@@ -122,3 +122,8 @@ class GreedyAgent(Agent):
         best_value = max(v for v, _ in scored)
         best = sorted(a for v, a in scored if v > best_value - 1e-9)
         return best[self.rng.randrange(len(best))]
+
+
+def make_greedy(game: Game, seed: int = 0, **params: Any) -> Agent:
+    """The ``greedy`` spec's factory (``params``: ``race``, ``depth``, ``width``)."""
+    return GreedyAgent(game, seed=seed, **params)

@@ -8,8 +8,8 @@ markers in a line, nobody throws: the player chooses to turn 1 or 2 adjacent mar
 The board is three bit masks over the 91 spots: face-down markers (``hidden``), face-up
 gold on the board (``gold``), and the rest, cleared spots whose gold was carried away.
 
->>> from motherlode.games.chinagold import Chinagold
->>> game = Chinagold.from_config()  # what motherlode.load("chinagold") returns
+>>> from motherlode.games.chinagold import ChinagoldGame
+>>> game = ChinagoldGame.from_config()  # what motherlode.load("chinagold") returns
 >>> state = game.new_initial_state()
 >>> [(total, round(p, 4)) for total, p in state.chance_outcomes()]
 [(1, 0.1213), (2, 0.2475), (3, 0.25), (4, 0.2525), (5, 0.1288)]
@@ -25,21 +25,17 @@ gold on the board (``gold``), and the rest, cleared spots whose gold was carried
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
-from functools import cache, lru_cache
-from typing import TYPE_CHECKING, Any, Literal, Self
+from functools import lru_cache
+from typing import Any, Literal, Self
 
 import numpy as np
 from pydantic import Field
 
-from motherlode.core.errors import NotationError
 from motherlode.core.protocol import CHANCE, TERMINAL, Action, Game, GameConfig, Player, State
 from motherlode.games.chinagold.board import (
     ALL_SPOTS,
     BOARD,
     NUM_SPOTS,
-    ROW_LENGTHS,
     SPOT_NAMES,
     Layout,
     Mask,
@@ -47,11 +43,7 @@ from motherlode.games.chinagold.board import (
     count_ways,
     load_layout,
     mask_of,
-    parse_spot,
 )
-
-if TYPE_CHECKING:
-    from motherlode.core.agent import Agent
 
 NUM_TURNINGS = BOARD.num_turnings  # 853: 91 singles, then lines of 2..5
 REBURY_BASE = NUM_TURNINGS  # rebury spot s: REBURY_BASE + s
@@ -143,7 +135,7 @@ def _layout(path: str | None, rotation: int) -> Layout:
     return load_layout(path, rotation)
 
 
-class Chinagold(Game):
+class ChinagoldGame(Game):
     """Chinagold (Günter Cornett, Bambus 2004): prospecting gold in mountains and rivers."""
 
     name = "chinagold"
@@ -208,30 +200,15 @@ class Chinagold(Game):
     def new_initial_state(self) -> ChinagoldState:
         return ChinagoldState(self)
 
-    def deserialize(self, text: str) -> ChinagoldState:
-        return ChinagoldState.from_notation(self, text)
-
-    def bots(self) -> dict[str, Callable[..., Agent]]:
-        from motherlode.games.chinagold.bot import GreedyAgent
-
-        def greedy(game: Game, seed: int = 0, **params: Any) -> Agent:
-            return GreedyAgent(game, seed=seed, **params)
-
-        return {"greedy": greedy}
-
-
 OBS_PLANES = 7
 OBS_GLOBALS = 15
-
-_ACTION_RE = re.compile(r"^(throw|turn|rebury|pass)(?:\s+(.*))?$")
-
 
 class ChinagoldState(State):
     """A Chinagold position. See ``docs/rules/chinagold.md`` for the notation."""
 
-    game: Chinagold
+    game: ChinagoldGame
 
-    def __init__(self, game: Chinagold) -> None:
+    def __init__(self, game: ChinagoldGame) -> None:
         super().__init__(game)
         self.hidden: Mask = ALL_SPOTS  # face-down markers
         self.gold: Mask = 0  # face-up gold still on the board
@@ -314,39 +291,6 @@ class ChinagoldState(State):
                 gold ^= take
         self.gold = gold
 
-    def _action_to_string(self, action: Action) -> str:
-        if self.roll == 0 and self.stage and not self.over:
-            return f"throw {action}"
-        return decision_to_string(action)
-
-    def _parse_action(self, text: str) -> Action:
-        return parse_action(text, chance=self.current_player() == CHANCE)
-
-    def _explain_illegal(self, action: Action) -> str:
-        if action >= NUM_ACTIONS or action < 0:
-            return "no such action"
-        if action == PASS:
-            return "a player may pass only when no turning and no reburial is possible"
-        if action >= REBURY_BASE:
-            spot = action - REBURY_BASE
-            if self.stage == 0:
-                return "no reburial once the throwing discs are back in the box"
-            if not self.gold >> spot & 1:
-                what = "a face-down marker" if self.hidden >> spot & 1 else "a cleared spot"
-                return f"{SPOT_NAMES[spot]} holds no discovered gold to rebury (it is {what})"
-            return "it is not among the legal actions"
-        w = BOARD.all_windows[action]
-        if self.stage == 0 and w.length > 2:
-            return "with no more throws a player turns 1 or 2 adjacent markers"
-        if self.stage and w.length != self.roll:
-            return f"the throw is {self.roll}: exactly {self.roll} markers must be turned"
-        for s in w.spots:
-            if self.gold >> s & 1:
-                return f"{SPOT_NAMES[s]} is already-discovered gold"
-            if not self.hidden >> s & 1:
-                return f"{SPOT_NAMES[s]} is cleared: the line would have a gap"
-        return "it is not among the legal actions"
-
     def scores(self) -> list[float]:
         return [float(self.collected[0]), float(self.collected[1])]
 
@@ -363,6 +307,12 @@ class ChinagoldState(State):
         new.stage = self.stage
         new.over = self.over
         return new
+
+    def transposition_key(self) -> Any:
+        """The face-down markers, the gold on the board, P1's gold, the throw and the turn:
+        the rest follows from them (P2's gold from the 91 nuggets, the seat to move from
+        the turn, the discs in play from the markers)."""
+        return (self.hidden, self.gold, self.collected[0], self.roll, self.turn)
 
     # -- derived queries ------------------------------------------------------------------
 
@@ -393,128 +343,6 @@ class ChinagoldState(State):
         assert self.stage == stage_of(hidden), "discs in play do not match the board"
         if not self.over and self.roll:
             assert self.roll in dict(self.game.throws[self.stage]), "impossible throw"
-
-    # -- notation -------------------------------------------------------------------------
-
-    def serialize(self) -> str:
-        rows = []
-        spot = 0
-        for length in ROW_LENGTHS:
-            text = []
-            run = 0
-            for _ in range(length):
-                if self.hidden >> spot & 1:
-                    ch = "o"
-                elif self.gold >> spot & 1:
-                    ch = "G"
-                else:
-                    run += 1
-                    spot += 1
-                    continue
-                if run:
-                    text.append(str(run))
-                    run = 0
-                text.append(ch)
-                spot += 1
-            if run:
-                text.append(str(run))
-            rows.append("".join(text))
-        roll = str(self.roll) if self.roll else "?" if self.current_player() == CHANCE else "-"
-        return (
-            f"{'/'.join(rows)} P{self.player + 1} {roll} "
-            f"{self.collected[0]},{self.collected[1]} {self.turn}"
-        )
-
-    @classmethod
-    def from_notation(cls, game: Chinagold, text: str) -> ChinagoldState:
-        if not isinstance(text, str):
-            raise NotationError(f"chinagold: a position is a string, got {type(text).__name__}")
-        fields = text.split()
-        if len(fields) != 5:
-            raise NotationError(
-                "chinagold: a position must have 5 fields"
-                f" (board, to-move, throw, gold, turn), got {len(fields)}",
-                position=text,
-            )
-        try:
-            return cls._from_fields(game, fields)
-        except NotationError as err:
-            if err.position is None:
-                err.position = text
-            raise
-
-    @classmethod
-    def _from_fields(cls, game: Chinagold, fields: list[str]) -> ChinagoldState:
-        board, who, roll_text, gold_text, turn_text = fields
-        state = cls(game)
-        state.hidden, state.gold = _parse_board(board)
-        if who not in ("P1", "P2"):
-            raise NotationError(
-                f"chinagold: the seat to move must be P1 or P2, got {who!r}"
-            )
-        state.player = int(who[1]) - 1
-        m = re.fullmatch(r"(\d+),(\d+)", gold_text)
-        if not m:
-            raise NotationError(
-                f"chinagold: gold field must be 'N,N' (gold of P1 and P2), got {gold_text!r}"
-            )
-        state.collected = [int(m.group(1)), int(m.group(2))]
-        if not turn_text.isdigit():
-            raise NotationError(f"chinagold: turn must be a number, got {turn_text!r}")
-        state.turn = int(turn_text)
-        if state.turn > game.cfg.max_turns:
-            raise NotationError(
-                f"chinagold: turn {state.turn} is past the turn limit {game.cfg.max_turns}"
-            )
-        on_board = (state.hidden | state.gold).bit_count()
-        if on_board + sum(state.collected) != NUM_SPOTS:
-            raise NotationError(
-                f"chinagold: {on_board} markers on the board and {sum(state.collected)} gold"
-                f" collected do not make the 91 nuggets"
-            )
-        for seat in (0, 1):
-            for i, area in enumerate(game.area_masks[seat]):
-                if area & state.gold and not area & state.hidden:
-                    kind = game.role(seat)[:-1]
-                    raise NotationError(
-                        f"chinagold: {kind} {i + 1} is complete but its gold was not collected"
-                    )
-        first = game.cfg.first_player
-        if state.player != (first + state.turn) % 2:
-            raise NotationError(
-                f"chinagold: P{state.player + 1} cannot be to move after {state.turn} turns:"
-                f" the turn alternates from the first player P{first + 1}, so"
-                f" P{(first + state.turn) % 2 + 1} is"
-            )
-        state.over = state.hidden == 0 or state.turn >= game.cfg.max_turns
-        state.stage = stage_of(state.hidden)
-        if roll_text == "?":
-            if state.over or state.stage == 0:
-                raise NotationError(
-                    "chinagold: throw field '?' but nobody throws here"
-                )
-        elif roll_text == "-":
-            if not state.over and state.stage:
-                raise NotationError(
-                    "chinagold: throw field '-' but the discs are still thrown here"
-                )
-        elif state.over:
-            raise NotationError(
-                "chinagold: the game is over, so the throw field must be '-'"
-            )
-        elif roll_text.isdigit():
-            state.roll = int(roll_text)
-            possible = dict(game.throws[state.stage])
-            if state.roll not in possible:
-                raise NotationError(
-                    f"chinagold: throw {state.roll} is impossible with the discs"
-                    f" {', '.join(STAGE_DISCS[state.stage]) or 'none'}"
-                )
-        else:
-            raise NotationError(
-                f"chinagold: throw field must be '?', '-' or the thrown total, got {roll_text!r}"
-            )
-        return state
 
     # -- views ----------------------------------------------------------------------------
 
@@ -582,126 +410,7 @@ class ChinagoldState(State):
         out[g + 14] = 1.0 if game.cfg.mountains_player == me else 0.0
         return out
 
-    def __str__(self) -> str:
-        from motherlode.games.chinagold.render import text_board
-
-        return text_board(self)
-
-    def render_svg(self, seat: Player | None = None) -> str:
-        from motherlode.games.chinagold.render import svg_board
-
-        return svg_board(self, seat)
-
-
-# -- action notation ----------------------------------------------------------------------
-
-
-def decision_to_string(action: Action) -> str:
-    """``turn f4-f6``, ``turn c7``, ``rebury c7`` or ``pass``.
-
-    >>> decision_to_string(0), decision_to_string(NUM_TURNINGS), decision_to_string(PASS)
-    ('turn a6', 'rebury a6', 'pass')
-    """
-    if 0 <= action < NUM_TURNINGS:
-        w = BOARD.all_windows[action]
-        ends = sorted((w.spots[0], w.spots[-1]))
-        if w.length == 1:
-            return f"turn {SPOT_NAMES[w.start]}"
-        return f"turn {SPOT_NAMES[ends[0]]}-{SPOT_NAMES[ends[1]]}"
-    if REBURY_BASE <= action < PASS:
-        return f"rebury {SPOT_NAMES[action - REBURY_BASE]}"
-    if action == PASS:
-        return "pass"
-    raise NotationError(f"chinagold: {action} is not a decision action id (0..{PASS})")
-
-
-def parse_action(text: str, chance: bool) -> Action:
-    """Parse any well-formed Chinagold action string into its id."""
-    norm = " ".join(text.lower().split())
-    m = _ACTION_RE.match(norm)
-    if not m:
-        raise NotationError(
-            f"chinagold: cannot read action {text!r}; actions are 'throw N', 'turn f4-f6',"
-            " 'turn f4', 'rebury f4' and 'pass'"
-        )
-    verb, arg = m.group(1), (m.group(2) or "").replace(" ", "")
-    if verb == "throw":
-        if not chance:
-            raise NotationError(f"chinagold: {text!r} is a throw, but no throw is due here")
-        if not arg.isdigit() or not 1 <= int(arg) <= 5:
-            raise NotationError(f"chinagold: a throw is 'throw N' with N from 1 to 5, got {text!r}")
-        return int(arg)
-    if chance:
-        raise NotationError(f"chinagold: {text!r} is a move, but the discs must be thrown first")
-    if verb == "pass":
-        if arg:
-            raise NotationError(f"chinagold: 'pass' takes nothing after it, got {text!r}")
-        return PASS
-    try:
-        ends = [parse_spot(x) for x in arg.split("-")] if arg else []
-    except KeyError as err:
-        raise NotationError(f"chinagold: {err.args[0]} in action {text!r}") from None
-    if verb == "rebury":
-        if len(ends) != 1:
-            raise NotationError(
-                f"chinagold: 'rebury' names one spot, e.g. 'rebury f4'; got {text!r}"
-            )
-        return REBURY_BASE + ends[0]
-    if len(ends) == 1:
-        return ends[0]
-    if len(ends) != 2:
-        raise NotationError(f"chinagold: 'turn' names a spot or two ends 'f4-f6'; got {text!r}")
-    window = _window_between(ends[0], ends[1])
-    if window is None:
-        raise NotationError(
-            f"chinagold: {text!r}: the ends must lie on one straight line, 2 to 5 spots long"
-        )
-    return window
-
-
-@cache
-def _window_between(a: Spot, b: Spot) -> int | None:
-    for w in BOARD.all_windows:
-        if w.length >= 2 and {w.spots[0], w.spots[-1]} == {a, b}:
-            return w.id
-    return None
-
-
-def _parse_board(board: str) -> tuple[Mask, Mask]:
-    rows = board.split("/")
-    if len(rows) != len(ROW_LENGTHS):
-        raise NotationError(
-            f"chinagold: the board has 11 rows separated by '/', got {len(rows)}"
-        )
-    hidden = gold = 0
-    spot = 0
-    for i, (row, want) in enumerate(zip(rows, ROW_LENGTHS, strict=True)):
-        count = 0
-        for tok in re.findall(r"\d+|.", row):
-            if tok.isdigit():
-                n = int(tok)
-                if n == 0:
-                    raise NotationError(f"chinagold: row {i + 1}: a run of 0 cleared spots")
-                count += n
-                spot += n
-                continue
-            if tok == "o":
-                hidden |= 1 << spot
-            elif tok == "G":
-                gold |= 1 << spot
-            else:
-                raise NotationError(
-                    f"chinagold: row {i + 1} ({row!r}): {tok!r} is not 'o' (face down),"
-                    " 'G' (gold) or a count of cleared spots"
-                )
-            count += 1
-            spot += 1
-        if count != want:
-            raise NotationError(
-                f"chinagold: row {i + 1} ({row!r}) has {count} spots, it must have {want}"
-            )
-    return hidden, gold
-
+Chinagold = ChinagoldGame  # alias for one release
 
 __all__ = [
     "NUM_ACTIONS",
@@ -709,9 +418,8 @@ __all__ = [
     "REBURY_BASE",
     "Chinagold",
     "ChinagoldConfig",
+    "ChinagoldGame",
     "ChinagoldState",
-    "decision_to_string",
-    "parse_action",
     "stage_of",
     "throw_distribution",
 ]

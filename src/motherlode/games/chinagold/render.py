@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import Any
 
 from motherlode.core.hex import AXES, corners, neighbours, to_pixel
-from motherlode.core.protocol import Player
+from motherlode.core.protocol import Player, Renderer
 from motherlode.core.svg import actionable, document, element
 from motherlode.games.chinagold.board import (
     BOARD,
@@ -27,9 +28,8 @@ from motherlode.games.chinagold.board import (
     ROW_LENGTHS,
     ROW_LETTERS,
 )
-
-if TYPE_CHECKING:
-    from motherlode.games.chinagold.game import ChinagoldState
+from motherlode.games.chinagold.game import PASS, REBURY_BASE, ChinagoldState
+from motherlode.games.chinagold.notation import decision_to_string
 
 MARK = {"hidden": "o", "gold": "G", "cleared": "."}
 
@@ -98,6 +98,18 @@ def _edge(a: tuple[float, float], b: tuple[float, float]) -> tuple[tuple[float, 
     return (cs[0], cs[1])
 
 
+@dataclass(frozen=True)
+class _Frame:
+    """Where the board lies in the picture: the centre spot's pixel."""
+
+    ox: float
+    oy: float
+
+    def px(self, spot: int) -> tuple[float, float]:
+        x, y = to_pixel(CELLS[spot], SIZE)
+        return (self.ox + x, self.oy + y)
+
+
 def svg_board(state: ChinagoldState, seat: Player | None = None) -> str:
     """The board as a standalone SVG document from ``seat``'s view."""
     obs = state.observation(seat)
@@ -105,33 +117,52 @@ def svg_board(state: ChinagoldState, seat: Player | None = None) -> str:
     margin = 30.0
     width = SIZE * math.sqrt(3) * 11 + 2 * margin + 190
     height = SIZE * 1.5 * 10 + SIZE * 2 + 2 * margin + 60
-    ox = margin + SIZE * math.sqrt(3) * 5.5
-    oy = margin + SIZE * 1.5 * 5 + SIZE
-
-    def px(spot: int) -> tuple[float, float]:
-        x, y = to_pixel(CELLS[spot], SIZE)
-        return (ox + x, oy + y)
-
+    frame = _Frame(margin + SIZE * math.sqrt(3) * 5.5, margin + SIZE * 1.5 * 5 + SIZE)
     body: list[str] = [element("rect", x=0, y=0, width=width, height=height, fill="#efe3c8")]
-    # mountains: brown areas
+    body += _mountains(g.mountain_of, frame)
+    body += _rivers(g.layout.rivers, frame)
+    body += _coordinates(frame)
+    # markers and their actions
+    legal = set(state.legal_actions()) if seat is None or seat == state.current_player() else set()
+    body += _markers(obs["spots"], legal, frame)
+    body += _line_handles(legal, frame)
+    if PASS in legal:
+        bx, by = margin, height - margin - 10
+        button = element("rect", x=bx, y=by - 18, width=70, height=24, rx=5, fill="#7a5a00")
+        button += element("text", "pass", x=bx + 35, y=by - 1, fill="white",
+                          text_anchor="middle", font_size=14)
+        body.append(actionable(button, "pass", "pass: no turning and no reburial possible"))
+    body += _side_panel(state, obs, width - 180, margin)
+    return document(width, height, body, title=f"Chinagold {obs['position']}")
+
+
+def _mountains(mountain_of: tuple[int, ...], frame: _Frame) -> list[str]:
+    """Brown areas, and dark borders between different mountains and at the edge."""
+    px = frame.px
+    body = []
     for s in range(NUM_SPOTS):
         pts = " ".join(f"{x:.1f},{y:.1f}" for x, y in corners(px(s), SIZE))
-        colour = BROWNS[g.mountain_of[s] % len(BROWNS)]
+        colour = BROWNS[mountain_of[s] % len(BROWNS)]
         body.append(element("polygon", points=pts, fill=colour, stroke=colour, stroke_width=0.5))
-    # mountain borders
     for s, h in enumerate(CELLS):
         for n in neighbours(h):
             other = INDEX.get(n)
-            if other is not None and (other < s or g.mountain_of[other] == g.mountain_of[s]):
+            if other is not None and (other < s or mountain_of[other] == mountain_of[s]):
                 continue
             x, y = to_pixel(n, SIZE)
-            (x1, y1), (x2, y2) = _edge(px(s), (ox + x, oy + y))
+            (x1, y1), (x2, y2) = _edge(px(s), (frame.ox + x, frame.oy + y))
             body.append(
                 element("line", x1=x1, y1=y1, x2=x2, y2=y2, stroke="#4a2c12", stroke_width=2.5,
                         stroke_linecap="round")
             )
-    # rivers: blue lines along a spanning tree of each river
-    for river in g.layout.rivers:
+    return body
+
+
+def _rivers(rivers: tuple[tuple[int, ...], ...], frame: _Frame) -> list[str]:
+    """Blue lines along a spanning tree of each river."""
+    px = frame.px
+    body = []
+    for river in rivers:
         members = set(river)
         seen = {river[0]}
         todo = deque([river[0]])
@@ -147,7 +178,13 @@ def svg_board(state: ChinagoldState, seat: Player | None = None) -> str:
                         element("line", x1=x1, y1=y1, x2=x2, y2=y2, stroke=RIVER,
                                 stroke_width=5, stroke_linecap="round", opacity=0.85)
                     )
-    # coordinates: row letters on the left, diagonal numbers along the lower edges
+    return body
+
+
+def _coordinates(frame: _Frame) -> list[str]:
+    """Row letters on the left, diagonal numbers along the lower edges."""
+    ox, oy = frame.ox, frame.oy
+    body = []
     for row in range(len(ROW_LENGTHS)):
         r = row - RADIUS
         q = min(h[0] for h in CELLS if h[1] == r) - 1
@@ -159,12 +196,14 @@ def svg_board(state: ChinagoldState, seat: Player | None = None) -> str:
         x, y = to_pixel((q, r), SIZE)
         body.append(element("text", str(q + RADIUS + 1), x=ox + x, y=oy + y - SIZE * 0.25,
                             font_size=14, fill="#5b3b1d", text_anchor="middle"))
-    # markers and their actions
-    legal = set(state.legal_actions()) if seat is None or seat == state.current_player() else set()
-    from motherlode.games.chinagold.game import PASS, REBURY_BASE, decision_to_string
+    return body
 
-    for s, info in enumerate(obs["spots"]):
-        x, y = px(s)
+
+def _markers(spots: list[dict[str, str]], legal: set[int], frame: _Frame) -> list[str]:
+    """Face-down markers, gold and cleared spots; ``turn`` and ``rebury`` where legal."""
+    body = []
+    for s, info in enumerate(spots):
+        x, y = frame.px(s)
         title = f"{info['spot']}: mountain {info['mountain']}, river {info['river']}"
         if info["state"] == "cleared":
             body.append(element("circle", cx=x, cy=y, r=3, fill="#5b3b1d", opacity=0.6))
@@ -184,14 +223,19 @@ def svg_board(state: ChinagoldState, seat: Player | None = None) -> str:
                                        f"rebury the gold at {info['spot']}"))
             else:
                 body.append(element("g", raw=f"<title>{title}, gold</title>{disc}"))
-    # line handles: a short arrow from the first marker of each legal line
+    return body
+
+
+def _line_handles(legal: set[int], frame: _Frame) -> list[str]:
+    """A short arrow from the first marker of each legal line."""
+    body = []
     for a in sorted(legal):
         if a >= len(BOARD.all_windows):
             continue
         w = BOARD.all_windows[a]
         if w.length == 1:
             continue
-        x, y = px(w.start)
+        x, y = frame.px(w.start)
         dx, dy = to_pixel(AXES[w.axis], SIZE)
         norm = math.hypot(dx, dy)
         ux, uy = dx / norm, dy / norm
@@ -203,14 +247,11 @@ def svg_board(state: ChinagoldState, seat: Player | None = None) -> str:
                          stroke_linecap="round")
         name = decision_to_string(a)
         body.append(actionable(shape, name, f"{name} ({w.length} markers)"))
-    if PASS in legal:
-        bx, by = margin, height - margin - 10
-        button = element("rect", x=bx, y=by - 18, width=70, height=24, rx=5, fill="#7a5a00")
-        button += element("text", "pass", x=bx + 35, y=by - 1, fill="white",
-                          text_anchor="middle", font_size=14)
-        body.append(actionable(button, "pass", "pass: no turning and no reburial possible"))
-    # side panel
-    tx = width - 180
+    return body
+
+
+def _side_panel(state: ChinagoldState, obs: dict[str, Any], tx: float, margin: float) -> list[str]:
+    """The turn, the roles and their gold, the discs, and who does what now."""
     roles = obs["roles"]
     info_lines = [
         "Chinagold",
@@ -227,10 +268,13 @@ def svg_board(state: ChinagoldState, seat: Player | None = None) -> str:
     else:
         winners = state.winners()
         info_lines.append("draw" if len(winners) == 2 else f"P{winners[0] + 1} wins")
-    for i, text in enumerate(info_lines):
-        body.append(element("text", text, x=tx, y=margin + 20 + 22 * i, font_size=15 if i else 20,
-                            fill="#3b2410"))
-    return document(width, height, body, title=f"Chinagold {obs['position']}")
+    return [
+        element("text", text, x=tx, y=margin + 20 + 22 * i, font_size=15 if i else 20,
+                fill="#3b2410")
+        for i, text in enumerate(info_lines)
+    ]
 
 
-__all__ = ["svg_board", "text_board"]
+RENDERER: Renderer[ChinagoldState] = Renderer(text_board=text_board, svg_board=svg_board)
+
+__all__ = ["RENDERER", "svg_board", "text_board"]

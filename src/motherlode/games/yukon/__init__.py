@@ -1,7 +1,20 @@
-"""Yukon with its Townsfolk expansion (../shared/rulebooks/yukon.txt)."""
+"""Yukon with its Townsfolk expansion (../shared/rulebooks/yukon.txt).
 
-from motherlode.games.yukon.game import YukonGame, YukonState
+The rules are in ``game.py``; this package wires their notation, boards and bot to them.
+"""
+
+from motherlode.core.protocol import wire
+from motherlode.games.yukon import bot, notation, render
+from motherlode.games.yukon.game import YukonConfig, YukonGame, YukonState
+
+wire(
+    YukonGame,
+    YukonState,
+    notation=notation.NOTATION,
+    renderer=render.RENDERER,
+    bots={"greedy": bot.make_greedy},
+)
 
 GAME = YukonGame
 
-__all__ = ["GAME", "YukonGame", "YukonState"]
+__all__ = ["GAME", "YukonConfig", "YukonGame", "YukonState"]

@@ -16,6 +16,8 @@ True
 
 from __future__ import annotations
 
+from typing import Any
+
 from motherlode.core.agent import Agent
 from motherlode.core.protocol import Action, Game, State
 from motherlode.games.yukon.game import NONE, YukonGame, YukonState
@@ -92,3 +94,8 @@ class GreedyAgent(Agent):
             child.apply_unchecked(action)
             swings.append(self._settled(child, me) - base)
         return max(swings) if self._friendly(mover, me) else min(swings)
+
+
+def make_greedy(game: Game, seed: int = 0, **params: Any) -> Agent:
+    """The ``greedy`` spec's factory (``params``: ``lookahead``)."""
+    return GreedyAgent(game, seed=seed, **params)

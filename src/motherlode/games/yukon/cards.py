@@ -19,13 +19,15 @@ True
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Generic, Literal, TypeVar
 
-from motherlode.core.errors import ConfigError, NotationError
+from pydantic import Field, ValidationInfo, field_validator
+
+from motherlode.core.data import DataModel, load_model, parse_model
+from motherlode.core.errors import NotationError
 
 Kind = int
 
@@ -138,58 +140,108 @@ class Components:
     prospector_points: int
 
 
-def _field(data: dict[str, Any], key: str, source: str) -> Any:
-    if key not in data or not isinstance(data[key], dict) or "value" not in data[key]:
-        raise ConfigError(f"{source}: entry {key!r} is missing or has no 'value'")
-    if data[key].get("source") not in ("rulebook", "designed", "published component list"):
-        raise ConfigError(f"{source}: entry {key!r} must name its source")
-    return data[key]["value"]
+Source = Literal["rulebook", "designed", "published component list"]
+T = TypeVar("T")
+
+
+class Entry(DataModel, Generic[T]):
+    """One count of the components file, with where it comes from."""
+
+    value: T
+    source: Source
+
+
+class ComponentsFile(DataModel):
+    """``data/components.json``: every count with its source (a user's own transcription
+    may replace ours). Fields are checked in this order, each against those before it."""
+
+    schema_name: str = Field("", alias="schema")
+    sources: dict[str, str] = Field(default_factory=dict)
+    card_values: Entry[list[int]]
+    copies_per_value: Entry[int]
+    grid_size: Entry[int]
+    townsfolk_kinds: Entry[list[str]]
+    townsfolk_copies: Entry[int]
+    townsfolk_drawn: Entry[int]
+    expansion_grid_size: Entry[int]
+    discs_per_pan: Entry[int]
+    pan_disc_values: Entry[list[int]]
+    prospector_points: Entry[int]
+
+    @field_validator("card_values")
+    @classmethod
+    def _values(cls, entry: Entry[list[int]]) -> Entry[list[int]]:
+        if entry.value != list(VALUES):
+            raise ValueError(f"must be {list(VALUES)} (got {entry.value})")
+        return entry
+
+    @field_validator("grid_size")
+    @classmethod
+    def _base_grid(cls, entry: Entry[int], info: ValidationInfo) -> Entry[int]:
+        copies = info.data.get("copies_per_value")
+        if copies is not None:
+            base = _base_cards(copies.value)
+            if base != entry.value**2:
+                raise ValueError(f"{base} base cards do not fill a {entry.value}² grid")
+        return entry
+
+    @field_validator("townsfolk_kinds")
+    @classmethod
+    def _kinds(cls, entry: Entry[list[str]]) -> Entry[list[str]]:
+        if [k.lower() for k in entry.value] != [n.split()[0].lower() for n in TOWNSFOLK_NAMES]:
+            raise ValueError("must list the ten kinds in order")
+        return entry
+
+    @field_validator("expansion_grid_size")
+    @classmethod
+    def _expansion_grid(cls, entry: Entry[int], info: ValidationInfo) -> Entry[int]:
+        copies, drawn = info.data.get("copies_per_value"), info.data.get("townsfolk_drawn")
+        if (
+            copies is not None
+            and drawn is not None
+            and _base_cards(copies.value) + drawn.value != entry.value**2
+        ):
+            raise ValueError("the expansion cards do not fill the expansion grid")
+        return entry
+
+    @field_validator("pan_disc_values")
+    @classmethod
+    def _discs(cls, entry: Entry[list[int]], info: ValidationInfo) -> Entry[list[int]]:
+        discs = entry.value
+        if len(discs) != 9 or not all(v > 0 for v in discs):
+            raise ValueError(f"must be 9 positive integers (got {discs})")
+        per_pan, pans = info.data.get("discs_per_pan"), info.data.get("townsfolk_copies")
+        if per_pan is not None and pans is not None and per_pan.value * pans.value > len(discs):
+            raise ValueError(f"too few discs for {pans.value} Pans")
+        return entry
+
+    def components(self) -> Components:
+        return Components(
+            values=tuple(self.card_values.value),
+            copies=self.copies_per_value.value,
+            grid_size=self.grid_size.value,
+            expansion_grid_size=self.expansion_grid_size.value,
+            townsfolk_copies=self.townsfolk_copies.value,
+            townsfolk_drawn=self.townsfolk_drawn.value,
+            discs_per_pan=self.discs_per_pan.value,
+            pan_disc_values=tuple(sorted(self.pan_disc_values.value)),
+            prospector_points=self.prospector_points.value,
+        )
+
+
+def _base_cards(copies: int) -> int:
+    """The Gold and Pebble cards of every value, and the Sheriff."""
+    return 2 * len(VALUES) * copies + 1
 
 
 def load_components(text: str, source: str = "components.json") -> Components:
-    """Parse and check a components file (a user's own transcription may replace ours)."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise ConfigError(f"{source}: not JSON ({err.msg} at line {err.lineno})") from None
-    if not isinstance(data, dict):
-        raise ConfigError(f"{source}: expected an object")
-    values = _field(data, "card_values", source)
-    if list(values) != list(VALUES):
-        raise ConfigError(f"{source}: card_values must be {list(VALUES)} (got {values})")
-    discs = _field(data, "pan_disc_values", source)
-    if (
-        not isinstance(discs, list)
-        or len(discs) != 9
-        or not all(isinstance(v, int) and v > 0 for v in discs)
-    ):
-        raise ConfigError(f"{source}: pan_disc_values must be 9 positive integers (got {discs})")
-    kinds = _field(data, "townsfolk_kinds", source)
-    if [k.lower() for k in kinds] != [n.split()[0].lower() for n in TOWNSFOLK_NAMES]:
-        raise ConfigError(f"{source}: townsfolk_kinds must list the ten kinds in order")
-    comp = Components(
-        values=tuple(values),
-        copies=int(_field(data, "copies_per_value", source)),
-        grid_size=int(_field(data, "grid_size", source)),
-        expansion_grid_size=int(_field(data, "expansion_grid_size", source)),
-        townsfolk_copies=int(_field(data, "townsfolk_copies", source)),
-        townsfolk_drawn=int(_field(data, "townsfolk_drawn", source)),
-        discs_per_pan=int(_field(data, "discs_per_pan", source)),
-        pan_disc_values=tuple(sorted(discs)),
-        prospector_points=int(_field(data, "prospector_points", source)),
-    )
-    base = 2 * len(VALUES) * comp.copies + 1
-    if base != comp.grid_size**2:
-        raise ConfigError(f"{source}: {base} base cards do not fill a {comp.grid_size}² grid")
-    if base + comp.townsfolk_drawn != comp.expansion_grid_size**2:
-        raise ConfigError(f"{source}: expansion cards do not fill the expansion grid")
-    if comp.discs_per_pan * comp.townsfolk_copies > len(discs):
-        raise ConfigError(f"{source}: too few discs for {comp.townsfolk_copies} Pans")
-    return comp
+    """Parse and check a components file (a user's own transcription may replace ours);
+    a problem raises :class:`ConfigError` as "file: entry: problem"."""
+    return parse_model(ComponentsFile, text, source).components()
 
 
 @cache
 def components() -> Components:
     """The bundled component data."""
-    text = resources.files("motherlode.games.yukon").joinpath("data/components.json").read_text()
-    return load_components(text)
+    path = resources.files("motherlode.games.yukon").joinpath("data", "components.json")
+    return load_model(ComponentsFile, path).components()

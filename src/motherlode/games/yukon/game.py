@@ -41,7 +41,6 @@ from typing import Any, ClassVar, Self
 import numpy as np
 from pydantic import Field, model_validator
 
-from motherlode.core.agent import Agent
 from motherlode.core.errors import NotationError
 from motherlode.core.protocol import CHANCE, TERMINAL, Action, Game, GameConfig, Player, State
 from motherlode.games.yukon import cards as C
@@ -228,19 +227,6 @@ class YukonGame(Game):
 
     def new_initial_state(self) -> YukonState:
         return YukonState(self)
-
-    def deserialize(self, text: str) -> YukonState:
-        from motherlode.games.yukon.notation import parse_position
-
-        return parse_position(self, text)
-
-    def bots(self) -> dict[str, Any]:
-        from motherlode.games.yukon.bot import GreedyAgent
-
-        def greedy(game: Game, seed: int = 0, **params: Any) -> Agent:
-            return GreedyAgent(game, seed=seed, **params)
-
-        return {"greedy": greedy}
 
     def cell_name(self, cell: int) -> str:
         r, c = divmod(cell, self.size)
@@ -480,6 +466,38 @@ class YukonState(State):
         self.pending_arg = -1
         self._end_turn(again=False)
 
+    def transposition_key(self) -> Any:
+        """Everything that decides the play from here, for search agents' tables: after
+        the deal the deck is empty and the Townsfolk places are used up, and in the base
+        game nothing but the grid, the Prospector, the turn and the piles ever changes.
+        During the deal: ``None`` (agents then key the whole state)."""
+        if self.dealt < self.game.cells:
+            return None
+        key = (
+            bytes(self.grid),
+            self.pos,
+            self.player,
+            self.axis,
+            self.last,
+            self.over,
+            *map(bytes, self.pile),
+        )
+        if not self.game.expansion:
+            return key
+        return (
+            key,
+            self.order,
+            self.pending,
+            self.pending_arg,
+            *map(bytes, self.front),
+            *map(bytes, self.taught),
+            *map(bytes, self.discs),
+            bytes(self.beside),
+            bytes(self.box),
+            frozenset(self.pan_left.items()),
+            bytes(self.revealed),
+        )
+
     # -- rules ----------------------------------------------------------------------
 
     def _deal(self, kind: int) -> None:
@@ -634,26 +652,6 @@ class YukonState(State):
 
     # -- views ----------------------------------------------------------------------
 
-    def _action_to_string(self, action: Action) -> str:
-        from motherlode.games.yukon.notation import action_to_string
-
-        return action_to_string(self, action)
-
-    def _parse_action(self, text: str) -> Action:
-        from motherlode.games.yukon.notation import parse_action
-
-        return parse_action(self, text)
-
-    def _explain_illegal(self, action: Action) -> str:
-        from motherlode.games.yukon.notation import explain_illegal
-
-        return explain_illegal(self, action)
-
-    def serialize(self) -> str:
-        from motherlode.games.yukon.notation import position_string
-
-        return position_string(self)
-
     def observation(self, player: Player | None = None) -> dict[str, Any]:
         g = self.game
         n = g.num_players
@@ -720,16 +718,6 @@ class YukonState(State):
         t[o + 11 : o + 37] = self.beside[:26]
         t[o + 37] = sum(self.pan_left.values())
         return t
-
-    def __str__(self) -> str:
-        from motherlode.games.yukon.render import text_board
-
-        return text_board(self)
-
-    def render_svg(self, seat: Player | None = None) -> str:
-        from motherlode.games.yukon.render import svg_board
-
-        return svg_board(self, seat)
 
     def check_invariants(self) -> None:
         """Every card, Townsfolk and disc is on the table, with a player, beside or in the box."""

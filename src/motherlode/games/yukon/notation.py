@@ -27,23 +27,33 @@ True
 from __future__ import annotations
 
 from collections.abc import Container
-from typing import TYPE_CHECKING
 
 from motherlode.core.errors import NotationError
-from motherlode.core.protocol import Action
+from motherlode.core.protocol import Action, Notation
 from motherlode.games.yukon import cards as C
 from motherlode.games.yukon.cards import EMPTY, PAN, PEBBLE0, SHERIFF, TOWNSFOLK0, UNDEALT
-
-if TYPE_CHECKING:
-    from motherlode.games.yukon.game import YukonGame, YukonState
-
+from motherlode.games.yukon.game import (
+    ANY,
+    AXIS_NAMES,
+    CMDR,
+    DISC0,
+    DRAW0,
+    MAX_CHANCE,
+    NONE,
+    PAN_DRAW,
+    PENDING_NAMES,
+    SMITH,
+    TEACH,
+    TEACH_DRAW,
+    TRAP,
+    YukonGame,
+    YukonState,
+)
 
 # -- actions ----------------------------------------------------------------------------
 
 
 def action_to_string(state: YukonState, action: Action) -> str:
-    from motherlode.games.yukon.game import DISC0, DRAW0, MAX_CHANCE
-
     g = state.game
     if state.is_chance_node():
         if not 0 <= action < MAX_CHANCE:
@@ -81,62 +91,80 @@ def decision_to_string(g: YukonGame, action: Action) -> str:
 
 
 def parse_action(state: YukonState, text: str) -> Action:
-    from motherlode.games.yukon.game import DISC0, DRAW0
-
     g = state.game
     words = text.strip().lower().split()
     if not words:
         raise NotationError("yukon: empty action")
-    head = words[0]
     try:
-        if head == "deal" and len(words) == 2:
-            return C.parse_token(words[1])
-        if head == "disc" and len(words) == 2:
-            value = int(words[1])
-            if value not in g.disc_values:
-                raise NotationError(f"yukon: no Gold nugget disc shows {value}")
-            return DISC0 + g.disc_values.index(value)
-        if head == "draw" and len(words) == 2:
-            kind = C.parse_token(words[1])
-            if kind >= SHERIFF:
-                raise NotationError("yukon: the Teacher draws a Gold or Pebble card")
-            return DRAW0 + kind
-        if len(words) == 1 and head[0].isalpha() and head[1:].isdigit():
-            return g.parse_cell(head)
-        if head == "courier" and len(words) == 2:
-            return g.courier0 + g.parse_cell(words[1])
-        if head in ("innkeeper", "inn") and len(words) == 2:
-            return g.inn0 + g.parse_cell(words[1])
-        if head in ("telegraph", "tele") and len(words) == 3:
-            x, y = g.parse_cell(words[1]), g.parse_cell(words[2])
-            for d, nb in enumerate(g.neighbour[x]):
-                if nb == y:
-                    return g.tele0 + 4 * x + d
-            raise NotationError(f"yukon: {words[2]} is not next to {words[1]}")
-        if head == "discard" and len(words) == 2:
-            kind = C.parse_token(words[1])
-            if kind >= SHERIFF:
-                raise NotationError("yukon: only Gold and Pebble cards are discarded")
-            return g.discard0 + kind
-        if head == "reclaim" and len(words) == 2:
-            kind = C.parse_token(words[1])
-            if kind >= PEBBLE0:
-                raise NotationError("yukon: the Commander reclaims a Gold card")
-            return g.reclaim0 + kind
-        if words == ["keep", "commander"]:
-            return g.keep_commander
-        if head == "teach" and len(words) == 2:
-            seat = _parse_seat(words[1], g.num_players)
-            return g.teach0 + seat
+        action = _chance_action(g, words)
+        if action is None:
+            action = _decision_action(g, words)
     except ValueError as err:
         if isinstance(err, NotationError):
             raise
         raise NotationError(f"yukon: cannot read {text!r}: {err}") from None
+    if action is not None:
+        return action
     raise NotationError(
         f"yukon: cannot read action {text!r}; actions look like 'c4', 'courier c4',"
         " 'innkeeper c4', 'telegraph c4 c5', 'discard +8', 'reclaim +8', 'keep commander',"
         " 'teach P2' (chance: 'deal +8', 'disc 2', 'draw -5')"
     )
+
+
+def _chance_action(g: YukonGame, words: list[str]) -> Action | None:
+    """``deal +8``, ``disc 2``, ``draw -5``; ``None`` for any other words."""
+    if len(words) != 2:
+        return None
+    head, arg = words
+    if head == "deal":
+        return C.parse_token(arg)
+    if head == "disc":
+        value = int(arg)
+        if value not in g.disc_values:
+            raise NotationError(f"yukon: no Gold nugget disc shows {value}")
+        return DISC0 + g.disc_values.index(value)
+    if head == "draw":
+        kind = C.parse_token(arg)
+        if kind >= SHERIFF:
+            raise NotationError("yukon: the Teacher draws a Gold or Pebble card")
+        return DRAW0 + kind
+    return None
+
+
+def _decision_action(g: YukonGame, words: list[str]) -> Action | None:
+    """A take, a Townsfolk ability or a follow-up decision; ``None`` for other words."""
+    head = words[0]
+    if len(words) == 1 and head[0].isalpha() and head[1:].isdigit():
+        return g.parse_cell(head)
+    if words == ["keep", "commander"]:
+        return g.keep_commander
+    if head in ("telegraph", "tele") and len(words) == 3:
+        x, y = g.parse_cell(words[1]), g.parse_cell(words[2])
+        for d, nb in enumerate(g.neighbour[x]):
+            if nb == y:
+                return g.tele0 + 4 * x + d
+        raise NotationError(f"yukon: {words[2]} is not next to {words[1]}")
+    if len(words) != 2:
+        return None
+    arg = words[1]
+    if head == "courier":
+        return g.courier0 + g.parse_cell(arg)
+    if head in ("innkeeper", "inn"):
+        return g.inn0 + g.parse_cell(arg)
+    if head == "discard":
+        kind = C.parse_token(arg)
+        if kind >= SHERIFF:
+            raise NotationError("yukon: only Gold and Pebble cards are discarded")
+        return g.discard0 + kind
+    if head == "reclaim":
+        kind = C.parse_token(arg)
+        if kind >= PEBBLE0:
+            raise NotationError("yukon: the Commander reclaims a Gold card")
+        return g.reclaim0 + kind
+    if head == "teach":
+        return g.teach0 + _parse_seat(arg, g.num_players)
+    return None
 
 
 def _parse_seat(text: str, players: int) -> int:
@@ -147,8 +175,6 @@ def _parse_seat(text: str, players: int) -> int:
 
 
 def explain_illegal(state: YukonState, action: Action) -> str:
-    from motherlode.games.yukon.game import ANY, AXIS_NAMES, NONE, PENDING_NAMES
-
     g = state.game
     if state.pending != NONE:
         return f"the {PENDING_NAMES[state.pending]} decision must be made first"
@@ -183,9 +209,8 @@ def _tokens(counts: list[int]) -> str:
     return ".".join(items) if items else "-"
 
 
-def position_string(state: YukonState) -> str:
-    from motherlode.games.yukon.game import AXIS_NAMES, PENDING_NAMES, TEACH_DRAW
-
+def write_position(state: YukonState) -> str:
+    """The position notation of ``state`` (see the module docstring)."""
     g = state.game
     rows = []
     for r in range(g.size):
@@ -250,7 +275,7 @@ def _count_tokens(text: str, what: str, allow: Container[int]) -> list[int]:
     return counts
 
 
-def parse_position(game: YukonGame, text: str) -> YukonState:
+def read_position(game: YukonGame, text: str) -> YukonState:
     """The state written as ``text`` (raises NotationError naming the bad field)."""
     if not isinstance(text, str):
         raise NotationError("yukon: a position is a string")
@@ -267,8 +292,6 @@ def _bad(field: str, reason: str) -> NotationError:
 
 
 def _parse_position(game: YukonGame, text: str) -> YukonState:
-    from motherlode.games.yukon.game import AXIS_NAMES, PENDING_NAMES, TEACH_DRAW, YukonState
-
     fields = text.split()
     if len(fields) != 11:
         raise NotationError(
@@ -279,7 +302,30 @@ def _parse_position(game: YukonGame, text: str) -> YukonState:
         fields
     )
     state = YukonState(game)
-    n = game.num_players
+    _read_grid(game, state, grid_f)
+    _read_turn(game, state, turn_f, axis_f, order_f, last_f, pend_f)
+    _read_players(game, state, players_f)
+    state.beside = _count_tokens(beside_f, "beside the playing area", _BESIDE)
+    state.box = _count_tokens(box_f, "the box", _BOX)
+    _read_pans(game, state, pans_f)
+    state.revealed = _disc_counts(game, rev_f)
+    _rebuild_deck(game, state)
+    if state.dealt < game.cells:
+        _check_deal(game, state)
+    else:
+        _check_table(game, state)
+        _check_pending(game, state)
+    if state.dealt == game.cells and state.pending == 0:
+        state.over = not state._takes(state.player)
+    try:
+        state._check_counts(exact=False)
+    except AssertionError as err:
+        raise NotationError(f"yukon: inconsistent position: {err}") from None
+    return state
+
+
+def _read_grid(game: YukonGame, state: YukonState, grid_f: str) -> None:
+    """GRID: the cards, the Prospector, and how far the deal has gone."""
     rows = grid_f.split("/")
     if len(rows) != game.size or any(len(r.split(",")) != game.size for r in rows):
         raise NotationError(f"yukon: the grid must be {game.size} rows of {game.size} cells")
@@ -305,6 +351,19 @@ def _parse_position(game: YukonGame, text: str) -> YukonState:
     state.grid = grid
     state.dealt = dealt
     state.pos = pos
+
+
+def _read_turn(
+    game: YukonGame,
+    state: YukonState,
+    turn_f: str,
+    axis_f: str,
+    order_f: str,
+    last_f: str,
+    pend_f: str,
+) -> None:
+    """TURN AXIS ORDER LAST PENDING."""
+    n = game.num_players
     state.player = _parse_seat(turn_f, n)
     if axis_f not in AXIS_NAMES:
         raise NotationError(f"yukon: axis must be row, col or any (got {axis_f!r})")
@@ -321,6 +380,11 @@ def _parse_position(game: YukonGame, text: str) -> YukonState:
         state.pending_arg = _parse_seat(pend_arg, n)
     elif pend_arg:
         raise NotationError(f"yukon: {pend_name} takes no argument")
+
+
+def _read_players(game: YukonGame, state: YukonState, players_f: str) -> None:
+    """PLAYERS: each seat's cards|townsfolk|taught|discs."""
+    n = game.num_players
     players = players_f.split(";")
     if len(players) != n:
         raise NotationError(f"yukon: {n} players expected, got {len(players)}")
@@ -332,8 +396,11 @@ def _parse_position(game: YukonGame, text: str) -> YukonState:
         state.front[p] = _count_tokens(parts[1], "townsfolk in front", _FRONT)[TOWNSFOLK0:EMPTY]
         state.taught[p] = _count_tokens(parts[2], "taught cards", range(SHERIFF))[:16]
         state.discs[p] = _disc_counts(game, parts[3])
-    state.beside = _count_tokens(beside_f, "beside the playing area", _BESIDE)
-    state.box = _count_tokens(box_f, "the box", _BOX)
+
+
+def _read_pans(game: YukonGame, state: YukonState, pans_f: str) -> None:
+    """PANS: the discs still stacked on each Pan (every Pan on the table after the deal)."""
+    grid = state.grid
     if pans_f != "-":
         for item in pans_f.split(","):
             cell_t, _, n_t = item.partition(":")
@@ -343,19 +410,22 @@ def _parse_position(game: YukonGame, text: str) -> YukonState:
             state.pan_left[cell] = int(n_t)
     if (
         any(k == PAN and c not in state.pan_left for c, k in enumerate(grid))
-        and dealt == game.cells
+        and state.dealt == game.cells
     ):
         raise NotationError("yukon: every Pan on the table needs its disc count")
-    state.revealed = _disc_counts(game, rev_f)
-    # the deck: what is not on the table yet (only meaningful during the deal)
+
+
+def _rebuild_deck(game: YukonGame, state: YukonState) -> None:
+    """The deck: what is not on the table yet (only meaningful during the deal)."""
+    dealt = state.dealt
     deck = list(game.deck)
-    for k in grid[:dealt]:
+    for k in state.grid[:dealt]:
         if k != EMPTY:
             deck[k] -= 1
     if any(x < 0 for x in deck):
         raise NotationError("yukon: more cards of a kind than the game has")
     state.townsfolk_slots = game.townsfolk_slots - sum(
-        1 for k in grid[:dealt] if TOWNSFOLK0 <= k < EMPTY
+        1 for k in state.grid[:dealt] if TOWNSFOLK0 <= k < EMPTY
     )
     if state.townsfolk_slots < 0:
         raise _bad("GRID", f"more than the {game.townsfolk_slots} Townsfolk cards drawn")
@@ -364,18 +434,6 @@ def _parse_position(game: YukonGame, text: str) -> YukonState:
     state.deck = deck
     state._cards_cache = None
     state._takes_cache = None
-    if dealt < game.cells:
-        _check_deal(game, state)
-    else:
-        _check_table(game, state)
-        _check_pending(game, state)
-    if dealt == game.cells and state.pending == 0:
-        state.over = not state._takes(state.player)
-    try:
-        state._check_counts(exact=False)
-    except AssertionError as err:
-        raise NotationError(f"yukon: inconsistent position: {err}") from None
-    return state
 
 
 # What each place can hold: only the kept Townsfolk stay in front of a player (Trappers and
@@ -389,8 +447,6 @@ _BOX = (SHERIFF, C.COMMANDER, C.COURIER, C.INNKEEPER, C.TELEGRAPH, PAN)
 
 def _check_deal(game: YukonGame, state: YukonState) -> None:
     """During the deal nothing has happened yet: every other field is the initial one."""
-    from motherlode.games.yukon.game import ANY, NONE
-
     if state.player != game.first_player:
         raise _bad("TURN", f"during the deal the first player P{game.first_player + 1} is to move")
     if state.axis != ANY or state.order != 1 or state.last != -1 or state.pending != NONE:
@@ -423,7 +479,6 @@ def _check_table(game: YukonGame, state: YukonState) -> None:
         if state.order != 1 or any(state.revealed):
             raise _bad("ORDER REVEALED", "the turn order and the discs change only with Townsfolk")
         return
-    from motherlode.games.yukon.game import CMDR, SMITH, TRAP
 
     pending_card = {TRAP: C.TRAPPER, SMITH: C.GOLDSMITH, CMDR: C.COMMANDER}.get(state.pending, -1)
     for k in range(TOWNSFOLK0, EMPTY):
@@ -463,17 +518,6 @@ def _check_table(game: YukonGame, state: YukonState) -> None:
 
 def _check_pending(game: YukonGame, state: YukonState) -> None:
     """A pending decision only where a take just called for it, and never a stuck one."""
-    from motherlode.games.yukon.game import (
-        CMDR,
-        NONE,
-        PAN_DRAW,
-        PENDING_NAMES,
-        SMITH,
-        TEACH,
-        TEACH_DRAW,
-        TRAP,
-    )
-
     pending = state.pending
     if pending == NONE:
         return
@@ -520,3 +564,15 @@ def _disc_counts(game: YukonGame, text: str) -> list[int]:
             raise NotationError(f"yukon: {tok!r} is not a Gold nugget disc value")
         counts[game.disc_values.index(int(tok))] += 1
     return counts
+
+
+NOTATION: Notation[YukonState] = Notation(
+    action_to_string=action_to_string,
+    parse_action=parse_action,
+    explain_illegal=explain_illegal,
+    write_position=write_position,
+    read_position=read_position,
+)
+
+position_string = write_position  # alias for one release
+parse_position = read_position  # alias for one release

@@ -6,13 +6,12 @@ keeps to the view so that it can never show what a seat may not see.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from motherlode.core import svg
+from motherlode.core.protocol import Renderer
 from motherlode.games.yukon import cards as C
-
-if TYPE_CHECKING:
-    from motherlode.games.yukon.game import YukonState
+from motherlode.games.yukon.game import YukonState
 
 PLAYER_COLOURS = ("#c0392b", "#2471a3", "#1e8449", "#8e44ad")
 
@@ -323,3 +322,6 @@ def _panel(
             out.append(svg.actionable(box, s))
             yy += 26
     return out
+
+
+RENDERER: Renderer[YukonState] = Renderer(text_board=text_board, svg_board=svg_board)

@@ -6,12 +6,12 @@ from collections.abc import Iterable
 from typing import Any
 
 from motherlode.games.chinagold.board import NUM_SPOTS, ROW_LENGTHS, SPOT_NAMES, parse_spot
-from motherlode.games.chinagold.game import Chinagold, ChinagoldState
+from motherlode.games.chinagold.game import ChinagoldGame, ChinagoldState
 
 
-def game(**config: Any) -> Chinagold:
+def game(**config: Any) -> ChinagoldGame:
     """The game with ``config`` (built directly, so other games' packages are not imported)."""
-    return Chinagold.from_config(**config)
+    return ChinagoldGame.from_config(**config)
 
 
 def board_text(
@@ -57,7 +57,7 @@ def board_text(
 
 
 def position(
-    g: Chinagold,
+    g: ChinagoldGame,
     *,
     hidden: Iterable[str] | None = None,
     gold: Iterable[str] = (),
