@@ -151,12 +151,22 @@ class Renderer(Generic[S]):
     svg_board: Callable[[S, Player | None], str]
 
 
+@dataclass(frozen=True)
+class Narrator(Generic[S]):
+    """A game's words for people (its ``narrate.py``): one sentence per action, asked
+    before it is applied and from a seat's view (DESIGN.md §2), and the end explained."""
+
+    narrate: Callable[[S, Action, Player | None], str]
+    summary: Callable[[S], Summary]
+
+
 def wire(
     game: type[Game],
     state: type[State],
     *,
     notation: Notation[Any] | None = None,
     renderer: Renderer[Any] | None = None,
+    narrator: Narrator[Any] | None = None,
     bots: dict[str, Callable[..., Agent]] | None = None,
     commands: dict[str, Callable[..., None]] | None = None,
 ) -> None:
@@ -169,6 +179,8 @@ def wire(
         game.notation = state.notation = notation
     if renderer is not None:
         state.renderer = renderer
+    if narrator is not None:
+        state.narrator = narrator
     if bots is not None:
         game.bot_factories = dict(bots)
     if commands is not None:
@@ -341,6 +353,9 @@ class State(ABC):
     renderer: ClassVar[Renderer[Any] | None] = None
     """The game's text and SVG boards, wired by its package (:func:`wire`)."""
 
+    narrator: ClassVar[Narrator[Any] | None] = None
+    """The game's narration and end-of-game summary, wired by its package (:func:`wire`)."""
+
     def __init__(self, game: Game) -> None:
         self.game = game
         self._history: list[Action] = []
@@ -407,7 +422,8 @@ class State(ABC):
 
     def transposition_key(self) -> Any:
         """A hashable key equal for states that play the same from here on (search agents'
-        transposition tables); ``None``: the agents use :meth:`serialize`."""
+        transposition tables); ``None``: the agents freeze the state's attributes, or use
+        :meth:`serialize` where they cannot."""
         return None
 
     def termination(self) -> str:
@@ -528,6 +544,8 @@ class State(ABC):
         """One sentence: what ``action`` (legal here, not yet applied) does, as ``seat`` may
         see it (``None``: a spectator). Games override this with their own words; this
         default names the actor and the action's notation."""
+        if self.narrator is not None:
+            return self.narrator.narrate(self, action, seat)
         text = self._action_to_string(action)
         player = self.current_player()
         if player == CHANCE:
@@ -539,9 +557,12 @@ class State(ABC):
         where the game gives one) and the winners. Games override it with their reasons."""
         if not self.is_terminal():
             raise IllegalActionError(f"{self.game.name}: the game is not over yet")
+        if self.narrator is not None:
+            summary: Summary = self.narrator.summary(self)
+            return summary
         scores = self.scores()
         return Summary(
-            "the rulebook's end was reached",
+            self.termination() or "the rulebook's end was reached",
             tuple(SeatResult(p, float(s)) for p, s in enumerate(scores)),
             self.winners(),
         )
