@@ -28,8 +28,14 @@ from typing import Any
 from motherlode.agents import create as create_agent
 from motherlode.core.agent import Agent
 from motherlode.core.chance import MT19937, fork, make_stream
-from motherlode.core.errors import IllegalActionError, MotherlodeError, NotationError
+from motherlode.core.errors import (
+    AgentSpecError,
+    IllegalActionError,
+    MotherlodeError,
+    NotationError,
+)
 from motherlode.core.protocol import CHANCE, TERMINAL, Action, Game, Player, State
+from motherlode.server.bots import BotCaps
 
 log = logging.getLogger("motherlode.server")
 
@@ -244,6 +250,8 @@ class MatchRuntime:
     state: State = field(init=False)
     chance: str = MT19937
     """The match's chance stream (core/chance.py): ``hmac-sha256`` for new matches."""
+    caps: BotCaps = field(default_factory=BotCaps)
+    """The server's caps on its bots, applied whenever an agent is made (resumed too)."""
     rng: random.Random = field(init=False)
     entries: list[LogEntry] = field(default_factory=list)
     version: int = 0
@@ -402,9 +410,12 @@ class MatchRuntime:
 
     def agent(self, seat: int) -> Agent:
         if seat not in self.agents:
-            self.agents[seat] = create_agent(
-                self.seats[seat].spec, self.game, seed=bot_seed(self.seed, seat)
-            )
+            try:
+                spec = self.caps.apply(self.seats[seat].spec)
+            except AgentSpecError as err:  # stored under looser caps: today's caps decide
+                spec = "greedy" if "greedy" in self.game.bots() else "random"
+                log.warning("%s seat P%d: %s; it plays as %s", self.match_id, seat + 1, err, spec)
+            self.agents[seat] = create_agent(spec, self.game, seed=bot_seed(self.seed, seat))
         return self.agents[seat]
 
     def bot_to_move(self) -> int | None:

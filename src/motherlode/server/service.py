@@ -29,6 +29,7 @@ from motherlode.core.chance import HMAC_SHA256
 from motherlode.core.errors import AgentSpecError, ConfigError
 from motherlode.core.protocol import Player
 from motherlode.core.records import GameRecord, versions_of
+from motherlode.server.bots import BotCaps
 from motherlode.server.db import MatchRow, MoveRow, SeatRow, utcnow
 from motherlode.server.fairness import commitment, new_seed
 from motherlode.server.runtime import MatchRuntime, SeatInfo, ServerError, Step
@@ -137,9 +138,17 @@ def file_options(cls: type[motherlode.Game]) -> set[str]:
 class MatchService:
     """The matches of one server process, their runtimes (a cache) and their watchers."""
 
-    def __init__(self, engine: Engine, *, bot_delay: float = 0.0, cache_size: int = 4000) -> None:
+    def __init__(
+        self,
+        engine: Engine,
+        *,
+        bot_delay: float = 0.0,
+        cache_size: int = 4000,
+        caps: BotCaps | None = None,
+    ) -> None:
         self.engine = engine
         self.bot_delay = bot_delay
+        self.caps = caps or BotCaps()
         self.cache_size = cache_size
         self.runtimes: collections.OrderedDict[str, MatchRuntime] = collections.OrderedDict()
         self.locks: dict[str, asyncio.Lock] = {}
@@ -199,13 +208,15 @@ class MatchService:
             spec = req.spec.strip() if kind == "bot" else "human"
             if kind == "bot":
                 try:
-                    create_agent(spec, game)
+                    create_agent(self.caps.apply(spec), game)
                 except AgentSpecError as err:
                     raise ServerError("invalid_seats", f"seat {i + 1}: {err}") from None
             infos.append(SeatInfo(i, kind, spec, req.name.strip()[:80]))
         seed = new_seed()
         match_id = secrets.token_urlsafe(9)
-        rt = MatchRuntime(match_id, game, seed, commitment(seed), infos, chance=HMAC_SHA256)
+        rt = MatchRuntime(
+            match_id, game, seed, commitment(seed), infos, chance=HMAC_SHA256, caps=self.caps
+        )
         step = rt.plan_chance()
         tokens = {s.seat: secrets.token_urlsafe(24) for s in infos if s.kind == "human"}
         if claim == -1:
@@ -280,7 +291,8 @@ class MatchService:
                 SeatInfo(s.seat, s.kind, s.spec, s.name, s.joined_at is not None) for s in row.seats
             ]
             rt = MatchRuntime(
-                match_id, game, int(row.seed), row.seed_sha256, seats, chance=row.chance
+                match_id, game, int(row.seed), row.seed_sha256, seats, chance=row.chance,
+                caps=self.caps,
             )
         rt.replay_rows([(k, s, a, v) for k, s, a, v in moves])
         self._remember(rt)
