@@ -7,6 +7,7 @@ the game itself, so the form shows exactly the engine's own error messages, per 
 
 from __future__ import annotations
 
+import functools
 import types
 import typing
 from dataclasses import dataclass, field
@@ -158,31 +159,41 @@ def seat_requests(game: Game, form: dict[str, str]) -> tuple[list[SeatRequest], 
     return seats, errors
 
 
-def default_bot(cls: type[Game]) -> str:
+@functools.cache
+def default_game(cls: type[Game]) -> Game | None:
+    """The game at its default config, built once per process (a Game is immutable, and
+    some take tens of milliseconds to build: the lobby must not pay that per request)."""
     try:
-        game = cls.from_config()
+        return cls.from_config()
     except ConfigError:
+        return None
+
+
+def default_bot(cls: type[Game]) -> str:
+    game = default_game(cls)
+    if game is None:
         return "random"
     return "greedy" if "greedy" in game.bots() else "random"
 
 
+@functools.lru_cache(maxsize=4)
+def _choices(games: tuple[tuple[str, type[Game]], ...]) -> tuple[dict[str, Any], ...]:
+    out = []
+    for name, cls in games:
+        game = default_game(cls)
+        out.append(
+            {
+                "name": name,
+                "players": f"{cls.min_players}-{cls.max_players}",
+                "hidden": game is not None and not game.perfect_information,
+            }
+        )
+    return tuple(out)
+
+
 def game_choices() -> list[dict[str, Any]]:
-    return [
-        {
-            "name": name,
-            "players": f"{cls.min_players}-{cls.max_players}",
-            "hidden": not cls.from_config().perfect_information if _loads(cls) else False,
-        }
-        for name, cls in registry().items()
-    ]
-
-
-def _loads(cls: type[Game]) -> bool:
-    try:
-        cls.from_config()
-    except ConfigError:
-        return False
-    return True
+    """The lobby's list of games, computed once per process."""
+    return [dict(choice) for choice in _choices(tuple(registry().items()))]
 
 
 __all__ = [
