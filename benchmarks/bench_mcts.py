@@ -67,6 +67,8 @@ def positions(game: Game, seed: int = 1) -> dict[str, State]:
 
 
 def sims_per_second(game: Game, state: State, spec: str, seconds: float) -> float:
+    """Simulations per second, after an untimed warm-up search of a quarter of the time."""
+    create(f"{spec},seconds={seconds / 4},reuse=false", game, seed=0).act(state)
     agent = create(f"{spec},seconds={seconds},reuse=false", game, seed=0)
     assert isinstance(agent, MCTSAgent)
     agent.act(state)
@@ -74,6 +76,7 @@ def sims_per_second(game: Game, state: State, spec: str, seconds: float) -> floa
 
 
 def nodes_per_second(game: Game, state: State, seconds: float) -> float:
+    AlphaBetaAgent(game, seed=0, seconds=seconds / 4).act(state)  # warm-up, untimed
     agent = AlphaBetaAgent(game, seed=0, seconds=seconds)
     agent.act(state)
     return float(agent.last_search["nodes"]) / max(float(agent.last_search["seconds"]), 1e-9)
@@ -85,7 +88,11 @@ def main() -> None:
     parser.add_argument("--game", action="append", help="only these games")
     parser.add_argument("--spec", help="mcts parameters, e.g. rollout=greedy,depth=10")
     parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("--compare", metavar="REF", help="also run on git revision REF")
     args = parser.parse_args()
+    if args.compare:
+        compare(args)
+        return
     variants = {args.spec: f"mcts:{args.spec}"} if args.spec else VARIANTS
     rows: list[dict[str, Any]] = []
     for name, cls in registry().items():
@@ -115,6 +122,33 @@ def main() -> None:
                 print(f"{name:10} {where:8} legal {row['legal']:4}  {figures}", flush=True)
     if args.json:
         print(json.dumps({"seconds": args.seconds, "when": time.time(), "rows": rows}, indent=1))
+
+
+def compare(args: argparse.Namespace) -> None:
+    """This checkout's figures beside REF's, the same load, alternating game by game."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from compare import ROOT, checkout, ratio, run_json
+
+    old_src = checkout(args.compare)
+    script = Path(__file__).resolve()
+    print(f"this checkout against {args.compare} (simulations or nodes per second)")
+    for name in args.game or list(registry()):
+        extra = ["--game", name, "--seconds", str(args.seconds)]
+        if args.spec:
+            extra += ["--spec", args.spec]
+        new = run_json(ROOT / "src", script, extra)
+        old = {r["position"]: r for r in run_json(old_src, script, extra)}
+        for r in new:
+            o = old.get(r["position"], {})
+            keys = [k for k in r if isinstance(r[k], float)]
+            figures = "  ".join(
+                f"{k} {r[k]:7.0f} vs {o.get(k, 0):7.0f} {ratio(r[k], o.get(k, 0)):>6}"
+                for k in keys
+            )
+            print(f"{name:10} {r['position']:8} {figures}", flush=True)
 
 
 if __name__ == "__main__":

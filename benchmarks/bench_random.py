@@ -1,17 +1,26 @@
 """Random-playout throughput of every registered game and config, through the protocol.
 
-    python benchmarks/bench_random.py [--seconds 2] [--game yukon]
+    python benchmarks/bench_random.py [--seconds 2] [--game yukon] [--json] [--compare REF]
 
 For each config it plays random games (set-up chance included) for about ``--seconds``
-and prints games/s and decisions/s (decisions = non-chance actions), using the fast
-unchecked path that search agents use, then the checked path for comparison.
+and prints games/s and decisions/s (decisions = non-chance actions) on the fast unchecked
+path that search agents use, and games/s on the checked path (``apply_action``). Both are
+timed warm: each path first plays for a quarter of the budget untimed (per-game memos,
+caches and the interpreter's specialisation filled), so that whichever runs first is not
+penalised. ``--compare REF`` runs the same load on the git revision REF in the same
+sitting, game by game alternately, and prints this checkout's figures beside REF's and
+their ratios.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
+import sys
 import time
+from pathlib import Path
+from typing import Any
 
 import motherlode
 from motherlode.games import registry
@@ -32,6 +41,11 @@ def playout(game: motherlode.Game, rng: random.Random, checked: bool) -> int:
 
 
 def measure(game: motherlode.Game, seconds: float, checked: bool) -> tuple[float, float]:
+    """Warm up for a quarter of ``seconds`` untimed, then ``(games/s, decisions/s)``."""
+    rng = random.Random(0)
+    warm = time.perf_counter() + seconds / 4
+    while time.perf_counter() < warm:
+        playout(game, rng, checked)
     rng = random.Random(1)
     games = decisions = 0
     start = time.perf_counter()
@@ -43,21 +57,67 @@ def measure(game: motherlode.Game, seconds: float, checked: bool) -> tuple[float
             return games / elapsed, decisions / elapsed
 
 
+def rows(games: list[str] | None, seconds: float) -> list[dict[str, Any]]:
+    out = []
+    for name, cls in registry().items():
+        if games and name not in games:
+            continue
+        for cfg in cls.conformance_configs():
+            game = motherlode.load(name, **cfg)
+            gps, dps = measure(game, seconds, checked=False)
+            cgps, _ = measure(game, seconds, checked=True)
+            label = ",".join(f"{k}={v}" for k, v in cfg.items())
+            out.append({"game": name, "config": label, "games_s": gps, "decisions_s": dps,
+                        "checked_games_s": cgps})
+    return out
+
+
+def compare(ref: str, games: list[str] | None, seconds: float) -> None:
+    sys.path.insert(0, str(Path(__file__).parent))
+    from compare import ROOT, checkout, ratio, run_json
+
+    old_src = checkout(ref)
+    script = Path(__file__).resolve()
+    names = games or list(registry())
+    print(f"this checkout against {ref}, the same load, alternating game by game")
+    print(f"{'game':<10} {'config':<34} {'games/s':>9} {ref[:9]:>9} {'ratio':>6}"
+          f" {'checked':>9} {ref[:9]:>9} {'ratio':>6}")
+    for name in names:
+        args = ["--game", name, "--seconds", str(seconds)]
+        new = run_json(ROOT / "src", script, args)
+        old = {(r["game"], r["config"]): r for r in run_json(old_src, script, args)}
+        for r in new:
+            o = old.get((r["game"], r["config"]))
+            head = f"{r['game']:<10} {r['config']:<34} {r['games_s']:>9.1f}"
+            if o is None:
+                print(f"{head}  (no such config in {ref})")
+                continue
+            checked = ratio(r["checked_games_s"], o["checked_games_s"])
+            print(
+                f"{head} {o['games_s']:>9.1f} {ratio(r['games_s'], o['games_s']):>6}"
+                f" {r['checked_games_s']:>9.1f} {o['checked_games_s']:>9.1f} {checked:>6}",
+                flush=True,
+            )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--game", action="append", help="only these games")
+    parser.add_argument("--json", action="store_true", help="print the rows as JSON")
+    parser.add_argument("--compare", metavar="REF", help="also run on git revision REF")
     args = parser.parse_args()
+    if args.compare:
+        compare(args.compare, args.game, args.seconds)
+        return
+    if args.json:
+        print(json.dumps(rows(args.game, args.seconds)))
+        return
     print(f"{'game':<10} {'config':<40} {'games/s':>10} {'decisions/s':>12} {'checked g/s':>12}")
-    for name, cls in registry().items():
-        if args.game and name not in args.game:
-            continue
-        for cfg in cls.conformance_configs():
-            game = motherlode.load(name, **cfg)
-            gps, dps = measure(game, args.seconds, checked=False)
-            cgps, _ = measure(game, args.seconds / 2, checked=True)
-            label = ",".join(f"{k}={v}" for k, v in cfg.items())
-            print(f"{name:<10} {label:<40} {gps:>10.1f} {dps:>12.0f} {cgps:>12.1f}", flush=True)
+    for name in args.game or list(registry()):
+        for r in rows([name], args.seconds):
+            print(f"{r['game']:<10} {r['config']:<40} {r['games_s']:>10.1f}"
+                  f" {r['decisions_s']:>12.0f} {r['checked_games_s']:>12.1f}", flush=True)
 
 
 if __name__ == "__main__":
