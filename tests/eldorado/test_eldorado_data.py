@@ -52,14 +52,18 @@ def test_a_users_own_sheet_file_loads(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("change", "match"), [
-    (lambda d: d["spaces"][3].update(symbol="banana"), "space 'd1': unknown symbol 'banana'"),
+    (lambda d: d["spaces"][3].update(symbol="banana"),
+     r"spaces\[3\]\.symbol: Input should be 'machete'.* \(got 'banana'\)"),
     (lambda d: d["adjacency"]["a1"].remove("b1"),
      r"adjacency\['b1'\]: 'a1' is adjacent to it but not the other"),
     (lambda d: d["golden_temple"].update(minimum=7), "minimum is 3 or 4"),
-    (lambda d: d["resources"][0].update(cost=["gold"]), "resource 'machete': unknown cost"),
-    (lambda d: d["spaces"][0].pop("label"), r"spaces\[0\]: missing field 'label'"),
+    (lambda d: d["resources"][0].update(cost=["gold"]),
+     r"resources\[0\]\.cost\[0\]: unknown cost symbol"),
+    (lambda d: d["spaces"][0].pop("label"), r"spaces\[0\]\.label: Field required"),
     (lambda d: d["temple_symbols"].update(count=9), "count must be 2..5"),
     (lambda d: d["spaces"][1].update(start=True), "start spaces lie on the left edge"),
+    (lambda d: d["spaces"][1].update(colour="red"), r"spaces\[1\]\.colour: Extra inputs are not"),
+    (lambda d: d["resources"][0].update(coins=2), r"resources\[0\]: a resource gives exactly one"),
 ])
 def test_bad_sheets_name_the_file_entry_and_problem(tmp_path: Path, change, match) -> None:
     doc = _sheet(1)
@@ -104,6 +108,9 @@ def test_a_users_dice_file_is_checked(tmp_path: Path) -> None:
     doc["dice"][0]["faces"][0] = "paddle"
     with pytest.raises(ConfigError, match=r"dice\[0\]: an expedition die shows"):
         game(dice_file=_write(tmp_path, doc, "dice.json"))
+    doc["dice"][0]["faces"][0] = "coins:5"
+    with pytest.raises(ConfigError, match=r"dice\[0\]\.faces\[0\]: unknown face .*coins:1\.\.4"):
+        game(dice_file=_write(tmp_path, doc, "dice2.json"))
 
 
 def test_bad_config_values() -> None:

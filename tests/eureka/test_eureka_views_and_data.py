@@ -145,7 +145,9 @@ def test_a_users_own_board_file_loads(tmp_path: Path) -> None:
         (lambda d: d["rows"].pop(), "rows"),
         (lambda d: d["lakes"].pop(), "three lakes"),
         (lambda d: d["lakes"][0].update(rafts=["h10"]), "six rafts"),
-        (lambda d: d.pop("radius"), "radius: missing"),
+        (lambda d: d.pop("radius"), "radius: Field required"),
+        (lambda d: d.update(raduis=10), "raduis: Extra inputs are not permitted"),
+        (lambda d: d["lakes"][2]["banks"].update(feilds=[]), "lakes\\[2\\].banks.feilds"),
     ],
 )
 def test_broken_boards_are_rejected_naming_file_entry_and_problem(
@@ -172,7 +174,7 @@ def test_disconnected_land_is_rejected(tmp_path: Path) -> None:
 def test_bad_chip_file(tmp_path: Path) -> None:
     path = tmp_path / "chips.json"
     path.write_text(json.dumps({"gold": [{"nuggets": 7, "count": 3}], "robbers": []}))
-    with pytest.raises(ConfigError, match="gold\\[0\\]: nuggets must be one of"):
+    with pytest.raises(ConfigError, match="gold\\[0\\]\\.nuggets: must be one of"):
         EurekaGame.from_config(chips=str(path))
 
 

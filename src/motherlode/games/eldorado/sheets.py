@@ -1,8 +1,11 @@
 """The content data of El Dorado: the four expedition sheets and the dice (``data/*.json``).
 
-Each file is checked at load: a bad file raises :class:`ConfigError` naming the file, the
-entry and the problem. A user may load a transcription of a printed sheet (config option
-``sheet_file``) or other dice (``dice_file``, ``coin_faces``).
+Each file is read into its model (:class:`SheetFile`, :class:`DiceFile`, through
+``motherlode.core.data``: unknown keys refused), then checked across its entries (labels,
+adjacency, reachability, the temples, the ethnographer's visits); a bad file raises
+:class:`ConfigError` naming the file, the entry and the problem. A user may load a
+transcription of a printed sheet (config option ``sheet_file``) or other dice
+(``dice_file``, ``coin_faces``).
 
 Symbols and faces are small integers, so the rules work on ints and bitmasks:
 
@@ -27,13 +30,15 @@ code        name  meaning
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
 
+from pydantic import BeforeValidator, Field, field_validator, model_validator
+
+from motherlode.core.data import DataModel, M, parse_model
 from motherlode.core.errors import ConfigError
 
 Space = int
@@ -178,20 +183,237 @@ class Sheet:
         return -1
 
 
+# -- the files, as models (motherlode.core.data) -----------------------------------------------
+
+Int = Annotated[int, Field(strict=True)]
+"""An integer of a file (``true`` is none)."""
+
+SymbolName = Literal["machete", "paddle", "torch", "amulet", "map", "signpost"]
+KindName = Literal["path", "temple", "settlement", "golden"]
+SpecialName = Literal["reroll_all", "take_two", "use_twice", "use_thrice"]
+AbilityName = Literal["map_as_signpost", "amulet_as_2_coins", "plus_one_coin", "reroll_on_torch"]
+
+
+def _face(text: Any) -> Face:
+    """A die face: ``machete`` .. ``signpost`` or ``coins:<c>`` (1..4)."""
+    if isinstance(text, str) and text in SYMBOLS:
+        return SYMBOLS.index(text)
+    if isinstance(text, str) and text.startswith("coins:") and text[6:].isdigit():
+        c = int(text[6:])
+        if 1 <= c <= MAX_COINS_ON_FACE:
+            return COIN0 + c
+    raise ValueError(f"unknown face (machete, paddle, torch, amulet, map, signpost or"
+                     f" coins:1..{MAX_COINS_ON_FACE})")
+
+
+def _slot_kind(text: Any) -> int:
+    """A cost space: a flat symbol (``machete`` .. ``signpost``, ``coins:<c>``), the die
+    symbol ``any`` or a small white circle ``coin``."""
+    if isinstance(text, str) and text in SLOT_NAMES:
+        return SLOT_NAMES.index(text)
+    if isinstance(text, str) and text.startswith("coins:") and text[6:].isdigit():
+        c = int(text[6:])
+        if 1 <= c <= MAX_FLAT_COINS:
+            return SLOT_COIN + c
+    raise ValueError(f"unknown cost symbol (one of {', '.join(SLOT_NAMES)}, or"
+                     f" coins:1..{MAX_FLAT_COINS} for the flat symbol 'a resource or die with"
+                     " 2 coins')")
+
+
+FaceCode = Annotated[Face, BeforeValidator(_face)]
+"""A die face in a file, read as its code."""
+SlotCode = Annotated[int, BeforeValidator(_slot_kind)]
+"""A cost space in a file, read as its slot kind."""
+
+
+class DieEntry(DataModel):
+    name: str = ""
+    faces: list[FaceCode]
+    source: str = ""
+
+    @field_validator("faces")
+    @classmethod
+    def _six(cls, faces: list[Face]) -> list[Face]:
+        if len(faces) != 6:
+            raise ValueError("a die has exactly 6 faces")
+        return faces
+
+
+class DiceFile(DataModel):
+    """The dice file (``data/dice.json``): six expedition dice, then the signpost die."""
+
+    format: Literal["eldorado-dice/1"]
+    source: str = ""
+    dice: list[DieEntry]
+
+    @field_validator("dice")
+    @classmethod
+    def _seven(cls, dice: list[DieEntry]) -> list[DieEntry]:
+        if len(dice) != 7:
+            raise ValueError(f"expected 7 dice (6 expedition dice + the signpost die),"
+                             f" got {len(dice)}")
+        return dice
+
+
+class SpaceEntry(DataModel):
+    """One space of the route zone (``symbol`` on path spaces, ``fee`` on settlements)."""
+
+    label: str
+    col: Int
+    row: Int
+    kind: KindName
+    symbol: SymbolName | None = None
+    fee: Int | None = None
+    start: bool = Field(default=False, strict=True)
+    reward: Literal["signpost_die"] | None = None
+
+    @field_validator("label")
+    @classmethod
+    def _label(cls, label: str) -> str:
+        if not label.isalnum() or not label[0].isalpha():
+            raise ValueError("labels are letters+digits, e.g. 'c4'")
+        return label
+
+    @model_validator(mode="after")
+    def _symbol_and_fee(self) -> SpaceEntry:
+        if (self.kind == PATH) != (self.symbol is not None):
+            raise ValueError("a path space has a symbol" if self.kind == PATH
+                             else f"a {self.kind} space has no symbol")
+        if self.kind == SETTLEMENT and (self.fee is None or not 1 <= self.fee <= 4):
+            raise ValueError(f"a settlement fee is 1..4 coins (rulebook), got {self.fee}")
+        if self.kind != SETTLEMENT and self.fee is not None:
+            raise ValueError("only settlements have a fee")
+        if self.reward is not None and self.symbol != "amulet":
+            raise ValueError("a reward is 'signpost_die', on an amulet space (map 1)")
+        if self.start and self.kind != PATH:
+            raise ValueError("'start' is only on path spaces")
+        return self
+
+
+class GoldenTempleEntry(DataModel):
+    space: str
+    minimum: Int
+    source: str = ""
+
+    @field_validator("minimum")
+    @classmethod
+    def _minimum(cls, minimum: int) -> int:
+        if minimum not in (3, 4):
+            raise ValueError("the minimum is 3 or 4 (rulebook)")
+        return minimum
+
+
+class TempleSymbolsEntry(DataModel):
+    count: Int
+    yellow: Int
+    source: str = ""
+
+    @field_validator("yellow")
+    @classmethod
+    def _one_yellow(cls, yellow: int) -> int:
+        if yellow != 1:
+            raise ValueError("exactly one of them is the yellow temple")
+        return yellow
+
+
+def _cost_size(cost: list[int] | None) -> list[int] | None:
+    if cost is not None and not 1 <= len(cost) <= 6:
+        raise ValueError("a cost has 1..6 spaces")
+    return cost
+
+
+class ResourceEntry(DataModel):
+    """A resource: its cost, and exactly one of items, coins, zero_offering, special."""
+
+    id: str
+    name: str
+    cost: list[SlotCode]
+    items: list[SymbolName] | None = None
+    coins: Int | None = None
+    zero_offering: Literal[True] | None = None
+    special: SpecialName | None = None
+    source: str = ""
+
+    _cost = field_validator("cost")(_cost_size)
+
+    @field_validator("items")
+    @classmethod
+    def _items(cls, items: list[str] | None) -> list[str] | None:
+        if items is not None and (not 1 <= len(items) <= 2 or len(set(items)) != 1):
+            raise ValueError("items are 1 or 2 copies of one route symbol")
+        return items
+
+    @field_validator("coins")
+    @classmethod
+    def _coins(cls, coins: int | None) -> int | None:
+        if coins is not None and not 1 <= coins <= 6:
+            raise ValueError("coins is 1..6")
+        return coins
+
+    @model_validator(mode="after")
+    def _one_gift(self) -> ResourceEntry:
+        gifts = (self.items, self.coins, self.zero_offering, self.special)
+        if sum(g is not None for g in gifts) != 1:
+            raise ValueError("a resource gives exactly one of items, coins, zero_offering,"
+                             " special")
+        return self
+
+
+class HelperEntry(DataModel):
+    """A helper: its ability, hired by a cost or (the ethnographer) by visits."""
+
+    id: str
+    name: str
+    cost: list[SlotCode] | None = None
+    visit: list[str] | None = None
+    ability: AbilityName
+    source: str = ""
+
+    _cost = field_validator("cost")(_cost_size)
+
+    @model_validator(mode="after")
+    def _hired(self) -> HelperEntry:
+        if (self.cost is None) == (self.visit is None):
+            raise ValueError("a helper is hired by a 'cost' or (the ethnographer) a 'visit'")
+        if (self.ability == "reroll_on_torch") != (self.visit is not None):
+            raise ValueError("the ethnographer (and only she) is hired by 'visit'")
+        return self
+
+
+class SheetFile(DataModel):
+    """An expedition sheet file (``data/sheet<n>.json``): the route zone (spaces and their
+    adjacency) and the resources-and-helpers zone."""
+
+    format: Literal["eldorado-sheet/1"]
+    map: Int
+    title: str
+    source: str = ""
+    layout: str = ""
+    resources_source: str = ""
+    golden_temple: GoldenTempleEntry
+    temple_symbols: TempleSymbolsEntry
+    spaces: list[SpaceEntry]
+    adjacency: dict[str, list[str]]
+    resources: list[ResourceEntry]
+    helpers: list[HelperEntry]
+
+    @field_validator("spaces")
+    @classmethod
+    def _count(cls, spaces: list[SpaceEntry]) -> list[SpaceEntry]:
+        if not 2 <= len(spaces) <= 120:
+            raise ValueError("expected 2..120 spaces")
+        return spaces
+
+
+# -- reading and the checks across entries ---------------------------------------------------
+
+
 def _fail(source: str, where: str, problem: str) -> ConfigError:
     return ConfigError(f"eldorado data {source}: {where}: {problem}")
 
 
-def _get(d: dict[str, Any], key: str, typ: type | tuple[type, ...], src: str, where: str) -> Any:
-    if key not in d:
-        raise _fail(src, where, f"missing field {key!r}")
-    value = d[key]
-    if not isinstance(value, typ) or (isinstance(value, bool) and typ is int):
-        raise _fail(src, where, f"field {key!r} has the wrong type ({value!r})")
-    return value
-
-
-def _read(path: str | None, default: str) -> tuple[Any, str]:
+def _read(model: type[M], path: str | None, default: str) -> tuple[M, str]:
+    """The file at ``path`` (``None``: the packaged ``data/<default>``) as a ``model``."""
     if path is None:
         text = resources.files("motherlode.games.eldorado").joinpath("data", default).read_text(
             encoding="utf-8"
@@ -203,24 +425,26 @@ def _read(path: str | None, default: str) -> tuple[Any, str]:
         except OSError as err:
             raise ConfigError(f"eldorado data {path}: cannot read it ({err.strerror})") from None
         src = path
-    try:
-        return json.loads(text), src
-    except json.JSONDecodeError as err:
-        raise ConfigError(
-            f"eldorado data {src}: not JSON ({err.msg} at line {err.lineno})"
-        ) from None
+    return parse_model(model, text, f"eldorado data {src}"), src
 
 
-def parse_face(text: str, src: str, where: str) -> Face:
-    """``machete`` .. ``signpost`` or ``coins:<c>`` (1..4)."""
-    if text in SYMBOLS:
-        return SYMBOLS.index(text)
-    if text.startswith("coins:") and text[6:].isdigit():
-        c = int(text[6:])
-        if 1 <= c <= MAX_COINS_ON_FACE:
-            return COIN0 + c
-    raise _fail(src, where, f"unknown face {text!r} (machete, paddle, torch, amulet, map,"
-                f" signpost or coins:1..{MAX_COINS_ON_FACE})")
+def _check_die(src: str, i: int, faces: tuple[Face, ...]) -> None:
+    """Die ``i``: an expedition die (0..5) or the signpost die (6)."""
+    if i < 6 and sorted(f for f in faces if f < COIN0) != [0, 1, 2, 3, 4]:
+        raise _fail(src, f"dice[{i}]", "an expedition die shows machete, paddle, torch, amulet,"
+                    " map and one coin face (rulebook, components)")
+    if i == 6 and not (SIGNPOST in faces and all(f == SIGNPOST or f > COIN0 for f in faces)):
+        raise _fail(src, f"dice[{i}]", "the seventh die shows only signposts and coins")
+
+
+def _coin_faces(text: str) -> list[int]:
+    """The ``coin_faces`` option: coins on the coin face of each expedition die."""
+    parts = [p.strip() for p in text.split(",")]
+    if len(parts) != 6 or not all(p.isdigit() and 1 <= int(p) <= MAX_COINS_ON_FACE
+                                  for p in parts):
+        raise ConfigError(f"invalid eldorado config: coin_faces must be six numbers"
+                          f" 1..{MAX_COINS_ON_FACE} separated by commas (got {text!r})")
+    return [int(p) for p in parts]
 
 
 @cache
@@ -235,133 +459,44 @@ def load_dice(
     >>> load_dice(coin_faces="2,2,2,2,2,2")[0][5]
     7
     """
-    data, src = _read(path, "dice.json")
-    if not isinstance(data, dict) or data.get("format") != "eldorado-dice/1":
-        raise _fail(src, "top level", "expected an object with format 'eldorado-dice/1'")
-    dice_raw = _get(data, "dice", list, src, "top level")
-    if len(dice_raw) != 7:
-        raise _fail(src, "dice", f"expected 7 dice (6 expedition dice + the signpost die),"
-                    f" got {len(dice_raw)}")
-    dice: list[tuple[Face, ...]] = []
-    for i, entry in enumerate(dice_raw):
-        where = f"dice[{i}]"
-        if not isinstance(entry, dict):
-            raise _fail(src, where, "a die is an object with 'faces'")
-        faces_raw = _get(entry, "faces", list, src, where)
-        if len(faces_raw) != 6 or not all(isinstance(f, str) for f in faces_raw):
-            raise _fail(src, where, "a die has exactly 6 faces, each a string")
-        faces = tuple(parse_face(f, src, where) for f in faces_raw)
-        if i < 6 and sorted(f for f in faces if f < COIN0) != [0, 1, 2, 3, 4]:
-            raise _fail(src, where, "an expedition die shows machete, paddle, torch, amulet,"
-                        " map and one coin face (rulebook, components)")
-        if i == 6 and not (SIGNPOST in faces and all(f == SIGNPOST or f > COIN0 for f in faces)):
-            raise _fail(src, where, "the seventh die shows only signposts and coins")
-        dice.append(faces)
+    data, src = _read(DiceFile, path, "dice.json")
+    dice = [tuple(die.faces) for die in data.dice]
+    for i, faces in enumerate(dice):
+        _check_die(src, i, faces)
     if coin_faces is not None:
-        parts = [p.strip() for p in coin_faces.split(",")]
-        if len(parts) != 6 or not all(p.isdigit() and 1 <= int(p) <= MAX_COINS_ON_FACE
-                                      for p in parts):
-            raise ConfigError(f"invalid eldorado config: coin_faces must be six numbers"
-                              f" 1..{MAX_COINS_ON_FACE} separated by commas (got {coin_faces!r})")
-        for i, p in enumerate(parts):
-            dice[i] = tuple(f if f < COIN0 else COIN0 + int(p) for f in dice[i])
+        for i, c in enumerate(_coin_faces(coin_faces)):
+            dice[i] = tuple(f if f < COIN0 else COIN0 + c for f in dice[i])
     return tuple(dice)
 
 
-def _slot_kind(text: Any, src: str, where: str) -> int:
-    """A cost space: a flat symbol (``machete`` .. ``signpost``, ``coins:<c>``), the die
-    symbol ``any`` or a small white circle ``coin``."""
-    if isinstance(text, str) and text in SLOT_NAMES:
-        return SLOT_NAMES.index(text)
-    if isinstance(text, str) and text.startswith("coins:") and text[6:].isdigit():
-        c = int(text[6:])
-        if 1 <= c <= MAX_FLAT_COINS:
-            return SLOT_COIN + c
-    raise _fail(src, where, f"unknown cost symbol {text!r} (one of {', '.join(SLOT_NAMES)},"
-                f" or coins:1..{MAX_FLAT_COINS} for the flat symbol 'a resource or die with"
-                " 2 coins')")
-
-
-def _space(sp: Any, i: int, src: str, labels: dict[str, int],
-           positions: set[tuple[int, int]]) -> dict[str, Any]:
-    """One entry of ``spaces``, checked (``labels`` and ``positions``: those seen before)."""
-    where = f"spaces[{i}]"
-    if not isinstance(sp, dict):
-        raise _fail(src, where, "a space is an object")
-    label = _get(sp, "label", str, src, where)
-    where = f"space {label!r}"
-    if not label.isalnum() or not label[0].isalpha() or label in labels:
-        raise _fail(src, where, "labels are unique letters+digits, e.g. 'c4'")
-    col, row = _get(sp, "col", int, src, where), _get(sp, "row", int, src, where)
-    if (col, row) in positions:
-        raise _fail(src, where, f"two spaces at col {col}, row {row}")
-    positions.add((col, row))
-    kind = _get(sp, "kind", str, src, where)
-    if kind not in KINDS:
-        raise _fail(src, where, f"unknown kind {kind!r} (one of {', '.join(KINDS)})")
-    symbol = _space_symbol(sp, kind, src, where)
-    fee = _space_fee(sp, kind, src, where)
-    reward = sp.get("reward")
-    if reward is not None and (reward != "signpost_die" or symbol != AMULET):
-        raise _fail(src, where, "a reward is 'signpost_die', on an amulet space (map 1)")
-    start = sp.get("start", False)
-    if not isinstance(start, bool) or (start and kind != PATH):
-        raise _fail(src, where, "'start' is true or false, and only on path spaces")
-    labels[label] = i
-    return dict(label=label, col=col, row=row, kind=kind, symbol=symbol, fee=fee,
-                start=start, reward=reward is not None)
-
-
-def _space_symbol(sp: dict[str, Any], kind: str, src: str, where: str) -> Face:
-    if kind == PATH:
-        sym = _get(sp, "symbol", str, src, where)
-        if sym not in SYMBOLS:
-            raise _fail(src, where, f"unknown symbol {sym!r}")
-        return SYMBOLS.index(sym)
-    if "symbol" in sp:
-        raise _fail(src, where, f"a {kind} space has no symbol")
-    return -1
-
-
-def _space_fee(sp: dict[str, Any], kind: str, src: str, where: str) -> int:
-    if kind == SETTLEMENT:
-        fee: int = _get(sp, "fee", int, src, where)
-        if not 1 <= fee <= 4:
-            raise _fail(src, where, f"a settlement fee is 1..4 coins (rulebook), got {fee}")
-        return fee
-    if "fee" in sp:
-        raise _fail(src, where, "only settlements have a fee")
-    return 0
-
-
-def _spaces(data: dict[str, Any], src: str) -> tuple[list[dict[str, Any]], dict[str, int]]:
-    """The ``spaces`` entries, checked, and their index by label."""
-    raw_spaces = _get(data, "spaces", list, src, "top level")
-    if not 2 <= len(raw_spaces) <= 120:
-        raise _fail(src, "spaces", "expected 2..120 spaces")
+def _spaces(data: SheetFile, src: str) -> dict[str, int]:
+    """The ``spaces`` checked across entries; their index by label."""
     labels: dict[str, int] = {}
     positions: set[tuple[int, int]] = set()
-    parsed = [_space(sp, i, src, labels, positions) for i, sp in enumerate(raw_spaces)]
-    starts = [p for p in parsed if p["start"]]
+    for i, sp in enumerate(data.spaces):
+        where = f"space {sp.label!r}"
+        if sp.label in labels:
+            raise _fail(src, where, "labels are unique")
+        if (sp.col, sp.row) in positions:
+            raise _fail(src, where, f"two spaces at col {sp.col}, row {sp.row}")
+        positions.add((sp.col, sp.row))
+        labels[sp.label] = i
+    starts = [sp for sp in data.spaces if sp.start]
     if not starts:
         raise _fail(src, "spaces", "no start space (the outermost left spaces)")
-    min_col = min(p["col"] for p in parsed)
-    for p in starts:
-        if p["col"] != min_col:
-            raise _fail(src, f"space {p['label']!r}", "start spaces lie on the left edge")
-    return parsed, labels
+    min_col = min(sp.col for sp in data.spaces)
+    for sp in starts:
+        if sp.col != min_col:
+            raise _fail(src, f"space {sp.label!r}", "start spaces lie on the left edge")
+    return labels
 
 
-def _adjacency(data: dict[str, Any], src: str, parsed: list[dict[str, Any]],
-               labels: dict[str, int]) -> list[list[int]]:
-    """The ``adjacency`` lists, checked (symmetric, every space reachable from a start)."""
-    adjacency = _get(data, "adjacency", dict, src, "top level")
-    adj: list[list[int]] = [[] for _ in parsed]
-    for label, nbrs in adjacency.items():
+def _adjacency(data: SheetFile, src: str, labels: dict[str, int]) -> list[list[int]]:
+    """The ``adjacency`` lists, checked (known spaces, symmetric)."""
+    adj: list[list[int]] = [[] for _ in data.spaces]
+    for label, nbrs in data.adjacency.items():
         if label not in labels:
             raise _fail(src, f"adjacency[{label!r}]", "no such space")
-        if not isinstance(nbrs, list):
-            raise _fail(src, f"adjacency[{label!r}]", "expected a list of labels")
         for n in nbrs:
             if n not in labels or n == label:
                 raise _fail(src, f"adjacency[{label!r}]", f"bad neighbour {n!r}")
@@ -369,169 +504,133 @@ def _adjacency(data: dict[str, Any], src: str, parsed: list[dict[str, Any]],
     for i, nb in enumerate(adj):
         for j in nb:
             if i not in adj[j]:
-                raise _fail(src, f"adjacency[{parsed[i]['label']!r}]",
-                            f"{parsed[j]['label']!r} is adjacent to it but not the other way")
+                raise _fail(src, f"adjacency[{data.spaces[i].label!r}]",
+                            f"{data.spaces[j].label!r} is adjacent to it but not the other way")
     return adj
 
 
-def _golden_and_temples(data: dict[str, Any], src: str, parsed: list[dict[str, Any]],
-                        labels: dict[str, int]) -> tuple[str, int, int]:
-    """The golden temple's label and minimum, and the count of temple symbols."""
-    gold = _get(data, "golden_temple", dict, src, "top level")
-    glabel: str = _get(gold, "space", str, src, "golden_temple")
-    if glabel not in labels or parsed[labels[glabel]]["kind"] != GOLDEN:
+def _golden_and_temples(data: SheetFile, src: str, labels: dict[str, int]) -> None:
+    """The golden temple is the one golden space; the temple symbols fit the temples."""
+    kinds: list[str] = [sp.kind for sp in data.spaces]
+    glabel = data.golden_temple.space
+    if glabel not in labels or kinds[labels[glabel]] != GOLDEN:
         raise _fail(src, "golden_temple", f"space {glabel!r} is not a golden space")
-    if sum(1 for p in parsed if p["kind"] == GOLDEN) != 1:
+    if kinds.count(GOLDEN) != 1:
         raise _fail(src, "spaces", "exactly one golden temple")
-    gmin: int = _get(gold, "minimum", int, src, "golden_temple")
-    if gmin not in (3, 4):
-        raise _fail(src, "golden_temple", f"the minimum is 3 or 4 (rulebook), got {gmin}")
-    ts = _get(data, "temple_symbols", dict, src, "top level")
-    count: int = _get(ts, "count", int, src, "temple_symbols")
-    if _get(ts, "yellow", int, src, "temple_symbols") != 1:
-        raise _fail(src, "temple_symbols", "exactly one of them is the yellow temple")
-    temples = sum(1 for p in parsed if p["kind"] == TEMPLE)
+    count, temples = data.temple_symbols.count, kinds.count(TEMPLE)
     if not 2 <= count <= temples:
         raise _fail(src, "temple_symbols", f"count must be 2..{temples} (the temples on the"
                     f" route), got {count}")
-    return glabel, gmin, count
 
 
-def _check_reachable(src: str, parsed: list[dict[str, Any]], labels: dict[str, int],
+def _check_reachable(src: str, data: SheetFile, labels: dict[str, int],
                      adj: list[list[int]]) -> None:
     """Every space is reachable from a start."""
-    seen = {labels[p["label"]] for p in parsed if p["start"]}
+    seen = {labels[sp.label] for sp in data.spaces if sp.start}
     todo = list(seen)
     while todo:
         for j in adj[todo.pop()]:
             if j not in seen:
                 seen.add(j)
                 todo.append(j)
-    if len(seen) != len(parsed):
-        lost = sorted(parsed[i]["label"] for i in set(range(len(parsed))) - seen)
+    if len(seen) != len(data.spaces):
+        lost = sorted(data.spaces[i].label for i in set(range(len(data.spaces))) - seen)
         raise _fail(src, "adjacency", f"spaces unreachable from the start: {', '.join(lost)}")
 
 
-def _hire(entry: dict[str, Any], src: str, where: str, parsed: list[dict[str, Any]],
-          labels: dict[str, int], adj: list[list[int]]) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """What hiring a resource or helper takes: ``(cost kinds, settlements to visit)``."""
-    if "visit" in entry:
-        vis = _get(entry, "visit", list, src, where)
-        if any(v not in labels or parsed[labels[v]]["kind"] != SETTLEMENT for v in vis):
-            raise _fail(src, where, "'visit' lists settlement spaces")
-        visit = tuple(labels[v] for v in vis)
-        if len(visit) != 3 or not all(
-            sum(1 for w in visit if w in adj[v]) >= 1 for v in visit
-        ):
-            raise _fail(src, where, "the ethnographer needs 3 adjacent settlements")
-        return (), visit
-    raw_cost = _get(entry, "cost", list, src, where)
-    if not 1 <= len(raw_cost) <= 6:
-        raise _fail(src, where, "a cost has 1..6 spaces")
-    return tuple(_slot_kind(c, src, where) for c in raw_cost), ()
+def _visit(entry: HelperEntry, src: str, where: str, data: SheetFile, labels: dict[str, int],
+           adj: list[list[int]]) -> tuple[Space, ...]:
+    """The settlements to visit to hire the ethnographer: 3, adjacent."""
+    if entry.visit is None:
+        return ()
+    if any(v not in labels or data.spaces[labels[v]].kind != SETTLEMENT for v in entry.visit):
+        raise _fail(src, where, "'visit' lists settlement spaces")
+    visit = tuple(labels[v] for v in entry.visit)
+    if len(visit) != 3 or not all(sum(1 for w in visit if w in adj[v]) >= 1 for v in visit):
+        raise _fail(src, where, "the ethnographer needs 3 adjacent settlements")
+    return visit
 
 
-def _gift(entry: dict[str, Any], src: str, where: str) -> dict[str, Any]:
-    """What a resource (not a helper) gives: exactly one of items, coins, zero, special."""
-    given = [k2 for k2 in ("items", "coins", "zero_offering", "special") if k2 in entry]
-    if len(given) != 1:
-        raise _fail(src, where, "a resource gives exactly one of items, coins,"
-                    " zero_offering, special")
-    if "items" in entry:
-        raw_items = _get(entry, "items", list, src, where)
-        if (not 1 <= len(raw_items) <= 2 or any(x not in SYMBOLS for x in raw_items)
-                or len(set(raw_items)) != 1):
-            raise _fail(src, where, "items are 1 or 2 copies of one route symbol")
-        return {"items": tuple(SYMBOLS.index(x) for x in raw_items)}
-    if "coins" in entry:
-        coins = _get(entry, "coins", int, src, where)
-        if not 1 <= coins <= 6:
-            raise _fail(src, where, "coins is 1..6")
-        return {"coins": coins}
-    if "zero_offering" in entry:
-        if entry["zero_offering"] is not True:
-            raise _fail(src, where, "zero_offering must be true")
+def _gift(entry: ResourceEntry) -> dict[str, Any]:
+    """What a resource gives (the one of items, coins, zero_offering, special it names)."""
+    if entry.items is not None:
+        return {"items": tuple(SYMBOLS.index(x) for x in entry.items)}
+    if entry.coins is not None:
+        return {"coins": entry.coins}
+    if entry.zero_offering:
         return {"zero": True}
-    special = _get(entry, "special", str, src, where)
-    if special not in SPECIALS:
-        raise _fail(src, where, f"unknown special {special!r}")
-    return {"special": special}
+    return {"special": entry.special}
 
 
-def _ability(entry: dict[str, Any], src: str, where: str, visit: tuple[int, ...]) -> str:
-    """A helper's ability (the ethnographer, and only she, is hired by visits)."""
-    ability: str = _get(entry, "ability", str, src, where)
-    if ability not in ABILITIES:
-        raise _fail(src, where, f"unknown ability {ability!r}")
-    if (ability == "reroll_on_torch") != bool(visit):
-        raise _fail(src, where, "the ethnographer (and only she) is hired by 'visit'")
-    return ability
+@dataclass
+class _Zone:
+    """The resources-and-helpers zone while it is read: the entries and their cost slots."""
+
+    resources: list[ResourceInfo] = field(default_factory=list)
+    slot_owner: list[int] = field(default_factory=list)
+    slot_kind: list[int] = field(default_factory=list)
+
+    def add(self, src: str, where: str, entry: ResourceEntry | HelperEntry,
+            **info: Any) -> None:
+        """Add ``entry`` (its id checked unique) with its cost slots."""
+        if not entry.id.replace("_", "").isalnum() or any(
+            r.id == entry.id for r in self.resources
+        ):
+            raise _fail(src, where, "ids are unique, letters and digits")
+        cost = tuple(entry.cost or ())
+        index = len(self.resources)
+        slots = tuple(range(len(self.slot_kind), len(self.slot_kind) + len(cost)))
+        self.slot_owner.extend([index] * len(cost))
+        self.slot_kind.extend(cost)
+        self.resources.append(ResourceInfo(
+            index=index, id=entry.id, name=entry.name, cost=cost, slots=slots,
+            source=entry.source, **info,
+        ))
 
 
-def _resources(data: dict[str, Any], src: str, parsed: list[dict[str, Any]],
-               labels: dict[str, int], adj: list[list[int]]
-               ) -> tuple[list[ResourceInfo], list[int], list[int]]:
-    """The ``resources`` and ``helpers`` entries, checked, with their cost slots."""
-    res_list: list[ResourceInfo] = []
-    slot_owner: list[int] = []
-    slot_kind: list[int] = []
-    ids: set[str] = set()
-    for group, helper in (("resources", False), ("helpers", True)):
-        for k, entry in enumerate(_get(data, group, list, src, "top level")):
-            where = f"{group}[{k}]"
-            if not isinstance(entry, dict):
-                raise _fail(src, where, "expected an object")
-            rid = _get(entry, "id", str, src, where)
-            where = f"{group[:-1]} {rid!r}"
-            if not rid.replace("_", "").isalnum() or rid in ids:
-                raise _fail(src, where, "ids are unique, letters and digits")
-            ids.add(rid)
-            name = _get(entry, "name", str, src, where)
-            cost, visit = _hire(entry, src, where, parsed, labels, adj)
-            gives = {"ability": _ability(entry, src, where, visit)} if helper else _gift(
-                entry, src, where)
-            index = len(res_list)
-            slots = tuple(range(len(slot_kind), len(slot_kind) + len(cost)))
-            slot_owner.extend([index] * len(cost))
-            slot_kind.extend(cost)
-            res_list.append(ResourceInfo(
-                index=index, id=rid, name=name, helper=helper, cost=cost, slots=slots,
-                visit=visit, source=str(entry.get("source", "")), **gives,
-            ))
-    if any(label in ids for label in labels):
+def _resources(data: SheetFile, src: str, labels: dict[str, int], adj: list[list[int]]
+               ) -> _Zone:
+    """The ``resources`` and ``helpers`` entries, checked across entries, with their slots."""
+    zone = _Zone()
+    for res in data.resources:
+        zone.add(src, f"resource {res.id!r}", res, helper=False, **_gift(res))
+    for hlp in data.helpers:
+        where = f"helper {hlp.id!r}"
+        visit = _visit(hlp, src, where, data, labels, adj)
+        zone.add(src, where, hlp, helper=True, ability=hlp.ability, visit=visit)
+    if any(r.id in labels for r in zone.resources):
         raise _fail(src, "resources", "a resource id equals a space label")
-    return res_list, slot_owner, slot_kind
+    return zone
 
 
 @cache
 def load_sheet(number: int, path: str | None = None) -> Sheet:
     """Load and validate expedition sheet ``number`` (or the user's file at ``path``)."""
-    data, src = _read(path, f"sheet{number}.json")
-    if not isinstance(data, dict) or data.get("format") != "eldorado-sheet/1":
-        raise _fail(src, "top level", "expected an object with format 'eldorado-sheet/1'")
-    if _get(data, "map", int, src, "top level") != number:
-        raise _fail(src, "map", f"the file is sheet {data['map']}, the config asks for {number}")
-    title = _get(data, "title", str, src, "top level")
-    parsed, labels = _spaces(data, src)
-    adj = _adjacency(data, src, parsed, labels)
-    glabel, gmin, count = _golden_and_temples(data, src, parsed, labels)
-    _check_reachable(src, parsed, labels, adj)
-    res_list, slot_owner, slot_kind = _resources(data, src, parsed, labels, adj)
-
+    data, src = _read(SheetFile, path, f"sheet{number}.json")
+    if data.map != number:
+        raise _fail(src, "map", f"the file is sheet {data.map}, the config asks for {number}")
+    labels = _spaces(data, src)
+    adj = _adjacency(data, src, labels)
+    _golden_and_temples(data, src, labels)
+    _check_reachable(src, data, labels, adj)
+    zone = _resources(data, src, labels, adj)
     spaces = tuple(
-        SpaceInfo(index=i, label=p["label"], col=p["col"], row=p["row"], kind=p["kind"],
-                  symbol=p["symbol"], fee=p["fee"], start=p["start"], reward=p["reward"],
+        SpaceInfo(index=i, label=sp.label, col=sp.col, row=sp.row, kind=sp.kind,
+                  symbol=-1 if sp.symbol is None else SYMBOLS.index(sp.symbol),
+                  fee=sp.fee or 0, start=sp.start, reward=sp.reward is not None,
                   adjacent=tuple(sorted(adj[i])))
-        for i, p in enumerate(parsed)
+        for i, sp in enumerate(data.spaces)
     )
 
     def mask(pred: Any) -> int:
         return sum(1 << s.index for s in spaces if pred(s))
 
+    res_list = zone.resources
     return Sheet(
-        number=number, title=title, spaces=spaces, golden=labels[glabel], golden_minimum=gmin,
-        temple_symbols=count, resources=tuple(res_list), slot_owner=tuple(slot_owner),
-        slot_kind=tuple(slot_kind), source_file=src, by_label=dict(labels),
+        number=number, title=data.title, spaces=spaces, golden=labels[data.golden_temple.space],
+        golden_minimum=data.golden_temple.minimum, temple_symbols=data.temple_symbols.count,
+        resources=tuple(res_list), slot_owner=tuple(zone.slot_owner),
+        slot_kind=tuple(zone.slot_kind), source_file=src, by_label=dict(labels),
         res_by_id={r.id: r.index for r in res_list},
         adj_mask=tuple(sum(1 << j for j in s.adjacent) for s in spaces),
         start_mask=mask(lambda s: s.start),

@@ -3,6 +3,9 @@
 The printed board and chip split are not public (FACTS.md), so the packaged files are
 designed to every constraint the rulebook and the published component list state; a user
 may load a transcription of their own copy with the ``board`` / ``chips`` config options.
+Each file is read into its model (:class:`BoardFile`, :class:`ChipsFile`, through
+``motherlode.core.data``: unknown keys refused), then checked across its entries against
+the rows; a problem raises :class:`ConfigError` naming the file, the entry and the problem.
 
 Hexes are named like chess squares: a row letter (``a`` is the top row) and the position
 in that row counted from the left (``k11`` is the centre of the radius-10 board).
@@ -16,14 +19,16 @@ in that row counted from the left (``k11`` is the centre of the radius-10 board)
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from itertools import pairwise
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
+from pydantic import Field, field_validator, model_validator
+
+from motherlode.core.data import DataModel, M, parse_model
 from motherlode.core.errors import ConfigError
 from motherlode.core.hex import Hex, hex_distance, hexagon, neighbours
 
@@ -158,32 +163,182 @@ def hex_name(h: Hex, radius: int) -> str:
     return f"{chr(ord('a') + r + radius)}{q - lo + 1}"
 
 
+# -- the files, as models (motherlode.core.data) -----------------------------------------------
+
+
+class HouseEntry(DataModel):
+    """One house: its colour, its ``H`` hex and the two hexes of its door."""
+
+    colour: str
+    hex: str
+    door: list[str]
+
+    @field_validator("door")
+    @classmethod
+    def _two_wide(cls, door: list[str]) -> list[str]:
+        if len(door) != 2 or door[0] == door[1]:
+            raise ValueError("a door is two hexes wide: give two hexes")
+        return door
+
+
+class BanksEntry(DataModel):
+    """A lake's landing spaces on the Golden City bank and on the field bank."""
+
+    city: list[str]
+    fields: list[str]
+
+    @field_validator("city", "fields")
+    @classmethod
+    def _some(cls, spaces: list[str]) -> list[str]:
+        if not spaces:
+            raise ValueError("needs at least one landing space")
+        return spaces
+
+
+class LakeEntry(DataModel):
+    """One lake: the digit of its water cells, its two banks and its rafts at set-up."""
+
+    name: str
+    water: str
+    banks: BanksEntry
+    rafts: list[str]
+
+    @model_validator(mode="before")
+    @classmethod
+    def _not_berths(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "berths" in data:
+            raise ValueError(
+                "'berths' (raft posts in the water) is the old board format; list every"
+                " landing space of each bank under 'banks' (city, fields)"
+            )
+        return data
+
+    @field_validator("rafts")
+    @classmethod
+    def _own_spaces(cls, rafts: list[str]) -> list[str]:
+        if not rafts or len(set(rafts)) != len(rafts):
+            raise ValueError("needs at least one raft, each at its own space")
+        return rafts
+
+
+class BoardFile(DataModel):
+    """A board file (``data/board.json`` is the packaged one): ``2 * radius + 1`` rows of
+    space-separated cells (:data:`TERRAIN_CHARS`, or a digit for a lake's water), the
+    railway from the tunnel, the six houses and the three lakes."""
+
+    format: str = ""
+    name: str = ""
+    source: str = ""
+    legend: dict[str, str] = Field(default_factory=dict)
+    sources: dict[str, str] = Field(default_factory=dict)
+    radius: int = Field(strict=True)
+    rows: list[str]
+    track: list[str]
+    houses: list[HouseEntry]
+    lakes: list[LakeEntry]
+
+    @field_validator("radius")
+    @classmethod
+    def _radius(cls, radius: int) -> int:
+        if not 3 <= radius <= 20:
+            raise ValueError("must be an integer 3..20")
+        return radius
+
+    @field_validator("track")
+    @classmethod
+    def _track(cls, track: list[str]) -> list[str]:
+        if len(track) < 2 or len(set(track)) != len(track):
+            raise ValueError("needs at least two distinct spaces")
+        return track
+
+    @field_validator("houses")
+    @classmethod
+    def _six_houses(cls, houses: list[HouseEntry]) -> list[HouseEntry]:
+        if len(houses) != 6:
+            raise ValueError("must list 6 houses (one per miner colour)")
+        return houses
+
+    @field_validator("lakes")
+    @classmethod
+    def _three_lakes(cls, lakes: list[LakeEntry]) -> list[LakeEntry]:
+        if len(lakes) != 3:
+            raise ValueError("must list the three lakes around Golden City (rulebook)")
+        if sum(len(lake.rafts) for lake in lakes) != 6:
+            raise ValueError("the game has six rafts (published component list)")
+        return lakes
+
+
+Count = Annotated[int, Field(strict=True, ge=0)]
+"""A number of chips: a non-negative integer (``true`` is no count)."""
+
+
+class GoldEntry(DataModel):
+    nuggets: int = Field(strict=True)
+    count: Count
+    source: str = ""
+
+    @field_validator("nuggets")
+    @classmethod
+    def _value(cls, nuggets: int) -> int:
+        if nuggets not in GOLD_VALUES:
+            raise ValueError(f"must be one of {list(GOLD_VALUES)}")
+        return nuggets
+
+
+class RobberEntry(DataModel):
+    hat: int = Field(strict=True)
+    count: Count
+    source: str = ""
+
+    @field_validator("hat")
+    @classmethod
+    def _value(cls, hat: int) -> int:
+        if hat not in ROBBER_HATS:
+            raise ValueError(f"must be one of {list(ROBBER_HATS)}")
+        return hat
+
+
+class ChipsFile(DataModel):
+    """A chip-mix file (``data/chips.json``): counts of gold chips per nugget value and of
+    robbers per hat (a value listed twice adds up)."""
+
+    format: str = ""
+    name: str = ""
+    source: str = ""
+    gold: list[GoldEntry]
+    robbers: list[RobberEntry]
+
+    @field_validator("gold")
+    @classmethod
+    def _some_gold(cls, gold: list[GoldEntry]) -> list[GoldEntry]:
+        if sum(g.count for g in gold) == 0:
+            raise ValueError("the game needs at least one gold chip")
+        return gold
+
+
+# -- reading and the checks across entries ---------------------------------------------------
+
+
 def _fail(source: str, entry: str, problem: str) -> ConfigError:
     return ConfigError(f"eureka data {source}: {entry}: {problem}")
 
 
-def _read_json(path: str | None, default: str) -> tuple[Any, str]:
+def _read(model: type[M], path: str | None, default: str) -> tuple[M, str]:
+    """The file at ``path`` (``None``: the packaged ``data/<default>``) as a ``model``."""
     if path:
-        p = Path(path)
         try:
-            text = p.read_text(encoding="utf-8")
+            text = Path(path).read_text(encoding="utf-8")
         except OSError as err:
             raise ConfigError(f"eureka data {path}: cannot read: {err.strerror}") from None
-        source = str(p)
+        source = str(Path(path))
     else:
         package = resources.files("motherlode.games.eureka")
         text = package.joinpath("data").joinpath(default).read_text(encoding="utf-8")
         source = f"data/{default}"
-    try:
-        return json.loads(text), source
-    except json.JSONDecodeError as err:
-        where = f"{err.msg} at line {err.lineno}"
-        raise ConfigError(f"eureka data {source}: not JSON ({where})") from None
+    return parse_model(model, text, f"eureka data {source}"), source
 
 
-def _names(src: str, entry: str, value: Any, index: dict[str, int]) -> list[int]:
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise _fail(src, entry, "must be a list of hex names")
+def _names(src: str, entry: str, value: list[str], index: dict[str, int]) -> list[int]:
     out = []
     for v in value:
         if v not in index:
@@ -206,20 +361,17 @@ class _Layout:
     terrain: list[str]
 
 
-def _layout(data: dict[str, Any], src: str) -> _Layout:
-    """The ``radius`` and ``rows`` of a board file, checked."""
-    radius = data["radius"]
-    if not isinstance(radius, int) or not 3 <= radius <= 20:
-        raise _fail(src, "radius", f"must be an integer 3..20 (got {radius!r})")
+def _layout(data: BoardFile, src: str) -> _Layout:
+    """The ``rows`` of a board file, checked against its ``radius``."""
+    radius, rows = data.radius, data.rows
     cells = hexagon(radius)
-    rows = data["rows"]
-    if not isinstance(rows, list) or len(rows) != 2 * radius + 1:
+    if len(rows) != 2 * radius + 1:
         raise _fail(src, "rows", f"must be a list of {2 * radius + 1} strings")
     chars: dict[Hex, str] = {}
     for i, row in enumerate(rows):
         r = i - radius
         want = 2 * radius + 1 - abs(r)
-        tokens = row.split() if isinstance(row, str) else []
+        tokens = row.split()
         if len(tokens) != want:
             raise _fail(src, f"rows[{i}]", f"must hold {want} space-separated cells")
         lo = max(-radius, -r - radius)
@@ -249,31 +401,13 @@ class _Landings:
     order: list[int] = field(default_factory=list)
 
 
-def _lakes(lay: _Layout, data: dict[str, Any], landings: _Landings) -> list[Lake]:
-    """The ``lakes`` of a board file, checked, their landing spaces added to ``landings``."""
-    lakes_raw = data["lakes"]
-    if not isinstance(lakes_raw, list) or len(lakes_raw) != 3:
-        raise _fail(lay.src, "lakes", "must list the three lakes around Golden City (rulebook)")
-    lakes = [_lake(lay, li, lk, landings) for li, lk in enumerate(lakes_raw)]
-    if sum(len(lake.rafts) for lake in lakes) != 6:
-        raise _fail(lay.src, "lakes", "the game has six rafts (published component list)")
-    return lakes
-
-
-def _lake(lay: _Layout, li: int, lk: Any, landings: _Landings) -> Lake:
+def _lake(lay: _Layout, li: int, lk: LakeEntry, landings: _Landings) -> Lake:
+    """One lake, checked against the rows, its landing spaces added to ``landings``."""
     src, entry = lay.src, f"lakes[{li}]"
-    if isinstance(lk, dict) and "berths" in lk:
-        raise _fail(
-            src, entry, "'berths' (raft posts in the water) is the old board format; list"
-            " every landing space of each bank under 'banks' (city, fields)"
-        )
-    if not isinstance(lk, dict) or not {"name", "water", "banks", "rafts"} <= set(lk):
-        raise _fail(src, entry, "needs name, water, banks (city, fields) and rafts")
     cells, pos, terrain = lay.cells, lay.pos, lay.terrain
-    water = lk["water"]
-    water_cells = [pos[h] for h in cells if lay.chars[h] == water]
+    water_cells = [pos[h] for h in cells if lay.chars[h] == lk.water]
     if not water_cells:
-        raise _fail(src, entry, f"no water cells {water!r} on the board")
+        raise _fail(src, entry, f"no water cells {lk.water!r} on the board")
     if not _connected(water_cells, cells, pos):
         raise _fail(src, entry, "its water is not one connected lake")
     shore = {
@@ -282,40 +416,31 @@ def _lake(lay: _Layout, li: int, lk: Any, landings: _Landings) -> Lake:
         for n in neighbours(cells[w])
         if n in pos and terrain[pos[n]] not in ("water", "house")
     }
-    b = lk["banks"]
-    if not isinstance(b, dict) or set(b) != {"city", "fields"}:
-        raise _fail(src, entry, "banks must be an object with 'city' and 'fields'")
-    sides = [
-        _bank(lay, li, side_i, b[side], shore, landings)
-        for side_i, side in enumerate(("city", "fields"))
-    ]
-    if not any(terrain[nd] == "street" for nd in sides[0]):
+    city = _bank(lay, li, 0, lk.banks.city, shore, landings)
+    fields = _bank(lay, li, 1, lk.banks.fields, shore, landings)
+    if not any(terrain[nd] == "street" for nd in city):
         raise _fail(src, f"{entry}.banks.city", "the Golden City bank has no street")
-    missing = sorted(lay.names[nd] for nd in shore - set(sides[0]) - set(sides[1]))
+    missing = sorted(lay.names[nd] for nd in shore - set(city) - set(fields))
     if missing:
         raise _fail(
             src, f"{entry}.banks", f"{', '.join(missing)} touch the lake but are on neither"
             " bank (every space on a bank is a landing space: rulebook)"
         )
-    rafts = _names(src, f"{entry}.rafts", lk["rafts"], lay.index)
-    if not rafts or len(set(rafts)) != len(rafts):
-        raise _fail(src, f"{entry}.rafts", "needs at least one raft, each at its own space")
+    rafts = _names(src, f"{entry}.rafts", lk.rafts, lay.index)
     for rf in rafts:
         if landings.lake.get(rf) != li:
             raise _fail(
                 src, f"{entry}.rafts", f"{lay.names[rf]} is not a landing space of this lake"
             )
-    return Lake(str(lk["name"]), (sides[0], sides[1]), tuple(rafts))
+    return Lake(lk.name, (city, fields), tuple(rafts))
 
 
-def _bank(lay: _Layout, li: int, side_i: int, value: Any, shore: set[int],
+def _bank(lay: _Layout, li: int, side_i: int, value: list[str], shore: set[int],
           landings: _Landings) -> tuple[int, ...]:
     """One bank's landing spaces (``side_i`` 0: city, 1: fields), checked and recorded."""
     side = ("city", "fields")[side_i]
     src, where, names, terrain = lay.src, f"lakes[{li}].banks.{side}", lay.names, lay.terrain
     nodes = _names(src, where, value, lay.index)
-    if not nodes:
-        raise _fail(src, where, "needs at least one landing space")
     for nd in nodes:
         if nd in landings.lake:
             why = (
@@ -339,37 +464,22 @@ def _bank(lay: _Layout, li: int, side_i: int, value: Any, shore: set[int],
     return tuple(nodes)
 
 
-def _houses(
-    lay: _Layout, data: dict[str, Any]
-) -> tuple[list[int], list[tuple[int, int]], list[str]]:
-    """The ``houses`` of a board file, checked: their hexes, doors and colours."""
-    houses_raw = data["houses"]
-    if not isinstance(houses_raw, list) or len(houses_raw) != 6:
-        raise _fail(lay.src, "houses", "must list 6 houses (one per miner colour)")
-    houses: list[int] = []
-    doors: list[tuple[int, int]] = []
-    colours: list[str] = []
-    for hi, hs in enumerate(houses_raw):
-        node, door = _house(lay, hi, hs)
-        houses.append(node)
-        doors.append(door)
-        colours.append(str(hs["colour"]))
+def _houses(lay: _Layout, data: BoardFile) -> tuple[list[int], list[tuple[int, int]]]:
+    """The ``houses`` of a board file, checked against the rows: their hexes and doors."""
+    placed = [_house(lay, hi, hs) for hi, hs in enumerate(data.houses)]
+    houses = [node for node, _ in placed]
     marked = {i for i, t in enumerate(lay.terrain) if t == "house"}
     if marked != set(houses):
         raise _fail(lay.src, "houses", "every H cell must be a listed house and vice versa")
-    return houses, doors, colours
+    return houses, [door for _, door in placed]
 
 
-def _house(lay: _Layout, hi: int, hs: Any) -> tuple[int, tuple[int, int]]:
+def _house(lay: _Layout, hi: int, hs: HouseEntry) -> tuple[int, tuple[int, int]]:
     src, entry, names, cells = lay.src, f"houses[{hi}]", lay.names, lay.cells
-    if not isinstance(hs, dict) or not {"colour", "hex", "door"} <= set(hs):
-        raise _fail(src, entry, "needs colour, hex and door")
-    (node,) = _names(src, f"{entry}.hex", [hs["hex"]], lay.index)
+    (node,) = _names(src, f"{entry}.hex", [hs.hex], lay.index)
     if lay.terrain[node] != "house":
         raise _fail(src, f"{entry}.hex", f"{names[node]} is not marked H")
-    door = _names(src, f"{entry}.door", hs["door"], lay.index)
-    if len(door) != 2 or door[0] == door[1]:
-        raise _fail(src, f"{entry}.door", "a door is two hexes wide: give two hexes")
+    door = _names(src, f"{entry}.door", hs.door, lay.index)
     for d in door:
         if hex_distance(cells[d], cells[node]) != 1 or lay.terrain[d] not in ("street", "track"):
             raise _fail(
@@ -380,12 +490,10 @@ def _house(lay: _Layout, hi: int, hs: Any) -> tuple[int, tuple[int, int]]:
     return node, (door[0], door[1])
 
 
-def _track(lay: _Layout, data: dict[str, Any]) -> list[int]:
-    """The ``track`` of a board file, checked."""
+def _track(lay: _Layout, data: BoardFile) -> list[int]:
+    """The ``track`` of a board file, checked against the rows."""
     src, names, cells = lay.src, lay.names, lay.cells
-    track = _names(src, "track", data["track"], lay.index)
-    if len(track) < 2 or len(set(track)) != len(track):
-        raise _fail(src, "track", "needs at least two distinct spaces")
+    track = _names(src, "track", data.track, lay.index)
     if {i for i, t in enumerate(lay.terrain) if t == "track"} != set(track):
         raise _fail(src, "track", "the listed spaces must be exactly the '=' cells")
     for a, b2 in pairwise(track):
@@ -447,16 +555,11 @@ def _graph(
 @cache
 def load_board(path: str | None = None) -> Board:
     """Load and validate a board file (``None``: the packaged designed board)."""
-    data, src = _read_json(path, "board.json")
-    if not isinstance(data, dict):
-        raise _fail(src, "file", "must hold a JSON object")
-    for key in ("radius", "rows", "track", "houses", "lakes"):
-        if key not in data:
-            raise _fail(src, key, "missing")
+    data, src = _read(BoardFile, path, "board.json")
     lay = _layout(data, src)
     landings = _Landings()
-    lakes = _lakes(lay, data, landings)
-    houses, doors, colours = _houses(lay, data)
+    lakes = [_lake(lay, li, lk, landings) for li, lk in enumerate(data.lakes)]
+    houses, doors = _houses(lay, data)
     track = _track(lay, data)
     city = _city(lay, track, houses)
     kind, nbrs = _graph(lay, houses, doors)
@@ -473,7 +576,7 @@ def load_board(path: str | None = None) -> Board:
         nbrs=tuple(nbrs),
         track=tuple(track),
         houses=tuple(houses),
-        colours=tuple(colours),
+        colours=tuple(hs.colour for hs in data.houses),
         doors=tuple(doors),
         holes=holes,
         lakes=tuple(lakes),
@@ -501,35 +604,17 @@ def _connected(nodes: list[int], cells: list[Hex], pos: dict[Hex, int]) -> bool:
     return seen == want
 
 
-def _counts(src: str, data: Any, key: str, label: str, allowed: tuple[int, ...]) -> tuple[int, ...]:
-    items = data.get(key)
-    if not isinstance(items, list):
-        raise _fail(src, key, f"must be a list of {{{label}, count, source}}")
-    counts = dict.fromkeys(allowed, 0)
-    for i, it in enumerate(items):
-        entry = f"{key}[{i}]"
-        if not isinstance(it, dict) or label not in it or "count" not in it:
-            raise _fail(src, entry, f"needs {label!r} and 'count'")
-        v, c = it[label], it["count"]
-        if v not in allowed:
-            raise _fail(src, entry, f"{label} must be one of {list(allowed)} (got {v!r})")
-        if not isinstance(c, int) or isinstance(c, bool) or c < 0:
-            raise _fail(src, entry, f"count must be a non-negative integer (got {c!r})")
-        counts[v] += c
-    return tuple(counts[v] for v in allowed)
-
-
 @cache
 def load_chips(path: str | None = None) -> ChipMix:
     """Load and validate a chip-mix file (``None``: the packaged designed mix)."""
-    data, src = _read_json(path, "chips.json")
-    if not isinstance(data, dict):
-        raise _fail(src, "file", "must hold a JSON object")
-    gold = _counts(src, data, "gold", "nuggets", GOLD_VALUES)
-    robbers = _counts(src, data, "robbers", "hat", ROBBER_HATS)
-    if sum(gold) == 0:
-        raise _fail(src, "gold", "the game needs at least one gold chip")
-    return ChipMix(gold, robbers)
+    data, _ = _read(ChipsFile, path, "chips.json")
+    gold = dict.fromkeys(GOLD_VALUES, 0)
+    for g in data.gold:
+        gold[g.nuggets] += g.count
+    robbers = dict.fromkeys(ROBBER_HATS, 0)
+    for r in data.robbers:
+        robbers[r.hat] += r.count
+    return ChipMix(tuple(gold.values()), tuple(robbers.values()))
 
 
 def parse_mix(text: str, what: str) -> tuple[int, ...]:
