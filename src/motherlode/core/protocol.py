@@ -177,6 +177,12 @@ def wire(
     """
     if notation is not None:
         game.notation = state.notation = notation
+        # the hot hooks become the notation's own functions (they take the state first, as
+        # a method takes self): no dispatch on the paths search and playouts run
+        state._action_to_string = notation.action_to_string  # type: ignore[method-assign,assignment]
+        state._parse_action = notation.parse_action  # type: ignore[method-assign,assignment]
+        state._explain_illegal = notation.explain_illegal  # type: ignore[method-assign,assignment]
+        state.serialize = notation.write_position  # type: ignore[method-assign,assignment]
     if renderer is not None:
         state.renderer = renderer
     if narrator is not None:
