@@ -4,9 +4,12 @@ Every operation FastAPI publishes is called with generated paths, queries and bo
 every answer must conform to what the schema declares for that operation: no server error
 (5xx), a declared status code, the declared content type and headers, and a body matching
 the declared model (``ErrorBody`` for every refusal, the route's model for a success).
-Generated match ids name no match, so a second test calls every operation on real
-matches (running and finished, as a seat and as a spectator) under the same checks: the
-success models are checked against what the server really sends.
+Half the generated requests are pointed at real matches (running, public, finished) and
+carry a real seat token, so that they get past ``not_found`` (with a few hundred examples
+this finds the seat beyond a database integer that was a 500). A second test calls every
+operation on real matches (as a seat and as a spectator) under the same checks: the
+success models are held to what the server really sends. Positive and negative data
+(schemathesis's defaults), 10 examples an operation: a few seconds.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import pytest
 schemathesis = pytest.importorskip("schemathesis")
 
 from hypothesis import HealthCheck, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
 from schemathesis.checks import (  # noqa: E402
     content_type_conformance,
     not_a_server_error,
@@ -47,6 +51,45 @@ CHECKS = [
 _DB = Path(tempfile.mkdtemp(prefix="motherlode-fuzz-")) / "fuzz.db"
 APP = create_app(str(_DB), resume=False)
 schema = schemathesis.openapi.from_asgi("/openapi.json", APP)
+
+
+def _public(client: TestClient) -> dict[str, Any]:
+    body = {"game": "yukon", "public": True, "seats": [{"kind": "human"}] * 2}
+    created: dict[str, Any] = client.post("/api/matches", json=body).json()
+    created["tokens"] = {s["seat"]: s["token"] for s in created["seats"]}
+    return created
+
+
+def _matches() -> list[dict[str, Any]]:
+    """Real matches for the generated requests to meet: a running one, a public one, a
+    finished one (the last also for the test on real matches: nothing changes it)."""
+    client = TestClient(APP)
+    running, done = create(client), create(client)
+    play_out(client, done["id"], done["tokens"])
+    return [running, _public(client), done]
+
+
+MATCHES = _matches()
+MATCH_IDS = [m["id"] for m in MATCHES]
+TOKENS = [t for m in MATCHES for t in m["tokens"].values()]
+
+
+@schema.hook
+def flatmap_case(_context: Any, case: Any) -> Any:
+    """Half the generated requests name a real match (and a seat token of one), so that
+    they reach past ``not_found``: a generated move, undo, join or replay step meets a
+    real match."""
+
+    def meet(choice: tuple[str | None, str | None]) -> Any:
+        match_id, token = choice
+        if match_id is not None and "match_id" in (case.path_parameters or {}):
+            case.path_parameters = {**case.path_parameters, "match_id": match_id}
+        if token is not None:
+            case.headers = {**(case.headers or {}), **auth(token)}
+        return case
+
+    ids, tokens = st.sampled_from(MATCH_IDS), st.sampled_from(TOKENS)
+    return st.tuples(st.none() | ids, st.none() | tokens).map(meet)
 
 
 @schema.parametrize()
@@ -136,11 +179,7 @@ def _calls(
 
 def test_real_matches_are_answered_as_the_schema_declares() -> None:
     with TestClient(APP) as client:
-        running = create(client)
-        done = create(client)
-        play_out(client, done["id"], done["tokens"])
-        body = {"game": "yukon", "public": True, "seats": [{"kind": "human"}] * 2}
-        public = client.post("/api/matches", json=body).json()["id"]
+        running, public, done = create(client), _public(client)["id"], MATCHES[-1]
         statuses = []
         for method, path, kwargs in _calls(running, done, public):
             args = {"path_parameters" if k == "path" else k: v for k, v in kwargs.items()}
