@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import motherlode
-from motherlode.core.protocol import Game, State
+from motherlode.core.protocol import State
 from motherlode.games import registry
 
 SRC = Path(motherlode.__file__).parent
