@@ -626,6 +626,10 @@ def serve_command(
         str, typer.Option(help="SQLite file, or a postgresql://... URL.")
     ] = "motherlode.db",
     bot_delay: Annotated[float, typer.Option(help="Seconds a bot waits before moving.")] = 0.4,
+    bot_max_seconds: Annotated[
+        float,
+        typer.Option(min=0.05, help="The most a bot may think per move; bigger specs are refused."),
+    ] = 2.0,
 ) -> None:
     """Run the web platform: lobby, live matches, replays, provably fair dice."""
     try:
@@ -634,7 +638,7 @@ def serve_command(
         raise fail(
             f'the web server needs the [server] extra: pip install -e ".[server]" ({err})'
         ) from None
-    serve(host, port, db, bot_delay=bot_delay)
+    serve(host, port, db, bot_delay=bot_delay, bot_max_seconds=bot_max_seconds)
 
 
 @app.command("verify")

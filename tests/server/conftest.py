@@ -26,11 +26,13 @@ with warnings.catch_warnings():  # Starlette's notice about httpx2, not about us
     from fastapi.testclient import TestClient
 
 from motherlode.server.app import create_app
+from motherlode.server.guard import Limits
 
 
 @pytest.fixture
 def app_factory(tmp_path: Path) -> Callable[..., Any]:
     def make(**kwargs: Any) -> Any:
+        kwargs.setdefault("limits", Limits.off())  # the guard's own tests set their limits
         return create_app(str(tmp_path / "motherlode.db"), **kwargs)
 
     return make

@@ -62,3 +62,12 @@ def play_out(client: TestClient, match_id: str, tokens: dict[int, str]) -> dict[
         code, s = move(client, match_id, tokens[seat], mine["legal"][0]["text"], mine["version"])
         assert code == 200, s
     raise AssertionError("game did not end")
+
+
+def csrf(client: TestClient) -> str:
+    """The visitor's CSRF token, as a page sets it in its cookie (the forms echo it)."""
+    from motherlode.server.guard import CSRF_COOKIE
+
+    if CSRF_COOKIE not in client.cookies:
+        client.get("/")
+    return str(client.cookies[CSRF_COOKIE])

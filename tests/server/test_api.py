@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 
-from tests.server.helpers import auth, create, move, play_out, state
+from tests.server.helpers import auth, create, csrf, move, play_out, state
 
 
 def test_create_match_gives_one_secret_token_per_open_seat(client: TestClient) -> None:
@@ -242,7 +242,7 @@ def test_open_seats_of_public_matches_can_be_taken_from_the_lobby(client: TestCl
     invite = m["seats"][1]["token"]
     lobby = client.get("/").text
     assert f"/m/{m['id']}/join/1" in lobby and f"/m/{private['id']}/join/0" not in lobby
-    r = client.post(f"/m/{m['id']}/join/1", follow_redirects=False)
+    r = client.post(f"/m/{m['id']}/join/1", data={"csrf": csrf(client)}, follow_redirects=False)
     assert r.status_code == 303 and r.headers["location"].startswith(f"/m/{m['id']}#t=")
     token = r.headers["location"].split("#t=")[1]
     assert state(client, m["id"], token)["seat"] == 1
@@ -261,11 +261,15 @@ def test_lobby_and_form_pages(client: TestClient) -> None:
         'placeholder="server files cannot be chosen online"'
         in client.get("/new?game=chinagold").text
     )
-    r = client.post("/new", data={"game": "yukon", "players": "2", "pan_discs": "1,2"})
+    token = csrf(client)
+    r = client.post(
+        "/new", data={"game": "yukon", "players": "2", "pan_discs": "1,2", "csrf": token}
+    )
     assert r.status_code == 422 and "pan_discs must be 9 positive integers" in r.text
     r = client.post(
         "/new",
-        data={"game": "yukon", "players": "2", "seat0_kind": "human", "seat1_kind": "bot"},
+        data={"game": "yukon", "players": "2", "seat0_kind": "human", "seat1_kind": "bot",
+              "csrf": token},
     )
     assert r.status_code == 422 and "a bot needs an agent spec" in r.text
     r = client.post(
@@ -278,6 +282,7 @@ def test_lobby_and_form_pages(client: TestClient) -> None:
             "seat1_kind": "bot",
             "seat1_spec": "greedy",
             "seat2_kind": "human",
+            "csrf": token,
         },
     )
     assert r.status_code == 200 and r.text.count("#t=") == 2 * 2  # two links, shown twice each

@@ -20,13 +20,14 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from motherlode.server.app import create_app
-from tests.server.helpers import auth, create, hello, play_out, state
+from motherlode.server.guard import Limits
+from tests.server.helpers import auth, create, csrf, hello, play_out, state
 
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     db: Path = tmp_path_factory.mktemp("authz") / "motherlode.db"
-    with TestClient(create_app(str(db))) as c:
+    with TestClient(create_app(str(db), limits=Limits.off())) as c:
         yield c
 
 
@@ -247,7 +248,12 @@ CELLS: dict[str, tuple[Op, tuple[int, str | None]]] = {
         (409, "seat_taken"),
     ),
     "join / bot seat, the web form": (
-        lambda w: (w.client.post(f"/m/{w.a}/join/2", follow_redirects=False).status_code, None),
+        lambda w: (
+            w.client.post(
+                f"/m/{w.a}/join/2", data={"csrf": csrf(w.client)}, follow_redirects=False
+            ).status_code,
+            None,
+        ),
         (409, None),
     ),
     "join / no such seat": (

@@ -38,7 +38,8 @@ with warnings.catch_warnings():  # Starlette's notice about httpx2, not about us
     from fastapi.testclient import TestClient
 
 from motherlode.server.app import create_app  # noqa: E402
-from tests.server.helpers import auth, create, play_out  # noqa: E402
+from motherlode.server.guard import Limits  # noqa: E402
+from tests.server.helpers import auth, create, csrf, play_out  # noqa: E402
 
 CHECKS = [
     not_a_server_error,
@@ -49,7 +50,7 @@ CHECKS = [
 ]
 
 _DB = Path(tempfile.mkdtemp(prefix="motherlode-fuzz-")) / "fuzz.db"
-APP = create_app(str(_DB), resume=False)
+APP = create_app(str(_DB), resume=False, limits=Limits.off())
 schema = schemathesis.openapi.from_asgi("/openapi.json", APP)
 
 
@@ -126,6 +127,7 @@ def _calls(
             "/api/matches/{match_id}/seats/{seat}/join",
             {"path": {"match_id": public, "seat": 0}},
         ),
+        # a page form without its CSRF token (another site's form): refused, 403
         ("POST", "/m/{match_id}/join/{seat}", {"path": {"match_id": public, "seat": 1}}),
         ("POST", "/m/{match_id}/join/{seat}", {"path": {"match_id": d, "seat": 0}}),
         # a seat beyond a database integer: refused (it was a 500 from the database)
@@ -185,4 +187,8 @@ def test_real_matches_are_answered_as_the_schema_declares() -> None:
             args = {"path_parameters" if k == "path" else k: v for k, v in kwargs.items()}
             case = schema[path][method].Case(**args)
             statuses.append(case.call_and_validate(checks=CHECKS).status_code)
-        assert {200, 201, 303, 400, 403, 409, 422} <= set(statuses)
+        assert {200, 201, 400, 403, 409, 422} <= set(statuses)
+        # with the visitor's CSRF token, the lobby's join form seats it (303 to the match)
+        token = csrf(client)
+        joined = client.post(f"/m/{public}/join/1", data={"csrf": token}, follow_redirects=False)
+        assert joined.status_code == 303

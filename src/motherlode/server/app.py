@@ -27,8 +27,10 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel
 
 from motherlode.server import api, pages, ws
+from motherlode.server.bots import BotCaps
 from motherlode.server.db import make_engine, migrate
 from motherlode.server.deps import HERE, Service, error_response, page
+from motherlode.server.guard import Guard, Limits
 from motherlode.server.runtime import ServerError
 from motherlode.server.service import MatchService
 from motherlode.server.ws import BURST, MAX_MESSAGE, MAX_STRIKES, RATE, TokenBucket
@@ -44,9 +46,19 @@ class Health(BaseModel):
 
 
 def create_app(
-    db: str = "motherlode.db", *, bot_delay: float = 0.0, resume: bool = True, tune_gc: bool = False
+    db: str = "motherlode.db",
+    *,
+    bot_delay: float = 0.0,
+    resume: bool = True,
+    tune_gc: bool = False,
+    limits: Limits | None = None,
+    caps: BotCaps | None = None,
 ) -> FastAPI:
     """The application on database ``db`` (an SQLite path or a database URL).
+
+    ``limits``: the guard's body limit and per-client rate limits (default: the
+    production ones, :class:`~motherlode.server.guard.Limits`); ``caps``: the caps on
+    bots' thinking (default :class:`~motherlode.server.bots.BotCaps`).
 
     ``tune_gc`` (for a server process, not for tests): freeze what start-up loaded (game
     data, maps) out of the garbage collector's reach and collect less often, so that a
@@ -54,7 +66,7 @@ def create_app(
     """
     engine = make_engine(db)
     migrate(engine)
-    service = MatchService(engine, bot_delay=bot_delay)
+    service = MatchService(engine, bot_delay=bot_delay, caps=caps)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -73,6 +85,7 @@ def create_app(
     app.add_exception_handler(ServerError, _server_error)  # type: ignore[arg-type]
     app.add_exception_handler(RequestValidationError, _invalid_request)  # type: ignore[arg-type]
     app.add_exception_handler(Exception, _unexpected)
+    app.add_middleware(Guard, limits=limits or Limits())
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     app.include_router(pages.router)
     app.include_router(api.router)

@@ -21,19 +21,24 @@ def serve(
     *,
     bot_delay: float = 0.4,
     log_level: str = "info",
+    bot_max_seconds: float = 2.0,
 ) -> None:
     """Run the web platform on ``host:port`` with the database ``db``.
 
     ``db`` is an SQLite file path (created on first use) or a database URL such as
     ``postgresql://user:pass@host/dbname``; migrations run at start. ``bot_delay`` is the
-    pause (seconds) before a bot moves, so that people can follow the game.
+    pause (seconds) before a bot moves, so that people can follow the game;
+    ``bot_max_seconds`` the most a bot may think per move (a spec asking more is refused).
     """
     import uvicorn
 
     from motherlode.server.app import create_app
+    from motherlode.server.bots import BotCaps
 
     logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
-    app = create_app(db, bot_delay=bot_delay, tune_gc=True)
+    app = create_app(
+        db, bot_delay=bot_delay, tune_gc=True, caps=BotCaps(max_seconds=bot_max_seconds)
+    )
     print(f"motherlode: serving on http://{host}:{port}/ (database: {db})", flush=True)
     uvicorn.run(
         app,
@@ -63,6 +68,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--db", default="motherlode.db", help="SQLite path or database URL")
     parser.add_argument("--bot-delay", type=float, default=0.4)
     parser.add_argument("--log-level", default="info")
+    parser.add_argument("--bot-max-seconds", type=float, default=2.0,
+                        help="the most a bot may think per move")
     args = parser.parse_args(argv)
-    serve(args.host, args.port, args.db, bot_delay=args.bot_delay, log_level=args.log_level)
+    serve(
+        args.host, args.port, args.db, bot_delay=args.bot_delay, log_level=args.log_level,
+        bot_max_seconds=args.bot_max_seconds,
+    )
     return 0

@@ -19,6 +19,7 @@ from pydantic import BaseModel
 from starlette.requests import HTTPConnection
 
 import motherlode
+from motherlode.server.guard import check_csrf, csrf_token, set_csrf
 from motherlode.server.runtime import ServerError
 from motherlode.server.service import MatchService
 
@@ -41,10 +42,17 @@ SeatNumber = Annotated[int, Path(ge=0, le=2**31 - 1, description="a seat: 0 is P
 
 
 def page(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
-    """The template ``name`` rendered with ``context`` (and the package version)."""
-    return templates.TemplateResponse(
-        request, name, {"version": motherlode.__version__, **context}, status_code=status
+    """The template ``name`` rendered with ``context``, the package version and the
+    visitor's CSRF token (its cookie set when it is new), which every form echoes."""
+    token = csrf_token(request)
+    response = templates.TemplateResponse(
+        request,
+        name,
+        {"version": motherlode.__version__, "csrf": token, **context},
+        status_code=status,
     )
+    set_csrf(request, response)
+    return response
 
 
 def error_response(err: ServerError) -> JSONResponse:
@@ -61,14 +69,17 @@ def bearer(request: Request) -> str | None:
 
 
 async def read_form(request: Request, limit: int) -> dict[str, str]:
-    """A URL-encoded form body (what the pages post), at most ``limit`` bytes (else 413)."""
+    """A URL-encoded form body (what the pages post), at most ``limit`` bytes (else 413),
+    whose CSRF field matches the visitor's cookie (else 403 ``csrf``)."""
     body = b""
     async for chunk in request.stream():
         body += chunk
         if len(body) > limit:
             raise ServerError("message_too_large", f"forms are limited to {limit} bytes", 413)
     pairs = urllib.parse.parse_qsl(body.decode("utf-8", "replace"), keep_blank_values=True)
-    return dict(pairs)
+    form = dict(pairs)
+    check_csrf(request, form)
+    return form
 
 
 # -- the error answers, as the OpenAPI schema declares them ------------------------------

@@ -103,7 +103,7 @@ def _form_page(
     )
 
 
-@router.post("/new", responses=html_errors(404, 422, json=(413,)))
+@router.post("/new", responses=html_errors(404, 422, json=(403, 413)))
 async def new_submit(request: Request, service: Service) -> HTMLResponse:
     values = await read_form(request, NEW_FORM_LIMIT)
     game_name = values.pop("game", "")
@@ -186,6 +186,7 @@ async def join_page(
     request: Request, match_id: str, seat: SeatNumber, service: Service
 ) -> Response:
     try:
+        await read_form(request, 4096)  # the CSRF check
         token = service.join(match_id, seat)
     except ServerError as err:
         return page(request, "error.html", err.status, message=err.message, link="/")
@@ -242,7 +243,7 @@ async def verify_upload_form(request: Request) -> HTMLResponse:
     return page(request, "verify_upload.html", result=None, record="", sha="")
 
 
-@router.post("/verify", responses=html_errors(json=(413,)))
+@router.post("/verify", responses=html_errors(json=(403, 413)))
 async def verify_upload(request: Request) -> HTMLResponse:
     raw = await read_form(request, VERIFY_FORM_LIMIT)
     text = raw.get("record", "")
