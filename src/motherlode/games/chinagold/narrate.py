@@ -9,12 +9,13 @@ change. Chinagold hides nothing, so every seat reads the same sentence.
 >>> s.narrate(3)
 'P1 throws the discs 0/1 0/2 1/2: 3'
 >>> s.apply_action(3)
->>> s.narrate(s.parse_action("turn f4-f6"))
+>>> s.narrate(s.string_to_action("turn f4-f6"))
 'P1 turns f4–f6'
 """
 
 from __future__ import annotations
 
+from motherlode.core.errors import IllegalActionError
 from motherlode.core.protocol import Action, Player, SeatResult, Summary
 from motherlode.games.chinagold.board import BOARD, SPOT_NAMES, Mask
 from motherlode.games.chinagold.game import (
@@ -131,7 +132,10 @@ def gold_by_area(state: ChinagoldState) -> list[list[tuple[str, int]]] | None:
         if not s.is_chance_node() and 0 <= a < NUM_TURNINGS:
             for who, area, gold in completions(s, BOARD.all_windows[a].mask):
                 out[who].append((area, gold))
-        s.apply_action(a)
+        try:
+            s.apply_action(a)
+        except IllegalActionError:
+            return None  # the history starts from a position read from notation
     if s.serialize() != state.serialize():
         return None
     return out

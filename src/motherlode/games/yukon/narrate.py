@@ -6,7 +6,7 @@ reads the same sentence.
 
 >>> import motherlode
 >>> s = motherlode.load("yukon").new_initial_state()
->>> s.narrate(s.parse_action("deal +8"))
+>>> s.narrate(s.string_to_action("deal +8"))
 'deal: Gold 8 to a1'
 """
 
@@ -119,7 +119,7 @@ def _take(state: YukonState, action: Action) -> str:
     elif action < 2 * n:
         head = f"{p} uses the Courier to change direction and takes {cell} ({_card(kind)})"
     elif action < 3 * n:
-        head = f"{p} uses the Innkeeper to take diagonally {cell} ({_card(kind)})"
+        head = f"{p} uses the Innkeeper and takes {cell} diagonally ({_card(kind)})"
     else:
         x = (action - 3 * n) // 4
         head = (
