@@ -233,6 +233,15 @@ def test_every_townsfolk_action_kind_is_narrated() -> None:
             kinds.add(name.split()[0] if " " in name else "take")
             s.apply_action(a)
     assert kinds == {
-        "deal", "take", "courier", "innkeeper", "telegraph", "discard", "reclaim", "keep",
-        "teach", "draw", "disc",
+        "deal",
+        "take",
+        "courier",
+        "innkeeper",
+        "telegraph",
+        "discard",
+        "reclaim",
+        "keep",
+        "teach",
+        "draw",
+        "disc",
     }
