@@ -30,7 +30,9 @@ def test_text_board_has_coordinates_a_legend_and_the_next_line() -> None:
 def test_text_board_legend_names_the_townsfolk_in_the_expansion() -> None:
     text = str(motherlode.deal(expansion(), seed=3))
     assert (
-        "Tr Trapper" in text and "To Telegraph Operator" in text and "PaN Pan with N discs" in text
+        "Tr Trapper" in text
+        and "To Telegraph Operator" in text
+        and "PaN a Pan with N discs" in text
     )
 
 

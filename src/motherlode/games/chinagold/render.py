@@ -82,14 +82,9 @@ def text_board(state: ChinagoldState, seat: Player | None = None) -> str:
         part.append(f"   {indent}{riv}")
         lines.append("".join(part).rstrip())
         idx += length
-    lines.append(
-        "legend: o face-down marker, G gold on the board, . cleared spot;"
-        " mountains A..Q, rivers a..q"
-    )
-    lines.append(
-        "        a spot: its row letter a..k and diagonal number; each row shows its first"
-        " and last spot"
-    )
+    lines.append("legend: o face-down marker, G gold on the board, . cleared spot")
+    lines.append("        mountains A..Q, rivers a..q; a spot is its row letter a..k and")
+    lines.append("        diagonal number, each row shown between its first and last spot")
     return "\n".join(lines)
 
 

@@ -75,11 +75,9 @@ def text_legend(expansion: bool) -> list[str]:
     """The symbols of the text board, one or three lines."""
     out = ["  legend: +N Gold card, -N Pebble card, @ the Prospector, . an empty place"]
     if expansion:
-        out.append(
-            "          Tr Trapper, Gs Goldsmith, Co Commander, Sw Swindler, Cu Courier,"
-            " In Innkeeper,"
-        )
-        out.append("          Ja Jailer, Te Teacher, To Telegraph Operator, PaN Pan with N discs")
+        out.append("          Tr Trapper, Gs Goldsmith, Co Commander, Sw Swindler, Cu Courier,")
+        out.append("          In Innkeeper, Ja Jailer, Te Teacher, To Telegraph Operator,")
+        out.append("          PaN a Pan with N discs")
     return out
 
 
