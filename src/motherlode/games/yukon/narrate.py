@@ -52,12 +52,11 @@ def _card(kind: int) -> str:
 
 
 _KEPT = {
-    C.SWINDLER: "at the end it halves one of their Pebble cards",
-    C.COURIER: "once it lets them change direction for one take; kept unused it scores"
-    " 1 per Pebble card",
-    C.INNKEEPER: "once it lets them take diagonally; kept unused it scores 1 per Townsfolk card",
-    C.TELEGRAPH: "once it moves the Prospector before a take; kept unused it scores 1 per Gold"
-    " card left on the table",
+    C.SWINDLER: "at the end it halves one Pebble card",
+    C.COURIER: "once: change direction for one take; kept unused: +1 per Pebble card",
+    C.INNKEEPER: "once: take diagonally; kept unused: +1 per Townsfolk card",
+    C.TELEGRAPH: "once: move the Prospector before a take; kept unused: +1 per Gold card"
+    " left on the table",
 }
 
 
