@@ -79,6 +79,28 @@ def test_svg_draws_mountains_as_areas_and_rivers_as_lines() -> None:
     root = ET.fromstring(svg)
     polygons = list(root.iter(f"{SVG}polygon"))
     assert len(polygons) == 91
-    river_lines = [el for el in root.iter(f"{SVG}line") if el.attrib.get("stroke") == "#3a86c8"]
+    board = [el for el in root if el.attrib.get("id") != "legend"]
+    river_lines = [
+        el for top in board for el in top.iter(f"{SVG}line") if el.attrib.get("stroke") == "#3a86c8"
+    ]
     assert len(river_lines) == 91 - 17  # a spanning tree per river
     assert _actions(svg) == []  # a chance node: nothing to click
+
+
+def test_svg_has_a_legend_and_coordinates() -> None:
+    root = ET.fromstring(game().new_initial_state().render_svg())
+    legend = next(el for el in root if el.attrib.get("id") == "legend")
+    words = " ".join(t.text or "" for t in legend.iter(f"{SVG}text"))
+    for what in ("face-down marker", "gold on the board", "cleared spot", "a mountain", "a river"):
+        assert what in words
+    texts = {t.text for t in root.iter(f"{SVG}text")}
+    assert set("abcdefghijk") <= texts and {str(n) for n in range(1, 12)} <= texts
+
+
+def test_text_board_has_a_legend_and_both_ends_of_each_row() -> None:
+    lines = str(game().new_initial_state()).splitlines()
+    assert any(line.startswith("legend: o face-down marker, G gold on the board") for line in lines)
+    middle = next(line for line in lines if line.startswith("f1"))
+    assert " f11 " in middle
+    assert next(line for line in lines if line.startswith("k1")).split()[7] == "k6"
+

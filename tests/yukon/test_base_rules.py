@@ -163,7 +163,9 @@ def test_end_card_values_gold_positive_pebble_negative_most_points_wins() -> Non
     play(s, "d1")
     assert s.scores() == [12.0, -6.0]
     assert s.winners() == (0,)
-    assert s.outcome() == motherlode.Outcome((0,), (12.0, -6.0))
+    assert s.outcome() == motherlode.Outcome(
+        (0,), (12.0, -6.0), "all the cards of the playing area have been taken"
+    )
 
 
 def test_end_a_tie_shares_the_victory() -> None:

@@ -13,8 +13,8 @@ The rules are in ``game.py``; this package wires their notation, boards and bot 
 
 from __future__ import annotations
 
-from motherlode.core.protocol import wire
-from motherlode.games.chinagold import bot, notation, render
+from motherlode.core.protocol import Narrator, wire
+from motherlode.games.chinagold import bot, narrate, notation, render
 from motherlode.games.chinagold.game import ChinagoldConfig, ChinagoldGame, ChinagoldState
 
 wire(
@@ -22,6 +22,7 @@ wire(
     ChinagoldState,
     notation=notation.NOTATION,
     renderer=render.RENDERER,
+    narrator=Narrator(narrate=narrate.narrate, summary=narrate.summary),
     bots={"greedy": bot.make_greedy},
 )
 

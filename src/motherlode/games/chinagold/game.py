@@ -294,6 +294,18 @@ class ChinagoldState(State):
     def scores(self) -> list[float]:
         return [float(self.collected[0]), float(self.collected[1])]
 
+    def termination(self) -> str:
+        """Why the finished game ended: every spot cleared (the rulebook's end), or the turn
+        limit; empty while it runs."""
+        if not self.over:
+            return ""
+        if self.hidden == 0:
+            return "all prospecting spots have been cleared"
+        return (
+            f"the turn limit of {self.game.cfg.max_turns} turns was reached;"
+            " the gold collected so far decides"
+        )
+
     def clone(self) -> Self:
         new = object.__new__(type(self))
         new.game = self.game

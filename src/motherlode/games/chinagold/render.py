@@ -64,7 +64,7 @@ def text_board(state: ChinagoldState, seat: Player | None = None) -> str:
         )
     ways = obs["ways"]
     lines.append(f"ways left to turn 5/4/3 in a line: {ways['5']}/{ways['4']}/{ways['3']}")
-    header = "markers".center(26) + "mountains".center(26) + "rivers".center(26)
+    header = f"    {'markers':^21}       {'mountains':^21}   {'rivers':^21}"
     lines.append(header.rstrip())
     idx = 0
     for row, length in enumerate(ROW_LENGTHS):
@@ -75,11 +75,16 @@ def text_board(state: ChinagoldState, seat: Player | None = None) -> str:
         mtn = " ".join("." if c["state"] == "cleared" else c["mountain"] for c in cells)
         riv = " ".join("." if c["state"] == "cleared" else c["river"] for c in cells)
         label = f"{ROW_LETTERS[row]}{first:<2}"
-        part = [f"{label} {indent}{marks}{indent}"]
-        part.append(f"   {indent}{mtn}{indent}")
+        # each row between its first and its last spot's names: the diagonal numbers
+        field = f"{indent}{marks} {cells[-1]['spot']}"
+        part = [f"{label} {field:<28}"]
+        part.append(f"{indent}{mtn}{indent}")
         part.append(f"   {indent}{riv}")
         lines.append("".join(part).rstrip())
         idx += length
+    lines.append("legend: o face-down marker, G gold on the board, . cleared spot")
+    lines.append("        mountains A..Q, rivers a..q; a spot is its row letter a..k and")
+    lines.append("        diagonal number, each row shown between its first and last spot")
     return "\n".join(lines)
 
 
@@ -126,13 +131,15 @@ def svg_board(state: ChinagoldState, seat: Player | None = None) -> str:
     legal = set(state.legal_actions()) if seat is None or seat == state.current_player() else set()
     body += _markers(obs["spots"], legal, frame)
     body += _line_handles(legal, frame)
-    if PASS in legal:
+    # the pass button is not part of the board: only the seat to move sees it
+    if PASS in legal and seat is not None:
         bx, by = margin, height - margin - 10
         button = element("rect", x=bx, y=by - 18, width=70, height=24, rx=5, fill="#7a5a00")
         button += element("text", "pass", x=bx + 35, y=by - 1, fill="white",
                           text_anchor="middle", font_size=14)
         body.append(actionable(button, "pass", "pass: no turning and no reburial possible"))
     body += _side_panel(state, obs, width - 180, margin)
+    body.append(element("g", raw="".join(_legend(width - 180, margin + 200)), id="legend"))
     return document(width, height, body, title=f"Chinagold {obs['position']}")
 
 
@@ -273,6 +280,36 @@ def _side_panel(state: ChinagoldState, obs: dict[str, Any], tx: float, margin: f
                 fill="#3b2410")
         for i, text in enumerate(info_lines)
     ]
+
+
+def _legend(x: float, y: float) -> list[str]:
+    """The symbols of the board, drawn as they are on it."""
+    r = SIZE * 0.45
+    rows: list[tuple[str, str]] = [
+        (element("circle", cx=x + 10, cy=0, r=r, fill="#3b3026", stroke="#e8dcc0",
+                 stroke_width=1.5), "face-down marker"),
+        (element("circle", cx=x + 10, cy=0, r=r, fill=GOLD, stroke="#7a5a00", stroke_width=1.5),
+         "gold on the board"),
+        (element("circle", cx=x + 10, cy=0, r=3, fill="#5b3b1d", opacity=0.6), "cleared spot"),
+        (element("rect", x=x - 2, y=-10, width=24, height=20, fill=BROWNS[0], stroke="#4a2c12",
+                 stroke_width=2.5), "a mountain (A..Q)"),
+        (element("line", x1=x - 2, y1=0, x2=x + 22, y2=0, stroke=RIVER, stroke_width=5,
+                 stroke_linecap="round"), "a river (a..q)"),
+        (element("line", x1=x + 2, y1=0, x2=x + 18, y2=0, stroke="#3b3026", stroke_width=8,
+                 stroke_linecap="round")
+         + element("line", x1=x + 2, y1=0, x2=x + 18, y2=0, stroke="#ffe680", stroke_width=5,
+                   stroke_linecap="round"), "a line you may turn"),
+    ]
+    out = [element("text", "Legend", x=x, y=y, font_size=15, fill="#3b2410")]
+    for i, (shape, text) in enumerate(rows):
+        cy = y + 26 + 28 * i
+        out.append(element("g", raw=shape, transform=f"translate(0,{cy})"))
+        out.append(element("text", text, x=x + 32, y=cy + 5, font_size=13, fill="#3b2410"))
+    out.append(element("text", "spots: row letter a..k,", x=x, y=y + 26 + 28 * len(rows),
+                       font_size=12, fill="#5b3b1d"))
+    out.append(element("text", "diagonal number 1..11", x=x, y=y + 42 + 28 * len(rows),
+                       font_size=12, fill="#5b3b1d"))
+    return out
 
 
 RENDERER: Renderer[ChinagoldState] = Renderer(text_board=text_board, svg_board=svg_board)

@@ -3,8 +3,8 @@
 The rules are in ``game.py``; this package wires their notation, boards and bot to them.
 """
 
-from motherlode.core.protocol import wire
-from motherlode.games.yukon import bot, notation, render
+from motherlode.core.protocol import Narrator, wire
+from motherlode.games.yukon import bot, narrate, notation, render
 from motherlode.games.yukon.game import YukonConfig, YukonGame, YukonState
 
 wire(
@@ -12,6 +12,7 @@ wire(
     YukonState,
     notation=notation.NOTATION,
     renderer=render.RENDERER,
+    narrator=Narrator(narrate=narrate.narrate, summary=narrate.summary),
     bots={"greedy": bot.make_greedy},
 )
 

@@ -638,6 +638,17 @@ class YukonState(State):
     def scores(self) -> list[float]:
         return [float(self.points(p)) for p in range(self.game.num_players)]
 
+    def termination(self) -> str:
+        """Why the finished game ended (rulebook, End of the Game); empty while it runs."""
+        if not self.over:
+            return ""
+        if all(k == EMPTY for k in self.grid):
+            return "all the cards of the playing area have been taken"
+        return (
+            f"P{self.player + 1} cannot take a card: none is left in the Prospector's"
+            " row or column"
+        )
+
     def team_scores(self) -> list[float]:
         """Base game with 4 players: the totals of the pairs (seats 1+3, 2+4)."""
         s = self.scores()

@@ -50,7 +50,7 @@ def text_board(state: YukonState, seat: int | None = None) -> str:
     if view["teams"]:
         t = state.team_scores()
         lines.append(f"  pairs: P1+P3 {t[0]:g}, P2+P4 {t[1]:g}")
-    status = "game over" if view["terminal"] else f"next line: {view['axis']}"
+    status = "game over" if view["terminal"] else f"next take from {_next_line(view)}"
     if view["pending"] != "-":
         status += f", pending: {view['pending']}"
     if view["order"] != "clockwise":
@@ -58,7 +58,27 @@ def text_board(state: YukonState, seat: int | None = None) -> str:
     if view["beside"]:
         status += "; beside the area: " + " ".join(view["beside"])
     lines.append("  " + status)
+    lines.extend(text_legend(state.game.expansion))
     return "\n".join(lines)
+
+
+def _next_line(view: dict[str, Any]) -> str:
+    """``row 2``, ``column d`` or ``row 2 or column d``: where the next card must come from."""
+    here = view["prospector"]
+    if here is None:
+        return "the grid once it is dealt"
+    row, col = f"row {here[1:]}", f"column {here[0]}"
+    return {"row": row, "col": col}.get(view["axis"], f"{row} or {col}")
+
+
+def text_legend(expansion: bool) -> list[str]:
+    """The symbols of the text board, one or three lines."""
+    out = ["  legend: +N Gold card, -N Pebble card, @ the Prospector, . an empty place"]
+    if expansion:
+        out.append("          Tr Trapper, Gs Goldsmith, Co Commander, Sw Swindler, Cu Courier,")
+        out.append("          In Innkeeper, Ja Jailer, Te Teacher, To Telegraph Operator,")
+        out.append("          PaN a Pan with N discs")
+    return out
 
 
 CARD_W, CARD_H, GAP = 64, 88, 8
@@ -144,7 +164,8 @@ def svg_board(state: YukonState, seat: int | None = None) -> str:
     grid_w = size * (CARD_W + GAP)
     panel_x = ox + grid_w + 30
     width = panel_x + 330
-    height = max(oy + size * (CARD_H + GAP) + 40, 120 + 150 * g.num_players)
+    legend_y = oy + size * (CARD_H + GAP) + 6
+    height = max(legend_y + 64, 120 + 150 * g.num_players)
     body: list[str] = [
         "<defs>"
         '<linearGradient id="gold" x1="0" y1="0" x2="1" y2="1">'
@@ -229,7 +250,11 @@ def svg_board(state: YukonState, seat: int | None = None) -> str:
                 )
             else:
                 body.append(shape)
-    body.extend(_panel(state, view, panel_x, oy, legal if acting else {}))
+    body.extend(_legend(ox, legend_y, g.expansion))
+    # the buttons beside the board only for the seat to move, never for a spectator
+    body.extend(
+        _panel(state, view, panel_x, oy, legal if seat is not None and seat == to_move else {})
+    )
     return svg.document(width, height, body, title="Yukon")
 
 
@@ -287,9 +312,17 @@ def _panel(
     for p, info in enumerate(view["players"]):
         colour = PLAYER_COLOURS[p]
         bold = "bold" if view["to_move"] == p else "normal"
-        label = f"P{p + 1}  {info['points']} pts" + ("  ★ Prospector" if info["prospector"] else "")
-        if view["to_move"] == p:
-            label = "▶ " + label
+        label = f"P{p + 1}  {info['points']} pts" + (
+            "  + Prospector 5" if info["prospector"] else ""
+        )
+        if view["to_move"] == p:  # a triangle drawn as a shape, not a font glyph
+            out.append(
+                svg.element(
+                    "path",
+                    d=f"M{x - 14},{yy + 3} L{x - 4},{yy + 9} L{x - 14},{yy + 15} Z",
+                    fill=colour,
+                )
+            )
         out.append(
             svg.element("text", label, x=x, y=yy + 14, font_size=15, font_weight=bold, fill=colour)
         )
@@ -321,6 +354,76 @@ def _panel(
             ) + svg.element("text", s, x=x + 8, y=yy + 15, font_size=13, fill="#1b3a1b")
             out.append(svg.actionable(box, s))
             yy += 26
+    return out
+
+
+def _legend(x: float, y: float, expansion: bool) -> list[str]:
+    """The symbols of the SVG board, drawn as they are on it, along its lower edge."""
+    out = []
+    items: list[tuple[str, str]] = [
+        ("+", "Gold (plus)"),
+        ("-", "Pebble (minus)"),
+        ("P", "the Prospector"),
+        (".", "taken"),
+        ("!", "may be taken"),
+    ]
+    if expansion:
+        items.append(("T", "Townsfolk"))
+    for i, (what, text) in enumerate(items):
+        cx = x + i * 96
+        if what == "+":
+            out.append(_mini_card("+", cx, y))
+        elif what == "-":
+            out.append(_mini_card("-", cx, y))
+        elif what == "T":
+            out.append(_mini_card("Te", cx, y))
+        elif what == ".":
+            out.append(
+                svg.element(
+                    "rect",
+                    x=cx,
+                    y=y,
+                    width=24,
+                    height=32,
+                    rx=4,
+                    fill="none",
+                    stroke="#b9a77f",
+                    stroke_dasharray="4 4",
+                )
+            )
+        elif what == "!":
+            out.append(
+                svg.element(
+                    "rect",
+                    x=cx - 1,
+                    y=y - 1,
+                    width=26,
+                    height=34,
+                    rx=5,
+                    fill="none",
+                    stroke="#1b7f3a",
+                    stroke_width=3,
+                )
+            )
+        else:
+            out.append(
+                svg.element(
+                    "g",
+                    raw=_prospector(0, 0),
+                    transform=f"translate({cx + 12},{y + 18}) scale(0.6)",
+                )
+            )
+        out.append(svg.element("text", text, x=cx + 30, y=y + 21, font_size=11, fill="#3b2a14"))
+    out.append(
+        svg.element(
+            "text",
+            "columns a, b, c... rows 1, 2, 3...: a move names its card, e.g. d5",
+            x=x,
+            y=y + 52,
+            font_size=11,
+            fill="#6b5420",
+        )
+    )
     return out
 
 
