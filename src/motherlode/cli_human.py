@@ -141,6 +141,7 @@ class TerminalGame:
         self.snapshots: list[_Snapshot] = []
         self.humans = {i for i, a in enumerate(self.agents) if isinstance(a, HumanAgent)}
         self._setup_draws = 0
+        self._setup_line = ""
         self._decided = False
 
     # -- naming ---------------------------------------------------------------------
@@ -184,6 +185,7 @@ class TerminalGame:
         state.apply_action(action)
         if chance and not self._decided:
             self._setup_draws += 1  # the set-up: one line for the whole deal
+            self._setup_line = line  # (a single draw keeps its own sentence)
             return
         self._log_setup()
         self.log.append(line)
@@ -193,8 +195,12 @@ class TerminalGame:
             self.svg.write_text(self.state.render_svg(None))
 
     def _log_setup(self) -> None:
-        if not self._decided and self._setup_draws:
+        if not self._decided and self._setup_draws > 1:
             self.log.append(f"the set-up is dealt ({self._setup_draws} draws)")
+        elif not self._decided and self._setup_draws == 1:
+            self.log.append(self._setup_line)
+            if not self.quiet:
+                self.say(self._setup_line, "dim")
         self._decided = True
 
     def play(self) -> State:

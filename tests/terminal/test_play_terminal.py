@@ -48,11 +48,11 @@ def test_help_wrong_input_undo_log_and_ctrl_c_save_then_resume(tmp_path: Path) -
     assert "99" in out and "pick a number from 1 to 12" in out
     assert "there is no move of yours to take back yet" in answer(child, "undo")
     out = answer(child, "1")  # c1; the greedy bot answers
-    assert ("P1: c1" in out and "P2 (greedy): " in out) or "P2: b1" in out
+    assert "P1 takes c1 (+3 gold)" in out and "P2 takes b1" in out
     out = answer(child, "undo")
     assert "P1 takes back 2 step(s)." in out
     out = answer(child, "log")
-    assert "1. the set-up is dealt (49 draws)" in out and "P1: c1" not in out
+    assert "1. the set-up is dealt (49 draws)" in out and "P1 takes c1" not in out
     answer(child, "c2")
     child.sendintr()  # Ctrl-C at the prompt saves the game
     child.expect_exact(f"motherlode play yukon --resume {saved}")
@@ -67,7 +67,7 @@ def test_help_wrong_input_undo_log_and_ctrl_c_save_then_resume(tmp_path: Path) -
     child.expect_exact("Resumed after 51 steps.")
     child.expect_exact(PROMPT)
     out = answer(child, "log")
-    assert "1. the set-up is dealt (49 draws)" in out and "2. P1: c2" in out
+    assert "1. the set-up is dealt (49 draws)" in out and "2. P1 takes c2" in out
     child.sendeof()  # Ctrl-D saves too
     child.expect_exact("game saved to")
     child.expect(pexpect.EOF)
