@@ -41,6 +41,7 @@ import heapq
 import itertools
 from collections import deque
 from dataclasses import dataclass
+from typing import Any
 
 from motherlode.core.agent import Agent
 from motherlode.core.protocol import Action, Game, State
@@ -658,3 +659,8 @@ class GreedyAgent(Agent):
             return False
         b = self.board
         return not any(b.city_of[m] >= 0 and m != s.pos[p] for m, _ in self._routes(s, p))
+
+
+def make_greedy(game: Game, seed: int = 0, **params: Any) -> GreedyAgent:
+    """The ``greedy`` bot of ``game`` (the factory :meth:`Game.bots` hands out)."""
+    return GreedyAgent(game, seed=seed, **params)

@@ -42,7 +42,6 @@ Chance outcome ids: ``card_number - 1`` (0..167), "draw #12".
 
 from __future__ import annotations
 
-import json
 import math
 from collections import deque
 from collections.abc import Sequence
@@ -52,8 +51,6 @@ from typing import Any, ClassVar, Self
 import numpy as np
 from pydantic import Field, model_validator
 
-from motherlode.core.agent import Agent
-from motherlode.core.errors import NotationError
 from motherlode.core.protocol import CHANCE, TERMINAL, Action, Game, GameConfig, Player, State
 from motherlode.games.eurorails.board import (
     ALPINE,
@@ -68,35 +65,77 @@ from motherlode.games.eurorails.board import (
     event_area,
     load_board,
 )
+from motherlode.games.eurorails.constants import (
+    BUILD,
+    CHANNEL,
+    CIRCUS_CITIES,
+    CIRCUS_DIVISOR,
+    CIRCUS_PAY,
+    COMPOSING,
+    CONTRACTS,
+    CROSSGRADE,
+    DEAL,
+    FIRST_EVENT,
+    FOREVER,
+    LIST_FIELDS,
+    LOAN,
+    MAJOR_WORTH,
+    MAX_LOADS,
+    MAX_PLAYERS,
+    MOVE_FEE,
+    NESTED_FIELDS,
+    NUM_CARDS,
+    OFFER_STAGES,
+    OPS,
+    OVER,
+    PHASE_NAMES,
+    PRICE_MAX,
+    PRICED,
+    PROPOSED,
+    RENT,
+    SCALAR_FIELDS,
+    SPEND_LIMIT,
+    TRACK_WORTH,
+    UPGRADE_WORTH,
+)
+from motherlode.games.eurorails.observe import observation, tensor, tensor_size
 
-NUM_CARDS = 168
-FIRST_EVENT = 147
-MAX_LOADS = 32
-MAX_PLAYERS = 6
-RENT = 4
-SPEND_LIMIT = 20
-CROSSGRADE = 5
-# The Circus (rulebook "Variant Rules"; content: loads.json "circus")
-CIRCUS_CITIES = ("Kaliningrad", "Paris")
-CIRCUS_PAY = 20
-CIRCUS_DIVISOR = 10
-MOVE_FEE = 1  # Challenge Game, Cost to Move: a turn's moves on the player's own track
-CONTRACTS = 4  # Challenge Game, Open Contracts: at most 4 face up
-PRICE_MAX = 250  # Selling and Trading Track: the highest price an offer may name
-TRACK_WORTH = 0.75  # search heuristic: million a milepost of a player's network is worth
-MAJOR_WORTH = 8.0  # search heuristic: million a major city joined into one network is worth
-UPGRADE_WORTH = 15.0  # search heuristic: million an upgrade (20 paid) is worth
-LOAN = 20  # Mercy: Borrowing, the most a player may owe the bank (before doubling)
-FOREVER = 1 << 30
-CHANNEL = "English Channel"
-
-# stages of an offer (Selling and Trading Track)
-COMPOSING, PRICED, PROPOSED = range(3)
-OFFER_STAGES = ("composing", "priced", "proposed")
-
-# phases of the turn player
-DEAL, BUILD, OPS, OVER = range(4)
-PHASE_NAMES = ("deal", "build", "move", "over")
+__all__ = [
+    "BUILD",
+    "CHANNEL",
+    "CIRCUS_CITIES",
+    "CIRCUS_DIVISOR",
+    "CIRCUS_PAY",
+    "COMPOSING",
+    "CONTRACTS",
+    "CROSSGRADE",
+    "DEAL",
+    "FIRST_EVENT",
+    "FOREVER",
+    "LIST_FIELDS",
+    "LOAN",
+    "MAJOR_WORTH",
+    "MAX_LOADS",
+    "MAX_PLAYERS",
+    "MOVE_FEE",
+    "NESTED_FIELDS",
+    "NUM_CARDS",
+    "OFFER_STAGES",
+    "OPS",
+    "OVER",
+    "PHASE_NAMES",
+    "PRICED",
+    "PRICE_MAX",
+    "PROPOSED",
+    "RENT",
+    "SCALAR_FIELDS",
+    "SPEND_LIMIT",
+    "TRACK_WORTH",
+    "UPGRADE_WORTH",
+    "EurorailsConfig",
+    "EurorailsGame",
+    "EurorailsState",
+]
 
 
 class EurorailsConfig(GameConfig):
@@ -488,61 +527,10 @@ class EurorailsGame(Game):
         return False
 
     def observation_tensor_shape(self) -> tuple[int, ...]:
-        from motherlode.games.eurorails.view import tensor_size
-
         return (tensor_size(self),)
 
     def new_initial_state(self) -> EurorailsState:
         return EurorailsState(self)
-
-    def deserialize(self, text: str) -> EurorailsState:
-        return EurorailsState.from_text(self, text)
-
-    def bots(self) -> dict[str, Any]:
-        from motherlode.games.eurorails.bot import GreedyAgent
-
-        def greedy(game: Game, seed: int = 0, **params: Any) -> Agent:
-            return GreedyAgent(game, seed=seed, **params)
-
-        return {"greedy": greedy}
-
-
-# fields copied by clone / serialize (lists of ints, or lists of lists of ints)
-_SCALARS = (
-    "phase",
-    "first",
-    "t",
-    "moves",
-    "halved",
-    "spent",
-    "from_major",
-    "upgraded",
-    "end_now",
-    "discarding",
-    "target",
-    "cash_public",
-    "over",
-)
-_LISTS = (
-    "cash",
-    "train",
-    "pos",
-    "prev",
-    "draw",
-    "discard",
-    "aside",
-    "chips",
-    "edge_owner",
-    "turns_done",
-    "lost",
-    "on_ferry",
-    "rented",
-    "declared",
-    "pending",
-    "winners_",
-    "blocked",
-)
-_NESTED = ("loads", "hands", "link_owners", "active", "reserve", "erased")
 
 
 class EurorailsState(State):
@@ -638,11 +626,11 @@ class EurorailsState(State):
         new = object.__new__(type(self))
         new.game = self.game
         new._history = list(self._history)
-        for k in _SCALARS:
+        for k in SCALAR_FIELDS:
             setattr(new, k, getattr(self, k))
-        for k in _LISTS:
+        for k in LIST_FIELDS:
             setattr(new, k, list(getattr(self, k)))
-        for k in _NESTED:
+        for k in NESTED_FIELDS:
             setattr(new, k, [list(x) for x in getattr(self, k)])
         new.touch = [list(x) for x in self.touch]
         new.net = [set(x) for x in self.net]
@@ -675,106 +663,6 @@ class EurorailsState(State):
         new.moves2 = self.moves2
         new.halved2 = self.halved2
         return new
-
-    def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {k: getattr(self, k) for k in (*_SCALARS, *_LISTS, *_NESTED)}
-        owned: dict[str, list[int]] = {}
-        for e, o in enumerate(self.edge_owner):
-            if o >= 0:
-                owned.setdefault(str(o), []).append(e)
-        d["edge_owner"] = owned
-        d["history"] = self._history
-        if self.game.cfg.circus:
-            d["circus_at"] = self.circus_at
-        if self.game.cfg.mercy_borrowing:
-            d["debt"] = self.debt
-        if self.game.cfg.mercy_late_payment:
-            d["late"] = self.late
-        if self.game.cfg.challenge_field_warehousing:
-            d["warehouse"] = self.warehouse
-        if self.game.cfg.challenge_open_contracts:
-            d["contracts"] = self.contracts
-        if self.game.cfg.challenge_track_trading:
-            d["trade"] = {
-                "offer": self.offer,
-                "take": self.offer_take,
-                "give": self.offer_give,
-                "offered": self.offered,
-                "traded": self.traded,
-            }
-        if self.game.cfg.challenge_additional_trains:
-            d["second"] = {
-                "train": self.train2,
-                "pos": self.pos2,
-                "prev": self.prev2,
-                "on_ferry": self.on_ferry2,
-                "loads": self.loads2,
-                "moves": self.moves2,
-                "halved": self.halved2,
-            }
-        return d
-
-    def serialize(self) -> str:
-        """The position notation: compact JSON of every field (documented in the docs)."""
-        return "eurorails:" + json.dumps(self.to_dict(), separators=(",", ":"), sort_keys=True)
-
-    @classmethod
-    def from_text(cls, game: EurorailsGame, text: str) -> EurorailsState:
-        if not isinstance(text, str) or not text.startswith("eurorails:"):
-            raise NotationError(
-                f"eurorails: a position starts with 'eurorails:', got {text[:40]!r}"
-            )
-        try:
-            d = json.loads(text[len("eurorails:") :])
-            state = cls(game)
-            for k in _SCALARS:
-                setattr(state, k, int(d[k]))
-            for k in _LISTS:
-                if k != "edge_owner":
-                    setattr(state, k, [int(x) for x in d[k]])
-            for k in _NESTED:
-                setattr(state, k, [[int(y) for y in x] for x in d[k]])
-            state._history = [int(x) for x in d["history"]]
-            if game.cfg.circus:
-                state.circus_at = [int(x) for x in d["circus_at"]]
-            if game.cfg.mercy_borrowing:
-                state.debt = [int(x) for x in d["debt"]]
-            if game.cfg.mercy_late_payment:
-                state.late = [[int(y) for y in x] for x in d["late"]]
-            if game.cfg.challenge_field_warehousing:
-                state.warehouse = [[int(y) for y in x] for x in d["warehouse"]]
-            if game.cfg.challenge_open_contracts:
-                state.contracts = [int(x) for x in d["contracts"]]
-            if game.cfg.challenge_track_trading:
-                tr = d["trade"]
-                state.offer = [int(x) for x in tr["offer"]]
-                state.offer_take = [int(x) for x in tr["take"]]
-                state.offer_give = [int(x) for x in tr["give"]]
-                state.offered = [int(x) for x in tr["offered"]]
-                state.traded = int(tr["traded"])
-            if game.cfg.challenge_additional_trains:
-                sd = d["second"]
-                state.train2 = [int(x) for x in sd["train"]]
-                state.pos2 = [int(x) for x in sd["pos"]]
-                state.prev2 = [int(x) for x in sd["prev"]]
-                state.on_ferry2 = [int(x) for x in sd["on_ferry"]]
-                state.loads2 = [[int(y) for y in x] for x in sd["loads"]]
-                state.moves2 = int(sd["moves"])
-                state.halved2 = int(sd["halved"])
-            for o, edges in d["edge_owner"].items():
-                for e in edges:
-                    state.edge_owner[int(e)] = int(o)
-        except (KeyError, ValueError, TypeError, IndexError, json.JSONDecodeError) as err:
-            raise NotationError(f"eurorails: bad position ({type(err).__name__}: {err})") from None
-        n = game.num_players
-        if (
-            len(state.cash) != n
-            or len(state.hands) != n
-            or len(state.edge_owner) != len(game.board.edge_ends)
-        ):
-            raise NotationError(f"eurorails: the position is not for {n} players on this map")
-        state._rebuild_touch()
-        return state
 
     def _rebuild_touch(self) -> None:
         b = self.game.board
@@ -1820,7 +1708,7 @@ class EurorailsState(State):
         return None
 
     def may_reverse(self, m: int) -> bool:
-        """"A train may only reverse direction if it is in a city (including all major city
+        """ "A train may only reverse direction if it is in a city (including all major city
         mileposts)": a city milepost. At a junction it changes direction by taking another
         branch, never by going back (rules 2; the Mercy rule Backtracking reverses elsewhere)."""
         return self.game.board.city_of[m] >= 0
@@ -2495,49 +2383,13 @@ class EurorailsState(State):
             return tuple(self.winners_)
         return super().winners()
 
-    # -- notation --------------------------------------------------------------------------
-
-    def _action_to_string(self, action: Action) -> str:
-        from motherlode.games.eurorails.notation import action_string
-
-        return action_string(self, action)
-
-    def _parse_action(self, text: str) -> Action:
-        from motherlode.games.eurorails.notation import parse_action
-
-        return parse_action(self, text)
-
-    def _explain_illegal(self, action: Action) -> str:
-        from motherlode.games.eurorails.notation import explain
-
-        return explain(self, action)
-
-    # -- views -----------------------------------------------------------------------------
+    # -- views (rules-side: what a seat may see) --------------------------------------------
 
     def observation(self, player: Player | None = None) -> dict[str, Any]:
-        from motherlode.games.eurorails.view import observation
-
         return observation(self, player)
 
     def observation_tensor(self, player: Player | None = None) -> np.ndarray:
-        from motherlode.games.eurorails.view import tensor
-
         return tensor(self, player)
-
-    def __str__(self) -> str:
-        from motherlode.games.eurorails.view import text_summary
-
-        return text_summary(self, None)
-
-    def render_text(self, seat: Player | None = None) -> str:
-        from motherlode.games.eurorails.view import text_board
-
-        return text_board(self, seat)
-
-    def render_svg(self, seat: Player | None = None) -> str:
-        from motherlode.games.eurorails.view import svg_board
-
-        return svg_board(self, seat)
 
     def check_invariants(self) -> None:
         """Every card and load chip is accounted for; cash never negative."""
