@@ -1,8 +1,9 @@
-"""Eurorails, Hauling Freight: loads and deliveries (Delivering Loads; the bonus events
-paid on a delivery; Mercy, Late Payment of a use fee from the payoff; the Circus chips).
+"""Eurorails, Hauling Freight: loads and deliveries (Picking Up Loads, Delivering Loads;
+the bonus events paid on a delivery; Mercy, Late Payment of a use fee from the payoff; the
+Circus chips; the Challenge Game's Field Warehousing).
 
-Picking up and dropping loads are applied by the turn's dispatcher (:mod:`.turns`); the
-loads a train may pick up or drop are listed with its moves (:mod:`.movement`).
+The loads a train may pick up, drop or deliver are listed with its moves (:mod:`.movement`);
+what each does is applied here.
 """
 
 from __future__ import annotations
@@ -26,6 +27,40 @@ class LoadRules(StateBase):
                 self.cash[p] -= amount
                 self.cash[entry[1]] += amount
         self.late = [x for x in self.late if x[2] > 0]
+
+    def _pick_up(self, p: int, x: int) -> None:
+        """``p``'s train picks up load ``x`` in its city (Picking Up Loads): a warehoused
+        chip first (Field Warehousing), a Circus chip from the city."""
+        g = self.game
+        c = g.board.city_of[self.pos[p]]
+        stored = [w for w in self.warehouse if w[0] == c and w[1] == x]
+        if x == g.CIRCUS:
+            self.circus_at.remove(c)
+        elif stored:  # a warehoused load is taken before the tray's
+            self.warehouse.remove(stored[0])
+        else:
+            self.chips[x] -= 1
+        self.loads[p].append(x)
+        self.loads[p].sort()
+        self.blocked.append(self.pos[p] * 64 + x)
+        self.halved |= 2
+        if g.cfg.challenge_cost_to_load:
+            self.moves -= 1
+
+    def _drop(self, p: int, x: int) -> None:
+        """``p``'s train drops load ``x`` in its city without payoff: the chip returns to
+        the tray (Field Warehousing: it stays in the city for 4 more turns)."""
+        g = self.game
+        self.loads[p].remove(x)
+        c = g.board.city_of[self.pos[p]]
+        if g.cfg.challenge_field_warehousing and x != g.CIRCUS:
+            self.warehouse.append([c, x, p, self.turns_done[p] + 5])
+        else:
+            self._put_down(x, c)
+        self.blocked.append(self.pos[p] * 64 + 32 + x)
+        self.halved |= 2
+        if g.cfg.challenge_cost_to_load:
+            self.moves -= 1
 
     def _deliver(self, p: int, slot: int, j: int) -> None:
         b = self.game.board

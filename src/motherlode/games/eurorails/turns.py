@@ -194,33 +194,9 @@ class TurnRules(SecondTrainRules, BuildingRules, TradingRules, VictoryRules):
         elif action < g.PICK0:
             self._board_ferry(p, action - g.FERRY0)
         elif action < g.DROP0:
-            x = action - g.PICK0
-            c = g.board.city_of[self.pos[p]]
-            stored = [w for w in self.warehouse if w[0] == c and w[1] == x]
-            if x == g.CIRCUS:
-                self.circus_at.remove(c)
-            elif stored:  # a warehoused load is taken before the tray's
-                self.warehouse.remove(stored[0])
-            else:
-                self.chips[x] -= 1
-            self.loads[p].append(x)
-            self.loads[p].sort()
-            self.blocked.append(self.pos[p] * 64 + x)
-            self.halved |= 2
-            if g.cfg.challenge_cost_to_load:
-                self.moves -= 1
+            self._pick_up(p, action - g.PICK0)
         elif action < g.DELIVER0:
-            x = action - g.DROP0
-            self.loads[p].remove(x)
-            c = g.board.city_of[self.pos[p]]
-            if g.cfg.challenge_field_warehousing and x != g.CIRCUS:
-                self.warehouse.append([c, x, p, self.turns_done[p] + 5])
-            else:
-                self._put_down(x, c)
-            self.blocked.append(self.pos[p] * 64 + 32 + x)
-            self.halved |= 2
-            if g.cfg.challenge_cost_to_load:
-                self.moves -= 1
+            self._drop(p, action - g.DROP0)
         elif action < g.END_MOVE:
             self._deliver(p, *divmod(action - g.DELIVER0, 3))
             if g.cfg.challenge_cost_to_load:
