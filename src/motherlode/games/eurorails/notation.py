@@ -428,6 +428,36 @@ def write_position(state: EurorailsState) -> str:
     return "eurorails:" + json.dumps(position_dict(state), separators=(",", ":"), sort_keys=True)
 
 
+def _read_options(state: EurorailsState, d: dict[str, Any]) -> None:
+    """The fields of the optional rules played (read by :func:`read_position`)."""
+    if state.game.cfg.circus:
+        state.circus_at = [int(x) for x in d["circus_at"]]
+    if state.game.cfg.mercy_borrowing:
+        state.debt = [int(x) for x in d["debt"]]
+    if state.game.cfg.mercy_late_payment:
+        state.late = [[int(y) for y in x] for x in d["late"]]
+    if state.game.cfg.challenge_field_warehousing:
+        state.warehouse = [[int(y) for y in x] for x in d["warehouse"]]
+    if state.game.cfg.challenge_open_contracts:
+        state.contracts = [int(x) for x in d["contracts"]]
+    if state.game.cfg.challenge_track_trading:
+        tr = d["trade"]
+        state.offer = [int(x) for x in tr["offer"]]
+        state.offer_take = [int(x) for x in tr["take"]]
+        state.offer_give = [int(x) for x in tr["give"]]
+        state.offered = [int(x) for x in tr["offered"]]
+        state.traded = int(tr["traded"])
+    if state.game.cfg.challenge_additional_trains:
+        sd = d["second"]
+        state.train2 = [int(x) for x in sd["train"]]
+        state.pos2 = [int(x) for x in sd["pos"]]
+        state.prev2 = [int(x) for x in sd["prev"]]
+        state.on_ferry2 = [int(x) for x in sd["on_ferry"]]
+        state.loads2 = [[int(y) for y in x] for x in sd["loads"]]
+        state.moves2 = int(sd["moves"])
+        state.halved2 = int(sd["halved"])
+
+
 def read_position(game: EurorailsGame, text: str) -> EurorailsState:
     """The position whose :func:`write_position` is ``text`` (a bad one: NotationError)."""
     if not isinstance(text, str) or not text.startswith("eurorails:"):
@@ -443,32 +473,7 @@ def read_position(game: EurorailsGame, text: str) -> EurorailsState:
         for k in NESTED_FIELDS:
             setattr(state, k, [[int(y) for y in x] for x in d[k]])
         state._history = [int(x) for x in d["history"]]
-        if game.cfg.circus:
-            state.circus_at = [int(x) for x in d["circus_at"]]
-        if game.cfg.mercy_borrowing:
-            state.debt = [int(x) for x in d["debt"]]
-        if game.cfg.mercy_late_payment:
-            state.late = [[int(y) for y in x] for x in d["late"]]
-        if game.cfg.challenge_field_warehousing:
-            state.warehouse = [[int(y) for y in x] for x in d["warehouse"]]
-        if game.cfg.challenge_open_contracts:
-            state.contracts = [int(x) for x in d["contracts"]]
-        if game.cfg.challenge_track_trading:
-            tr = d["trade"]
-            state.offer = [int(x) for x in tr["offer"]]
-            state.offer_take = [int(x) for x in tr["take"]]
-            state.offer_give = [int(x) for x in tr["give"]]
-            state.offered = [int(x) for x in tr["offered"]]
-            state.traded = int(tr["traded"])
-        if game.cfg.challenge_additional_trains:
-            sd = d["second"]
-            state.train2 = [int(x) for x in sd["train"]]
-            state.pos2 = [int(x) for x in sd["pos"]]
-            state.prev2 = [int(x) for x in sd["prev"]]
-            state.on_ferry2 = [int(x) for x in sd["on_ferry"]]
-            state.loads2 = [[int(y) for y in x] for x in sd["loads"]]
-            state.moves2 = int(sd["moves"])
-            state.halved2 = int(sd["halved"])
+        _read_options(state, d)
         for o, edges in d["edge_owner"].items():
             for e in edges:
                 state.edge_owner[int(e)] = int(o)
