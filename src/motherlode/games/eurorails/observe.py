@@ -9,21 +9,20 @@ same information. The draw pile is only a count.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from motherlode.core.protocol import Player
+from motherlode.games.eurorails.base import GameBase
 from motherlode.games.eurorails.constants import OFFER_STAGES, PHASE_NAMES
-
-if TYPE_CHECKING:
-    from motherlode.games.eurorails.game import EurorailsGame, EurorailsState
+from motherlode.games.eurorails.turns import TurnRules
 
 COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf")
 COLOUR_NAMES = ("red", "blue", "green", "purple", "orange", "cyan")
 
 
-def _card_view(g: EurorailsGame, card: int) -> dict[str, Any]:
+def _card_view(g: GameBase, card: int) -> dict[str, Any]:
     b = g.board
     return {
         "card": card,
@@ -34,7 +33,7 @@ def _card_view(g: EurorailsGame, card: int) -> dict[str, Any]:
     }
 
 
-def observation(state: EurorailsState, player: Player | None = None) -> dict[str, Any]:
+def observation(state: TurnRules, player: Player | None = None) -> dict[str, Any]:
     """The JSON-able view of ``player`` (None: a spectator)."""
     g = state.game
     b = g.board
@@ -129,7 +128,7 @@ def observation(state: EurorailsState, player: Player | None = None) -> dict[str
     )
 
 
-def _second_view(state: EurorailsState, q: int) -> dict[str, Any]:
+def _second_view(state: TurnRules, q: int) -> dict[str, Any]:
     """Additional Trains: seat ``q``'s second train (public, like the first)."""
     g = state.game
     b = g.board
@@ -143,7 +142,7 @@ def _second_view(state: EurorailsState, q: int) -> dict[str, Any]:
     }
 
 
-def _trade_view(state: EurorailsState) -> dict[str, Any]:
+def _trade_view(state: TurnRules) -> dict[str, Any]:
     """Selling and Trading Track: the offer on the table is public (made at the table)."""
     b = state.game.board
     offer = None
@@ -160,7 +159,7 @@ def _trade_view(state: EurorailsState) -> dict[str, Any]:
     return {"offer": offer, "offered_this_turn": list(state.offered), "bought": bool(state.traded)}
 
 
-def tensor_size(game: EurorailsGame) -> int:
+def tensor_size(game: GameBase) -> int:
     n = game.num_players
     return (
         game.board.n * (2 * n + 1)
@@ -175,7 +174,7 @@ def tensor_size(game: EurorailsGame) -> int:
     )
 
 
-def _trade_size(game: EurorailsGame) -> int:
+def _trade_size(game: GameBase) -> int:
     """Selling and Trading Track: the seller, the stage, the price, a purchase made, and
     per milepost the ends of segments taken and given."""
     if not game.cfg.challenge_track_trading:
@@ -183,7 +182,7 @@ def _trade_size(game: EurorailsGame) -> int:
     return game.num_players + 3 + 2 + 2 * game.board.n
 
 
-def tensor(state: EurorailsState, player: Player | None = None) -> np.ndarray:
+def tensor(state: TurnRules, player: Player | None = None) -> np.ndarray:
     """Per milepost: track of each seat, train of each seat, bad weather; then per seat:
     cash (0 when hidden) and whether it is visible, train type, loads, lost turn, declared,
     the 9 demands (load, payment; city via the card id scaled) when visible; active
