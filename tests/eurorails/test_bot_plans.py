@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+from tests.eurorails.helpers import lay, place, set_turn, standard
+
 import motherlode
 from motherlode.agents import create
 from motherlode.games.eurorails.bot import GreedyAgent
@@ -122,3 +124,56 @@ def test_the_bot_asks_for_building_actions_edge_by_edge_as_the_engine_lists_them
             checked += 1
         s.apply_action(bots[s.current_player()].act(s))
     assert checked == 60
+
+
+def _dead_end(s: EurorailsState, start: int, length: int) -> list[int]:
+    """A straight line of ``length`` clear mileposts out of milepost ``start``, no city on
+    it or next to its end."""
+    b = s.game.board
+    for d in range(6):
+        line = [start]
+        while len(line) <= length:
+            x = b.nb[line[-1] * 6 + d]
+            if x < 0 or b.eid[line[-1] * 6 + d] < 0 or b.city_of[x] >= 0 or b.terrain[x] != 0:
+                break
+            line.append(x)
+        end = line[-1]
+        near = [b.nb[end * 6 + k] for k in range(6)]
+        if len(line) > length and all(y < 0 or b.city_of[y] < 0 for y in near):
+            return line
+    raise AssertionError("no straight clear line there")
+
+
+def test_a_train_that_cannot_reverse_builds_toward_the_nearest_city() -> None:
+    """At the end of its own dead-end track, not in a city, a train may not reverse (rules
+    2): the bot builds on from where it stands toward a city, not a spur to turn on."""
+    s = standard(2)
+    b = s.game.board
+    paris = b.city_index("Paris")
+    out = next(m for m in b.city_posts[paris][1:] if _can_line(s, m))
+    line = _dead_end(s, out, 3)
+    lay(s, 0, line)
+    place(s, 0, line[-1], line[-2])
+    set_turn(s, 0, BUILD)
+    s.cash[0] = 200
+    bot = GreedyAgent(s.game)
+    assert bot.stuck(s, 0)
+    first = bot.act(s)
+    assert first // 6 == line[-1] and b.nb[first] != line[-2]  # on, from where it stands
+    for _ in range(40):
+        if not bot.stuck(s, 0):
+            break
+        action = bot.act(s)
+        assert action != s.game.END_BUILD, "it gave up with the train still stuck"
+        s.apply_action(action)
+    assert not bot.stuck(s, 0)  # a city is now reachable without reversing
+    at_end = [d for d in range(6) if s.edge_owner[b.eid[line[-1] * 6 + d]] == 0]
+    assert len(at_end) == 2  # one line on from the dead end, no spurs beside it
+
+
+def _can_line(s: EurorailsState, m: int) -> bool:
+    try:
+        _dead_end(s, m, 3)
+    except AssertionError:
+        return False
+    return True

@@ -15,7 +15,7 @@ import random
 from collections import deque
 
 import pytest
-from tests.eurorails.engine_helpers import BUILD, build_action, city, lay, set_turn, standard
+from tests.eurorails.helpers import BUILD, build_action, city, lay, set_turn, standard
 
 from motherlode.core.errors import IllegalActionError
 from motherlode.games.eurorails.game import EurorailsState

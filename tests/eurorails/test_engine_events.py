@@ -3,7 +3,7 @@ Losing Turns, Half Rate, Preparation)."""
 
 from __future__ import annotations
 
-from tests.eurorails.engine_helpers import (
+from tests.eurorails.helpers import (
     city,
     draw,
     lay,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from tests.eurorails.engine_helpers import (
+from tests.eurorails.helpers import (
     build_action,
     city,
     dealt,

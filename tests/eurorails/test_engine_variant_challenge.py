@@ -9,7 +9,7 @@ from the game." """
 from __future__ import annotations
 
 import pytest
-from tests.eurorails.engine_helpers import (
+from tests.eurorails.helpers import (
     OPS,
     city,
     draw,

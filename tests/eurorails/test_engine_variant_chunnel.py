@@ -3,7 +3,7 @@ restriction."): config ``chunnel_needs_upgrade=False``."""
 
 from __future__ import annotations
 
-from tests.eurorails.engine_helpers import lay, place, set_turn, standard
+from tests.eurorails.helpers import lay, place, set_turn, standard
 
 from motherlode.games.eurorails.game import EurorailsState
 

@@ -11,7 +11,7 @@ placed at the nearest city." """
 
 from __future__ import annotations
 
-from tests.eurorails.engine_helpers import city, dealt, draw, game, legal_strings, place, set_turn
+from tests.eurorails.helpers import city, dealt, draw, game, legal_strings, place, set_turn
 
 from motherlode.games.eurorails.game import EurorailsState
 

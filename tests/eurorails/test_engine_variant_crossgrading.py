@@ -9,7 +9,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from tests.eurorails.engine_helpers import BUILD, city, legal_strings, path, set_turn, standard
+from tests.eurorails.helpers import BUILD, city, legal_strings, path, set_turn, standard
 
 from motherlode.core.errors import IllegalActionError
 from motherlode.games.eurorails.game import EurorailsState

@@ -8,7 +8,7 @@ building turns, each player discards 2 demand cards, and then play continues nor
 from __future__ import annotations
 
 import pytest
-from tests.eurorails.engine_helpers import BUILD, OPS, dealt, game, legal_strings
+from tests.eurorails.helpers import BUILD, OPS, dealt, game, legal_strings
 
 from motherlode.core.errors import IllegalActionError
 from motherlode.games.eurorails.game import EurorailsState

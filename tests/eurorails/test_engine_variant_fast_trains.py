@@ -5,7 +5,7 @@ respectively." """
 
 from __future__ import annotations
 
-from tests.eurorails.engine_helpers import city, lay, legal_strings, path, place, set_turn, standard
+from tests.eurorails.helpers import city, lay, legal_strings, path, place, set_turn, standard
 
 
 def test_fast_trains_12_and_16_mileposts() -> None:

@@ -12,7 +12,7 @@ assessed the use fee for that turn." """
 from __future__ import annotations
 
 import pytest
-from tests.eurorails.engine_helpers import (
+from tests.eurorails.helpers import (
     BUILD,
     OPS,
     city,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 
-from tests.eurorails.engine_helpers import city, lay, path, set_turn, standard
+from tests.eurorails.helpers import city, lay, path, set_turn, standard
 
 from motherlode.games.eurorails.game import EurorailsState
 

@@ -13,7 +13,7 @@ import itertools
 from html import escape
 
 import pytest
-from tests.eurorails.engine_helpers import (
+from tests.eurorails.helpers import (
     BUILD,
     OPS,
     build_action,

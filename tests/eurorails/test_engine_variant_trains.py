@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from tests.eurorails.engine_helpers import (
+from tests.eurorails.helpers import (
     BUILD,
     OPS,
     city,

@@ -6,7 +6,7 @@ import json
 import random
 
 import pytest
-from tests.eurorails.engine_helpers import city, lay, path, place, set_turn, standard
+from tests.eurorails.helpers import city, lay, path, place, set_turn, standard
 
 from motherlode.core.agent import RandomAgent
 from motherlode.core.errors import IllegalActionError, NotationError

@@ -241,7 +241,7 @@ def test_a_user_deck_with_bad_fields_names_the_card(tmp_path: Path) -> None:
         doc["cards"][2]["demands"][1]["payment"] = -4
 
     with pytest.raises(
-        ConfigError, match=r"cards\[2\] \(card 3\)\.demands\[1\]\.payment: Input should be greater"
+        ConfigError, match=r"cards\[2\] \(card 3\): demands\[1\]\.payment: Input should be greater"
     ):
         load_content(_write(tmp_path, "demands", bad))
 

@@ -332,7 +332,7 @@ def test_load_map_rejects_a_ferry_off_a_land_port() -> None:
 def test_load_map_rejects_bad_terrain_and_edges() -> None:
     assert "unknown terrain code 'x'" in _bad(lambda d: d.update(terrain="x" + d["terrain"][1:]))
     assert "not lattice neighbours" in _bad(lambda d: d["edges"].append([0, len(d["q"]) - 1, 0]))
-    assert "missing field 'edges'" in _bad(lambda d: d.pop("edges"))
+    assert "my-map.json: edges: Field required" in _bad(lambda d: d.pop("edges"))
     assert "expected 'motherlode-eurorails-map/1'" in _bad(lambda d: d.update(format="x"))
 
 

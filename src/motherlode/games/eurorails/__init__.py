@@ -1,7 +1,10 @@
 """Eurorails: the map of Europe, the load chart, the trains, the card decks and the rules.
 
 The content (map, decks, load chart: ``mapdata.py``, ``content.py``) is kept apart from the
-rules engine (``game.py``), which reads it through ``board.py`` only. Everything loads from
+rules engine (``game.py`` and its rule parts), which reads it through ``board.py`` only. The
+notation (``notation.py``), the boards (``render.py``, the map drawn by ``mapdraw.py``), the
+greedy bot (``bot.py``) and the CLI commands (``commands.py``) are built on the rules and
+wired to them here, once. Everything loads from
 ``data/*.json``, checked at load with a :class:`~motherlode.core.errors.ConfigError`
 naming the file, the entry and the problem:
 
@@ -17,6 +20,8 @@ See ``docs/rules/eurorails.md`` for the sources of every number and the map buil
 
 from __future__ import annotations
 
+from motherlode.core.protocol import wire
+from motherlode.games.eurorails import bot, commands, notation, render
 from motherlode.games.eurorails.content import (
     Content,
     DemandCard,
@@ -28,9 +33,17 @@ from motherlode.games.eurorails.content import (
     load_events,
     load_loads,
 )
-from motherlode.games.eurorails.game import EurorailsGame, EurorailsState
+from motherlode.games.eurorails.game import EurorailsConfig, EurorailsGame, EurorailsState
 from motherlode.games.eurorails.mapdata import City, EuroMap, Ferry, load_map
 
+wire(
+    EurorailsGame,
+    EurorailsState,
+    notation=notation.NOTATION,
+    renderer=render.RENDERER,
+    bots={"greedy": bot.make_greedy},
+    commands={"map": commands.show_map, "cards": commands.show_cards},
+)
 GAME = EurorailsGame
 
 __all__ = [
@@ -39,6 +52,7 @@ __all__ = [
     "Content",
     "DemandCard",
     "EuroMap",
+    "EurorailsConfig",
     "EurorailsGame",
     "EurorailsState",
     "EventCard",

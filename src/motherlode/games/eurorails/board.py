@@ -315,18 +315,3 @@ def event_area(ferry_printing: str, number: int) -> frozenset[int]:
         assert ev.radius is not None
         return b.within([b.city_centre[b.city_index(c)] for c in ev.cities], ev.radius)
     return frozenset()
-
-
-@cache
-def base_svg(ferry_printing: str = "first") -> tuple[float, float, float, str]:
-    """The map drawn by the content's renderer, and its km -> px frame: ``(x0, y1, scale,
-    svg)`` with ``px = ((x - x0) * scale, (y1 - y) * scale)``."""
-    from motherlode.games.eurorails import render
-
-    b = load_board(ferry_printing)
-    mp = b.content.map
-    xs = [x for x, _ in b.xy]
-    ys = [y for _, y in b.xy]
-    x0 = min(xs) - render.MARGIN_KM
-    y1 = max(ys) + render.MARGIN_KM + 40
-    return x0, y1, render.SCALE, render.map_svg(mp, ferry_printing)  # type: ignore[arg-type]

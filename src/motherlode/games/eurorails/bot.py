@@ -14,9 +14,10 @@ aboard: it could not pick another up). It then
 * upgrades to a Fast Freight (later a Super Freight) when its route is built and the
   cash allows;
 * starts its train at the supply city, picks the load up, runs it along its own track
-  (shortest routes over (milepost, facing) states, so it turns only in cities and at
-  junctions) and delivers everything it can on the way; a train that cannot turn toward
-  any city gets a spur built where it stands (a junction);
+  (shortest routes over (milepost, facing) states: it reverses only in a city, and at a
+  junction only takes another branch) and delivers everything it can on the way; a train
+  that can reach no city without reversing builds, from where it stands and away from
+  where it came from, toward the nearest city it can so reach;
 * discards its hand when no demand is worth anything;
 * can be steered (the ``plans`` agent): :meth:`GreedyAgent.plans` lists its best
   deliveries, :meth:`GreedyAgent.follow` makes it carry out the one chosen;
@@ -41,6 +42,7 @@ import heapq
 import itertools
 from collections import deque
 from dataclasses import dataclass
+from typing import Any
 
 from motherlode.core.agent import Agent
 from motherlode.core.protocol import Action, Game, State
@@ -132,7 +134,7 @@ class GreedyAgent(Agent):
         _, self._dist, self._pred, self._plans = best
 
     def _dijkstra(
-        self, s: EurorailsState, p: int, sources: list[int]
+        self, s: EurorailsState, p: int, sources: list[int], banned: int = -1
     ) -> tuple[list[float], list[int]]:
         b = self.board
         n = b.n
@@ -162,7 +164,7 @@ class GreedyAgent(Agent):
                 continue
             for d in range(6):
                 e = eid[m * 6 + d]
-                if e < 0:
+                if e < 0 or e == banned:
                     continue
                 x = nb[m * 6 + d]
                 o = owner[e]
@@ -460,10 +462,10 @@ class GreedyAgent(Agent):
         if up is not None:
             return up
         here = s.pos[p]
-        if here >= 0 and b.city_of[here] < 0 and not s.may_reverse(here) and self.stuck(s, p):
-            spurs = [here * 6 + d for d in range(6) if self._can_build(s, p, here * 6 + d)]
-            if spurs:  # a spur makes a junction where the train may turn
-                return min(spurs, key=lambda a: s.build_cost(p, here, a % 6))
+        if here >= 0 and not s.may_reverse(here) and self.stuck(s, p):
+            step = self._unstick(s, p, here)
+            if step is not None:
+                return step
         for c in self._targets(s, p)[:3]:
             cost, post = self._city_cost(c)
             if cost == float("inf"):
@@ -484,6 +486,33 @@ class GreedyAgent(Agent):
                 break
         up = self._upgrade(s, p, first=False)
         return g.END_BUILD if up is None else up
+
+    def _unstick(self, s: EurorailsState, p: int, here: int) -> int | None:
+        """A stuck train (:meth:`stuck`) cannot turn where it stands (not a city): the next
+        segment toward the city cheapest to build to from there, leaving ``here`` in any
+        direction but back where the train came from (None: nothing to build now)."""
+        b = self.board
+        back = next((d for d in range(6) if b.nb[here * 6 + d] == s.prev[p]), -1)
+        banned = b.eid[here * 6 + back] if back >= 0 and s.prev[p] >= 0 else -1
+        saved = self._money
+        dist, pred = self._dijkstra(s, p, [here], banned)
+        self._money = saved
+        posts = [m for m in range(b.n) if b.city_of[m] >= 0 and dist[m] < float("inf")]
+        if not posts:
+            return None
+        path = [min(posts, key=lambda m: (dist[m], m))]
+        while pred[path[-1]] >= 0:
+            path.append(pred[path[-1]])
+        path.reverse()
+        for x, y in itertools.pairwise(path):
+            d = next((d for d in range(6) if b.nb[x * 6 + d] == y), -1)
+            if d < 0:
+                return None  # a ferry or the Chunnel on the way: build nothing here
+            e = b.eid[x * 6 + d]
+            if b.edge_internal[e] or s.edge_owner[e] == p:
+                continue
+            return x * 6 + d if self._can_build(s, p, x * 6 + d) else None
+        return None
 
     def _upgrade(self, s: EurorailsState, p: int, first: bool) -> int | None:
         """An upgrade when it pays: the current route is built (``first``: before building,
@@ -573,7 +602,8 @@ class GreedyAgent(Agent):
 
     def _routes(self, s: EurorailsState, p: int) -> dict[tuple[int, int], tuple[int, int, int]]:
         """Shortest moves from the train over its own track and the red areas, respecting
-        its facing (it reverses only in a city or at a junction): ``{(milepost, came from):
+        its facing (it reverses only in a city; at a junction it may take another branch,
+        never go back): ``{(milepost, came from):
         (cost, parent milepost, parent came-from)}``; ferries cost a turn."""
         b = self.board
         here = s.pos[p]
@@ -658,3 +688,8 @@ class GreedyAgent(Agent):
             return False
         b = self.board
         return not any(b.city_of[m] >= 0 and m != s.pos[p] for m, _ in self._routes(s, p))
+
+
+def make_greedy(game: Game, seed: int = 0, **params: Any) -> GreedyAgent:
+    """The ``greedy`` bot of ``game`` (the factory :meth:`Game.bots` hands out)."""
+    return GreedyAgent(game, seed=seed, **params)

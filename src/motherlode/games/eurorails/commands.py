@@ -2,7 +2,8 @@
 
 ``motherlode map eurorails [--distances] [--json] [--svg F] [--png F]`` calls
 :func:`map_command`; ``motherlode cards eurorails [--json]`` calls :func:`cards_command`.
-Both return the text to print.
+Both return the text to print; :func:`show_map` and :func:`show_cards` print it, and are
+the game's CLI commands (``EurorailsGame.commands()``, wired by the package).
 
 >>> print(map_command(False, False, None, None).splitlines()[0])
 Eurorails map: 2084 mileposts, 43 km apart
@@ -19,6 +20,7 @@ from typing import Any
 
 from motherlode.games.eurorails.content import load_content
 from motherlode.games.eurorails.mapdata import EuroMap, load_map
+from motherlode.games.eurorails.mapdraw import map_svg, write_png
 
 
 def _abbrev(name: str) -> str:
@@ -84,12 +86,8 @@ def map_command(distances: bool, as_json: bool, svg: Path | None, png: Path | No
     m = load_map()
     out: list[str] = []
     if svg is not None:
-        from motherlode.games.eurorails.render import map_svg
-
         Path(svg).write_text(map_svg(m), encoding="utf-8")
     if png is not None:
-        from motherlode.games.eurorails.render import write_png
-
         write_png(png, m)
     if distances:
         if as_json:
@@ -146,3 +144,13 @@ def cards_command(as_json: bool) -> str:
     for e in content.events:
         lines.append(f"{e.number:>4}  {e.title}: {e.text}")
     return "\n".join(lines)
+
+
+def show_map(distances: bool, as_json: bool, svg: Path | None, png: Path | None) -> None:
+    """The ``map`` command: prints :func:`map_command`."""
+    print(map_command(distances, as_json, svg, png))
+
+
+def show_cards(as_json: bool) -> None:
+    """The ``cards`` command: prints :func:`cards_command`."""
+    print(cards_command(as_json))

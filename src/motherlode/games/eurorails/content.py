@@ -17,15 +17,15 @@ and the problem. A user may substitute any file through :class:`ContentConfig`:
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, Field, RootModel, model_validator
 
+from motherlode.core.data import DataModel, load_model, validate_model
 from motherlode.core.errors import ConfigError
 from motherlode.games.eurorails.mapdata import DATA, EuroMap, Printing, load_map
 
@@ -34,11 +34,7 @@ _M = TypeVar("_M", bound=BaseModel)
 EVENT_FIRST, EVENT_LAST = 147, 168
 
 
-class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class Load(_Model):
+class Load(DataModel):
     """A kind of load: its chip count and the cities that supply it."""
 
     name: str
@@ -46,7 +42,7 @@ class Load(_Model):
     sources: tuple[str, ...] = Field(min_length=1)
 
 
-class Circus(_Model):
+class Circus(DataModel):
     """The Circus variant's two chips and where they start."""
 
     name: str
@@ -57,7 +53,7 @@ class Circus(_Model):
     source: str
 
 
-class Train(_Model):
+class Train(DataModel):
     """A loco card."""
 
     name: str
@@ -69,7 +65,7 @@ class Train(_Model):
     upgrades: dict[str, int]
 
 
-class BuildingCosts(_Model):
+class BuildingCosts(DataModel):
     clear: int
     mountain: int
     alpine: int
@@ -82,7 +78,7 @@ class BuildingCosts(_Model):
     source: str
 
 
-class LoadsFile(_Model):
+class LoadsFile(DataModel):
     format: Literal["motherlode-eurorails-loads/1"]
     source: str
     loads: tuple[Load, ...]
@@ -109,7 +105,7 @@ class LoadsFile(_Model):
         return self
 
 
-class Demand(_Model):
+class Demand(DataModel):
     """One demand of a card: deliver ``load`` to ``city`` for ``payment`` million."""
 
     city: str
@@ -117,20 +113,20 @@ class Demand(_Model):
     payment: int = Field(ge=1)
 
 
-class DemandCard(_Model):
+class DemandCard(DataModel):
     """A demand card: its number and its three demands (only one can be filled)."""
 
     number: int
     demands: tuple[Demand, Demand, Demand]
 
 
-class PaymentRule(_Model):
+class PaymentRule(DataModel):
     intercept: float
     slope: float
     source: str
 
 
-class DemandsFile(_Model):
+class DemandsFile(DataModel):
     format: Literal["motherlode-eurorails-demands/1"]
     source: str
     generator: str
@@ -142,7 +138,7 @@ class DemandsFile(_Model):
 EventKind = Literal["strike", "tax", "snow", "fog", "flood", "gale", "derailment", "bonus"]
 
 
-class EventCard(_Model):
+class EventCard(DataModel):
     """An event card and its parameters (which fields are set depends on ``kind``)."""
 
     number: int
@@ -187,13 +183,13 @@ class EventCard(_Model):
         return self
 
 
-class EventsFile(_Model):
+class EventsFile(DataModel):
     format: Literal["motherlode-eurorails-events/1"]
     source: str
     events: tuple[EventCard, ...]
 
 
-class ContentConfig(_Model):
+class ContentConfig(DataModel):
     """Where the content comes from; the engine's config will embed these options."""
 
     map_file: str | None = Field(
@@ -254,52 +250,33 @@ class Content:
 # -- loading --------------------------------------------------------------------------
 
 
-def _read(path: Path) -> Any:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as err:
-        raise ConfigError(f"cannot read {str(path)!r}: {err.strerror}") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as err:
-        raise ConfigError(f"{path}: not JSON ({err.msg} at line {err.lineno})") from None
+class _Json(RootModel[Any]):
+    """Any JSON document (read by :func:`~motherlode.core.data.load_model`, which names a
+    file that cannot be read or is not JSON)."""
 
 
-def _describe(path: Path | str, err: ValidationError, doc: Any) -> ConfigError:
-    parts = []
-    for item in err.errors()[:5]:
-        where = _where(item["loc"], doc)
-        parts.append(f"{where}: {item['msg']}")
-    return ConfigError(f"{path}: " + "; ".join(parts))
-
-
-def _where(loc: tuple[int | str, ...], doc: Any) -> str:
-    """``cards[3] (number 4).demands[1].payment`` from a pydantic location."""
-    out = ""
-    node = doc
-    for part in loc:
-        if isinstance(part, int):
-            out += f"[{part}]"
-            try:
-                node = node[part]
-            except (IndexError, KeyError, TypeError):
-                node = None
-            if isinstance(node, dict) and "number" in node:
-                out += f" (card {node['number']})"
-            elif isinstance(node, dict) and "name" in node:
-                out += f" ({node['name']})"
-        else:
-            out += f".{part}" if out else str(part)
-            node = node.get(part) if isinstance(node, dict) else None
-    return out or "file"
+_ENTRIES: dict[type[BaseModel], tuple[str, type[BaseModel]]] = {
+    LoadsFile: ("loads", Load),
+    DemandsFile: ("cards", DemandCard),
+    EventsFile: ("events", EventCard),
+}
+"""The list of entries of each file that a problem is reported by: ``cards[2] (card 3)``."""
 
 
 def _parse(model: type[_M], path: Path) -> _M:
-    doc = _read(path)
-    try:
-        return model.model_validate(doc)
-    except ValidationError as err:
-        raise _describe(path, err, doc) from None
+    """The file at ``path`` as a ``model``; a bad entry is named by its number or name."""
+    data = load_model(_Json, path).root
+    source = str(path)
+    key, entry = _ENTRIES.get(model, ("", DataModel))
+    items = data.get(key) if key and isinstance(data, dict) else None
+    for k, item in enumerate(items if isinstance(items, list) else []):
+        if isinstance(item, dict):
+            label = f"card {item['number']}" if "number" in item else item.get("name", "")
+            try:
+                validate_model(entry, item, f"{source}: {key}[{k}] ({label})")
+            except ConfigError as err:  # a problem of the whole entry: no "the file" in it
+                raise ConfigError(str(err).replace(": the file: ", ": ")) from None
+    return validate_model(model, data, source)
 
 
 def load_loads(path: str | Path | None = None) -> LoadsFile:

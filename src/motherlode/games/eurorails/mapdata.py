@@ -31,13 +31,15 @@ south, then west to east)::
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from pathlib import Path
 from typing import Any, Literal
 
+from pydantic import Field, StrictInt, StrictStr, field_validator
+
+from motherlode.core.data import DataModel, parse_model, validate_model
 from motherlode.core.errors import ConfigError
 from motherlode.games.eurorails.geo import SQRT3_2
 
@@ -51,8 +53,6 @@ Printing = Literal["first", "second"]
 """Which printing's ferry costs to use (they differ for three lines)."""
 
 TERRAIN_CODES = frozenset(".mapSMCo")
-CITY_SIZES = ("major", "medium", "small")
-CROSSING_KINDS = ("river", "lake", "inlet")
 
 
 @dataclass(frozen=True)
@@ -206,32 +206,98 @@ def _dijkstra(graph: Sequence[Sequence[tuple[int, int]]], source: int) -> list[i
 
 
 # -- loading and validation ------------------------------------------------------------
+#
+# The file's shape (fields, types) is the model below, checked by pydantic
+# (motherlode.core.data); what a schema cannot say (ids in range, lattice neighbours, the
+# red areas, ports, reachability) is checked by the small functions after it. Every
+# problem is a ConfigError "file: entry: problem".
+
+
+class _Entry(DataModel):
+    """A map entry (ids and counts are strict integers: no "5" or true read as 5)."""
+
+
+class CityEntry(_Entry):
+    name: StrictStr
+    size: Literal["major", "medium", "small"]
+    country: StrictStr = ""
+    lonlat: tuple[float, float]
+    mileposts: list[StrictInt] = Field(min_length=1)
+    goods: list[StrictStr]
+
+
+class FerryCost(_Entry):
+    first: StrictInt = Field(gt=0)
+    second: StrictInt = Field(gt=0)
+
+
+class FerryEntry(_Entry):
+    name: StrictStr
+    ports: tuple[StrictInt, StrictInt]
+    port_names: tuple[StrictStr, StrictStr]
+    cost: FerryCost
+    length: StrictInt
+    sea: StrictStr
+
+
+class ChunnelEntry(_Entry):
+    name: StrictStr = "Chunnel"
+    ends: tuple[StrictInt, StrictInt]
+    end_names: tuple[StrictStr, StrictStr]
+    cost: StrictInt
+    length: StrictInt
+
+
+class LineEntry(_Entry):
+    name: StrictStr
+    xy: list[tuple[float, float]]
+
+
+class MapFile(_Entry):
+    """``map.json`` (see the module docstring for the layout)."""
+
+    format: str
+    generator: str = ""
+    inputs_sha256: dict[str, str] = Field(default_factory=dict)
+    source: str = ""
+    lattice: str = ""
+    terrain_codes: dict[str, str] = Field(default_factory=dict)
+    spacing_km: float
+    q: list[StrictInt]
+    r: list[StrictInt]
+    lon: list[float]
+    lat: list[float]
+    terrain: StrictStr
+    features: list[tuple[Literal["river", "lake", "inlet"], StrictStr]]
+    edges: list[tuple[StrictInt, StrictInt, StrictInt]]
+    cities: list[CityEntry]
+    ferries: list[FerryEntry]
+    chunnel: ChunnelEntry
+    seas: list[StrictStr]
+    coast_distance: dict[str, list[StrictInt]]
+    rivers: list[LineEntry] = Field(default_factory=list)
+    lakes: list[LineEntry] = Field(default_factory=list)
+
+    @field_validator("format")
+    @classmethod
+    def _known_format(cls, value: str) -> str:
+        if value != MAP_FORMAT:
+            raise ValueError(f"expected {MAP_FORMAT!r}")
+        return value
 
 
 class _Checker:
-    def __init__(self, source: str) -> None:
+    def __init__(self, source: str, n: int) -> None:
         self.source = source
+        self.n = n
 
     def fail(self, where: str, problem: str) -> ConfigError:
         return ConfigError(f"{self.source}: {where}: {problem}")
 
-    def get(
-        self, doc: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str
-    ) -> Any:
-        if key not in doc:
-            raise self.fail(where, f"missing field {key!r}")
-        value = doc[key]
-        if not isinstance(value, kind) or isinstance(value, bool):
-            name = kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
-            raise self.fail(f"{where}.{key}", f"expected {name}, got {type(value).__name__}")
-        return value
-
-    def ids(self, values: Any, n: int, where: str) -> tuple[int, ...]:
-        if not isinstance(values, list) or not values:
-            raise self.fail(where, "expected a non-empty list of milepost ids")
+    def ids(self, values: Sequence[int], where: str) -> tuple[int, ...]:
         for v in values:
-            if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v < n:
-                raise self.fail(where, f"milepost id {v!r} is not in 0..{n - 1}")
+            if not 0 <= v < self.n:
+                raise self.fail(where, f"milepost id {v!r} is not in 0..{self.n - 1}")
         return tuple(values)
 
 
@@ -250,232 +316,196 @@ def _default_map() -> EuroMap:
     return _load_map(DATA / "map.json")
 
 
-def _read_json(path: Path) -> Any:
+def _load_map(path: Path) -> EuroMap:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as err:
         raise ConfigError(f"cannot read {str(path)!r}: {err.strerror}") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as err:
-        raise ConfigError(f"{path}: not JSON ({err.msg} at line {err.lineno})") from None
-
-
-def _load_map(path: Path) -> EuroMap:
-    doc = _read_json(path)
-    return parse_map(doc, str(path))
+    return _index(parse_model(MapFile, text, str(path)), str(path))
 
 
 def parse_map(doc: Any, source: str = "map") -> EuroMap:
     """Check and index a map document already parsed from JSON."""
-    ck = _Checker(source)
-    if not isinstance(doc, dict):
-        raise ck.fail("file", "a map is a JSON object")
-    if doc.get("format") != MAP_FORMAT:
-        raise ck.fail("format", f"expected {MAP_FORMAT!r}, got {doc.get('format')!r}")
-    spacing = float(ck.get(doc, "spacing_km", (int, float), "map"))
-    q = ck.get(doc, "q", list, "map")
-    n = len(q)
-    r = ck.get(doc, "r", list, "map")
-    lon = ck.get(doc, "lon", list, "map")
-    lat = ck.get(doc, "lat", list, "map")
-    terrain = ck.get(doc, "terrain", str, "map")
-    for key, arr in (("r", r), ("lon", lon), ("lat", lat), ("terrain", terrain)):
+    return _index(validate_model(MapFile, doc, source), source)
+
+
+def _check_lattice(m: MapFile, ck: _Checker) -> dict[tuple[int, int], int]:
+    """The arrays agree in length, the terrain codes are known; the lattice index."""
+    n = ck.n
+    for key, arr in (("r", m.r), ("lon", m.lon), ("lat", m.lat), ("terrain", m.terrain)):
         if len(arr) != n:
             raise ck.fail(key, f"has {len(arr)} entries but q has {n}")
-    for i, (qi, ri) in enumerate(zip(q, r, strict=True)):
-        if not isinstance(qi, int) or not isinstance(ri, int):
-            raise ck.fail(
-                f"milepost {i}", f"lattice coordinates must be integers, got {qi!r}, {ri!r}"
-            )
-    bad = sorted(set(terrain) - TERRAIN_CODES)
+    bad = sorted(set(m.terrain) - TERRAIN_CODES)
     if bad:
-        i = terrain.index(bad[0])
-        raise ck.fail(f"milepost {i}", f"unknown terrain code {bad[0]!r}")
-    by_lattice = {(qi, ri): i for i, (qi, ri) in enumerate(zip(q, r, strict=True))}
+        raise ck.fail(f"milepost {m.terrain.index(bad[0])}", f"unknown terrain code {bad[0]!r}")
+    by_lattice = {(qi, ri): i for i, (qi, ri) in enumerate(zip(m.q, m.r, strict=True))}
     if len(by_lattice) != n:
         raise ck.fail("q/r", "two mileposts share lattice coordinates")
+    return by_lattice
 
-    features_raw = ck.get(doc, "features", list, "map")
-    features: list[tuple[str, str]] = []
-    for k, f in enumerate(features_raw, start=1):
-        if not (
-            isinstance(f, list) and len(f) == 2 and f[0] in CROSSING_KINDS and isinstance(f[1], str)
-        ):
-            raise ck.fail(f"features[{k}]", f"expected [river|lake|inlet, name], got {f!r}")
-        features.append((f[0], f[1]))
-    edges: list[tuple[int, int, int]] = []
-    nbrs: list[list[int]] = [[] for _ in range(n)]
-    crossing_of: dict[tuple[int, int], tuple[str, str]] = {}
+
+def _check_edges(m: MapFile, ck: _Checker) -> set[tuple[int, int]]:
+    """Every edge joins two lattice neighbours once, crossing a listed feature or none."""
     seen: set[tuple[int, int]] = set()
-    for k, e in enumerate(ck.get(doc, "edges", list, "map")):
+    for k, (a, b, f) in enumerate(m.edges):
         where = f"edges[{k}]"
-        if not (isinstance(e, list) and len(e) == 3 and all(isinstance(v, int) for v in e)):
-            raise ck.fail(where, f"expected [a, b, feature], got {e!r}")
-        a, b, f = e
-        if not (0 <= a < b < n):
-            raise ck.fail(where, f"needs milepost ids 0 <= a < b < {n}, got {a}, {b}")
+        if not (0 <= a < b < ck.n):
+            raise ck.fail(where, f"needs milepost ids 0 <= a < b < {ck.n}, got {a}, {b}")
         if (a, b) in seen:
             raise ck.fail(where, f"duplicate edge {a}-{b}")
         seen.add((a, b))
-        dq, dr = q[b] - q[a], r[b] - r[a]
-        if (abs(dq) + abs(dr) + abs(dq + dr)) != 2:
+        if not _adjacent(m.q, m.r, a, b):
             raise ck.fail(where, f"mileposts {a} and {b} are not lattice neighbours")
-        if not 0 <= f <= len(features):
-            raise ck.fail(where, f"feature {f} is not in 0..{len(features)}")
-        if f:
-            crossing_of[(a, b)] = features[f - 1]
-        edges.append((a, b, f))
-        nbrs[a].append(b)
-        nbrs[b].append(a)
+        if not 0 <= f <= len(m.features):
+            raise ck.fail(where, f"feature {f} is not in 0..{len(m.features)}")
+    return seen
 
+
+def _check_city(
+    m: MapFile,
+    ck: _Checker,
+    c: CityEntry,
+    by_lattice: dict[tuple[int, int], int],
+    seen: set[tuple[int, int]],
+) -> tuple[int, ...]:
+    """A city's mileposts: a major city's centre and ring (its red area whole), or the one
+    milepost of a medium or small city."""
+    where = f"city {c.name!r}"
+    posts = ck.ids(c.mileposts, f"{where}.mileposts")
+    t = m.terrain
+    if c.size != "major":
+        want = "M" if c.size == "medium" else "S"
+        if len(posts) != 1 or t[posts[0]] != want:
+            raise ck.fail(where, f"a {c.size} city is one milepost of terrain {want}")
+        return posts
+    centre = posts[0]
+    ring = {by_lattice.get((m.q[centre] + dq, m.r[centre] + dr)) for dq, dr in _DIRS}
+    if len(posts) != 7 or set(posts[1:]) != ring:
+        raise ck.fail(where, "a major city is its centre and the six mileposts around it")
+    if t[centre] != "C" or any(t[p] != "o" for p in posts[1:]):
+        raise ck.fail(where, "a major city's mileposts must have terrain C (centre) and o")
+    for a in posts:
+        for b in posts:
+            if a < b and (a, b) not in seen and _adjacent(m.q, m.r, a, b):
+                raise ck.fail(where, f"the red area is not whole: no edge {a}-{b}")
+    return posts
+
+
+def _read_cities(
+    m: MapFile, ck: _Checker, by_lattice: dict[tuple[int, int], int], seen: set[tuple[int, int]]
+) -> tuple[list[City], dict[int, str]]:
     cities: list[City] = []
     city_at: dict[int, str] = {}
-    for k, c in enumerate(ck.get(doc, "cities", list, "map")):
-        where = f"cities[{k}]"
-        if not isinstance(c, dict):
-            raise ck.fail(where, "expected an object")
-        name = ck.get(c, "name", str, where)
-        where = f"city {name!r}"
-        size = ck.get(c, "size", str, where)
-        if size not in CITY_SIZES:
-            raise ck.fail(where, f"size must be one of {', '.join(CITY_SIZES)}, got {size!r}")
-        posts = ck.ids(ck.get(c, "mileposts", list, where), n, f"{where}.mileposts")
-        goods = ck.get(c, "goods", list, where)
-        lonlat = ck.get(c, "lonlat", list, where)
-        if size == "major":
-            centre = posts[0]
-            ring = {by_lattice.get((q[centre] + dq, r[centre] + dr)) for dq, dr in _DIRS}
-            if len(posts) != 7 or set(posts[1:]) != ring:
-                raise ck.fail(where, "a major city is its centre and the six mileposts around it")
-            if terrain[centre] != "C" or any(terrain[p] != "o" for p in posts[1:]):
-                raise ck.fail(where, "a major city's mileposts must have terrain C (centre) and o")
-            for a in posts:
-                for b in posts:
-                    if a < b and (a, b) not in seen and _adjacent(q, r, a, b):
-                        raise ck.fail(where, f"the red area is not whole: no edge {a}-{b}")
-        else:
-            want = "M" if size == "medium" else "S"
-            if len(posts) != 1 or terrain[posts[0]] != want:
-                raise ck.fail(where, f"a {size} city is one milepost of terrain {want}")
+    for c in m.cities:
+        posts = _check_city(m, ck, c, by_lattice, seen)
         for p in posts:
             if p in city_at:
-                raise ck.fail(where, f"milepost {p} already belongs to {city_at[p]}")
-            city_at[p] = name
-        cities.append(
-            City(
-                name,
-                size,
-                str(c.get("country", "")),
-                (float(lonlat[0]), float(lonlat[1])),
-                posts,
-                tuple(goods),
-            )
-        )
+                raise ck.fail(f"city {c.name!r}", f"milepost {p} already belongs to {city_at[p]}")
+            city_at[p] = c.name
+        cities.append(City(c.name, c.size, c.country, c.lonlat, posts, tuple(c.goods)))
     if len({c.name for c in cities}) != len(cities):
         raise ck.fail("cities", "city names must be unique")
-    for i, t in enumerate(terrain):
+    for i, t in enumerate(m.terrain):
         if t in "SMCo" and i not in city_at:
             raise ck.fail(f"milepost {i}", f"terrain {t!r} but no city claims it")
+    return cities, city_at
 
+
+def _read_ferries(m: MapFile, ck: _Checker, coast: Mapping[str, object]) -> list[Ferry]:
+    """The ferry lines: each between two port mileposts (a port or a small/medium city),
+    on a sea of the map; every port milepost used."""
     ferries: list[Ferry] = []
     ports: set[int] = set()
-    for k, f in enumerate(ck.get(doc, "ferries", list, "map")):
-        where = f"ferries[{k}]"
-        name = ck.get(f, "name", str, where)
-        where = f"ferry {name!r}"
-        pa, pb = ck.ids(ck.get(f, "ports", list, where), n, f"{where}.ports")[:2]
-        for p in (pa, pb):
-            if terrain[p] == "p" or (terrain[p] in "SM"):
-                ports.add(p)
-                continue
-            raise ck.fail(
-                where, f"port milepost {p} is neither a ferry port nor a small/medium city"
-            )
-        cost = ck.get(f, "cost", dict, where)
-        for printing in ("first", "second"):
-            v = cost.get(printing)
-            if not isinstance(v, int) or v <= 0:
-                raise ck.fail(where, f"cost.{printing} must be a positive integer, got {v!r}")
-        names = ck.get(f, "port_names", list, where)
-        ferries.append(
-            Ferry(
-                name,
-                (pa, pb),
-                (str(names[0]), str(names[1])),
-                dict(cost),
-                int(ck.get(f, "length", int, where)),
-                str(ck.get(f, "sea", str, where)),
-            )
-        )
-    for i, t in enumerate(terrain):
+    for f in m.ferries:
+        where = f"ferry {f.name!r}"
+        for p in ck.ids(f.ports, f"{where}.ports"):
+            if m.terrain[p] not in "pSM":
+                raise ck.fail(
+                    where, f"port milepost {p} is neither a ferry port nor a small/medium city"
+                )
+            ports.add(p)
+        if f.sea not in coast:
+            raise ck.fail(where, f"unknown sea {f.sea!r}")
+        cost = {"first": f.cost.first, "second": f.cost.second}
+        ferries.append(Ferry(f.name, f.ports, f.port_names, cost, f.length, f.sea))
+    for i, t in enumerate(m.terrain):
         if t == "p" and i not in ports:
             raise ck.fail(f"milepost {i}", "terrain 'p' but no ferry uses it")
-    ch = ck.get(doc, "chunnel", dict, "map")
-    ends = ck.ids(ck.get(ch, "ends", list, "chunnel"), n, "chunnel.ends")
-    end_names = ck.get(ch, "end_names", list, "chunnel")
-    chunnel = Chunnel(
-        str(ch.get("name", "Chunnel")),
-        (ends[0], ends[1]),
-        (str(end_names[0]), str(end_names[1])),
-        int(ck.get(ch, "cost", int, "chunnel")),
-        int(ck.get(ch, "length", int, "chunnel")),
-    )
+    return ferries
 
-    seas = tuple(ck.get(doc, "seas", list, "map"))
-    coast_raw = ck.get(doc, "coast_distance", dict, "map")
+
+def _read_coasts(m: MapFile, ck: _Checker) -> dict[str, tuple[int, ...]]:
     coast: dict[str, tuple[int, ...]] = {}
-    for sea in seas:
-        d = coast_raw.get(sea)
-        if not isinstance(d, list) or len(d) != n:
-            raise ck.fail(f"coast_distance.{sea}", f"expected a list of {n} integers")
+    for sea in m.seas:
+        d = m.coast_distance.get(sea)
+        if d is None or len(d) != ck.n:
+            raise ck.fail(f"coast_distance.{sea}", f"expected a list of {ck.n} integers")
         coast[sea] = tuple(d)
-    for k, f in enumerate(ferries):
-        if f.sea not in coast:
-            raise ck.fail(f"ferry {f.name!r}", f"unknown sea {f.sea!r}")
-        del k
+    return coast
 
-    # every city reachable by track (ferries and the Chunnel included)
+
+def _check_reachable(
+    ck: _Checker, nbrs: list[list[int]], links: list[tuple[int, int]], cities: list[City]
+) -> None:
+    """Every city is reachable by track (ferries and the Chunnel included)."""
+    if not cities:
+        return
     adj = [list(ns) for ns in nbrs]
-    for a, b in [*(f.ports for f in ferries), chunnel.ends]:
+    for a, b in links:
         adj[a].append(b)
         adj[b].append(a)
-    if cities:
-        reach = {cities[0].centre}
-        stack = [cities[0].centre]
-        while stack:
-            i = stack.pop()
-            for j in adj[i]:
-                if j not in reach:
-                    reach.add(j)
-                    stack.append(j)
-        for c in cities:
-            if c.centre not in reach:
-                raise ck.fail(f"city {c.name!r}", f"not reachable by track from {cities[0].name}")
+    reach = {cities[0].centre}
+    stack = [cities[0].centre]
+    while stack:
+        for j in adj[stack.pop()]:
+            if j not in reach:
+                reach.add(j)
+                stack.append(j)
+    for c in cities:
+        if c.centre not in reach:
+            raise ck.fail(f"city {c.name!r}", f"not reachable by track from {cities[0].name}")
 
-    def lines(key: str) -> tuple[tuple[str, tuple[tuple[float, float], ...]], ...]:
-        out = []
-        for item in doc.get(key, []):
-            out.append((str(item["name"]), tuple((float(x), float(y)) for x, y in item["xy"])))
-        return tuple(out)
+
+def _index(m: MapFile, source: str) -> EuroMap:
+    """Check a map file's content and index it."""
+    ck = _Checker(source, len(m.q))
+    by_lattice = _check_lattice(m, ck)
+    seen = _check_edges(m, ck)
+    cities, city_at = _read_cities(m, ck, by_lattice, seen)
+    coast = _read_coasts(m, ck)
+    ferries = _read_ferries(m, ck, coast)
+    ch = m.chunnel
+    end_a, end_b = ck.ids(ch.ends, "chunnel.ends")
+    chunnel = Chunnel(ch.name, (end_a, end_b), ch.end_names, ch.cost, ch.length)
+    nbrs: list[list[int]] = [[] for _ in range(ck.n)]
+    crossing_of: dict[tuple[int, int], tuple[str, str]] = {}
+    for a, b, f in m.edges:
+        nbrs[a].append(b)
+        nbrs[b].append(a)
+        if f:
+            crossing_of[(a, b)] = m.features[f - 1]
+    _check_reachable(ck, nbrs, [*(f.ports for f in ferries), chunnel.ends], cities)
+
+    def lines(items: list[LineEntry]) -> tuple[tuple[str, tuple[tuple[float, float], ...]], ...]:
+        return tuple((item.name, tuple(item.xy)) for item in items)
 
     return EuroMap(
         source=source,
-        spacing_km=spacing,
-        q=tuple(q),
-        r=tuple(r),
-        lon=tuple(float(v) for v in lon),
-        lat=tuple(float(v) for v in lat),
-        terrain=terrain,
-        features=tuple(features),
-        edges=tuple(edges),
+        spacing_km=m.spacing_km,
+        q=tuple(m.q),
+        r=tuple(m.r),
+        lon=tuple(m.lon),
+        lat=tuple(m.lat),
+        terrain=m.terrain,
+        features=tuple(m.features),
+        edges=tuple(m.edges),
         cities=tuple(cities),
         ferries=tuple(ferries),
         chunnel=chunnel,
-        seas=seas,
+        seas=tuple(m.seas),
         coast_distance=coast,
-        rivers=lines("rivers"),
-        lakes=lines("lakes"),
+        rivers=lines(m.rivers),
+        lakes=lines(m.lakes),
         neighbours=tuple(tuple(sorted(ns)) for ns in nbrs),
         crossing_of=crossing_of,
         city_at=city_at,

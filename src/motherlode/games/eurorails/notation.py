@@ -21,15 +21,26 @@ Every action string names what it acts on, so it parses without the position, ex
 
 from __future__ import annotations
 
+import json
 import re
-from typing import TYPE_CHECKING
+from typing import Any
 
 from motherlode.core.errors import NotationError
-from motherlode.core.protocol import Action
+from motherlode.core.protocol import Action, Notation
 from motherlode.games.eurorails.board import DIRS
-
-if TYPE_CHECKING:
-    from motherlode.games.eurorails.game import EurorailsState
+from motherlode.games.eurorails.constants import (
+    BUILD,
+    COMPOSING,
+    LIST_FIELDS,
+    NESTED_FIELDS,
+    OPS,
+    PRICE_MAX,
+    PRICED,
+    PROPOSED,
+    SCALAR_FIELDS,
+    SPEND_LIMIT,
+)
+from motherlode.games.eurorails.game import EurorailsGame, EurorailsState
 
 _BUILD = re.compile(r"^build (\d+)\s*>\s*(\d+)$")
 _MOVE = re.compile(r"^move (\d+)$")
@@ -43,7 +54,7 @@ _PRICE = re.compile(r"^price (\d+)$")
 _SEGMENT = re.compile(r"^(take|give) (\d+)\s*>\s*(\d+)$")
 
 
-def action_string(state: EurorailsState, action: Action) -> str:
+def action_to_string(state: EurorailsState, action: Action) -> str:
     """The notation of ``action`` in ``state`` (decision or chance)."""
     g = state.game
     b = g.board
@@ -56,7 +67,7 @@ def action_string(state: EurorailsState, action: Action) -> str:
         p = state.turn_player()
         state._swap(p)
         try:
-            return "train 2 " + action_string(state, g.base_of[action])
+            return "train 2 " + action_to_string(state, g.base_of[action])
         finally:
             state._swap(p)
     if action >= g.TRADE_END and action < g.TRAIN2_0:  # Four demand cards: hand slot 3
@@ -249,8 +260,6 @@ def parse_action(state: EurorailsState, text: str) -> Action:
 
 def _parse_trade(state: EurorailsState, t: str) -> Action | None:
     """A step of an offer (Selling and Trading Track), or None."""
-    from motherlode.games.eurorails.game import PRICE_MAX
-
     g = state.game
     b = g.board
     steps = {"withdraw": g.WITHDRAW, "propose": g.PROPOSE, "accept": g.ACCEPT, "refuse": g.REFUSE}
@@ -278,8 +287,6 @@ def _parse_trade(state: EurorailsState, t: str) -> Action | None:
 
 def _explain_trade(state: EurorailsState, action: Action) -> str:
     """Why a step of an offer is illegal (Selling and Trading Track)."""
-    from motherlode.games.eurorails.game import COMPOSING, PRICED, PROPOSED
-
     g = state.game
     p = state.turn_player()
     if action < g.WITHDRAW:
@@ -305,10 +312,8 @@ def _explain_trade(state: EurorailsState, action: Action) -> str:
     return state.trade_refusal(action - g.GIVE0, p, seller) or "not legal here"
 
 
-def explain(state: EurorailsState, action: Action) -> str:
+def explain_illegal(state: EurorailsState, action: Action) -> str:
     """Why ``action`` is illegal in ``state``: the rule that forbids it."""
-    from motherlode.games.eurorails.game import BUILD, OPS, SPEND_LIMIT
-
     g = state.game
     if not 0 <= action < g.num_distinct_actions:
         return "no such action id"
@@ -318,7 +323,7 @@ def explain(state: EurorailsState, action: Action) -> str:
         p = state.turn_player()
         state._swap(p)
         try:
-            return explain(state, g.base_of[action]) + " (train 2)"
+            return explain_illegal(state, g.base_of[action]) + " (train 2)"
         finally:
             state._swap(p)
     if action >= g.TRADE_END:  # Four demand cards: hand slot 3
@@ -374,3 +379,124 @@ def explain(state: EurorailsState, action: Action) -> str:
     if action == g.DISCARD:
         return "the hand is discarded instead of the whole turn, before anything else"
     return "the train is not in a city where that can be done (or a strike, or capacity)"
+
+
+def position_dict(state: EurorailsState) -> dict[str, Any]:
+    """Every field of the position, JSON-able (the body of :func:`write_position`)."""
+    d: dict[str, Any] = {
+        k: getattr(state, k) for k in (*SCALAR_FIELDS, *LIST_FIELDS, *NESTED_FIELDS)
+    }
+    owned: dict[str, list[int]] = {}
+    for e, o in enumerate(state.edge_owner):
+        if o >= 0:
+            owned.setdefault(str(o), []).append(e)
+    d["edge_owner"] = owned
+    d["history"] = state._history
+    if state.game.cfg.circus:
+        d["circus_at"] = state.circus_at
+    if state.game.cfg.mercy_borrowing:
+        d["debt"] = state.debt
+    if state.game.cfg.mercy_late_payment:
+        d["late"] = state.late
+    if state.game.cfg.challenge_field_warehousing:
+        d["warehouse"] = state.warehouse
+    if state.game.cfg.challenge_open_contracts:
+        d["contracts"] = state.contracts
+    if state.game.cfg.challenge_track_trading:
+        d["trade"] = {
+            "offer": state.offer,
+            "take": state.offer_take,
+            "give": state.offer_give,
+            "offered": state.offered,
+            "traded": state.traded,
+        }
+    if state.game.cfg.challenge_additional_trains:
+        d["second"] = {
+            "train": state.train2,
+            "pos": state.pos2,
+            "prev": state.prev2,
+            "on_ferry": state.on_ferry2,
+            "loads": state.loads2,
+            "moves": state.moves2,
+            "halved": state.halved2,
+        }
+    return d
+
+
+def write_position(state: EurorailsState) -> str:
+    """The position notation: compact JSON of every field (documented in the docs)."""
+    return "eurorails:" + json.dumps(position_dict(state), separators=(",", ":"), sort_keys=True)
+
+
+def _read_options(state: EurorailsState, d: dict[str, Any]) -> None:
+    """The fields of the optional rules played (read by :func:`read_position`)."""
+    if state.game.cfg.circus:
+        state.circus_at = [int(x) for x in d["circus_at"]]
+    if state.game.cfg.mercy_borrowing:
+        state.debt = [int(x) for x in d["debt"]]
+    if state.game.cfg.mercy_late_payment:
+        state.late = [[int(y) for y in x] for x in d["late"]]
+    if state.game.cfg.challenge_field_warehousing:
+        state.warehouse = [[int(y) for y in x] for x in d["warehouse"]]
+    if state.game.cfg.challenge_open_contracts:
+        state.contracts = [int(x) for x in d["contracts"]]
+    if state.game.cfg.challenge_track_trading:
+        tr = d["trade"]
+        state.offer = [int(x) for x in tr["offer"]]
+        state.offer_take = [int(x) for x in tr["take"]]
+        state.offer_give = [int(x) for x in tr["give"]]
+        state.offered = [int(x) for x in tr["offered"]]
+        state.traded = int(tr["traded"])
+    if state.game.cfg.challenge_additional_trains:
+        sd = d["second"]
+        state.train2 = [int(x) for x in sd["train"]]
+        state.pos2 = [int(x) for x in sd["pos"]]
+        state.prev2 = [int(x) for x in sd["prev"]]
+        state.on_ferry2 = [int(x) for x in sd["on_ferry"]]
+        state.loads2 = [[int(y) for y in x] for x in sd["loads"]]
+        state.moves2 = int(sd["moves"])
+        state.halved2 = int(sd["halved"])
+
+
+def read_position(game: EurorailsGame, text: str) -> EurorailsState:
+    """The position whose :func:`write_position` is ``text`` (a bad one: NotationError)."""
+    if not isinstance(text, str) or not text.startswith("eurorails:"):
+        raise NotationError(f"eurorails: a position starts with 'eurorails:', got {text[:40]!r}")
+    try:
+        d = json.loads(text[len("eurorails:") :])
+        state = EurorailsState(game)
+        for k in SCALAR_FIELDS:
+            setattr(state, k, int(d[k]))
+        for k in LIST_FIELDS:
+            if k != "edge_owner":
+                setattr(state, k, [int(x) for x in d[k]])
+        for k in NESTED_FIELDS:
+            setattr(state, k, [[int(y) for y in x] for x in d[k]])
+        state._history = [int(x) for x in d["history"]]
+        _read_options(state, d)
+        for o, edges in d["edge_owner"].items():
+            for e in edges:
+                state.edge_owner[int(e)] = int(o)
+    except (KeyError, ValueError, TypeError, IndexError, json.JSONDecodeError) as err:
+        raise NotationError(f"eurorails: bad position ({type(err).__name__}: {err})") from None
+    n = game.num_players
+    if (
+        len(state.cash) != n
+        or len(state.hands) != n
+        or len(state.edge_owner) != len(game.board.edge_ends)
+    ):
+        raise NotationError(f"eurorails: the position is not for {n} players on this map")
+    state._rebuild_touch()
+    return state
+
+
+action_string = action_to_string  # alias for one release
+explain = explain_illegal  # alias for one release
+
+NOTATION: Notation[EurorailsState] = Notation(
+    action_to_string=action_to_string,
+    parse_action=parse_action,
+    explain_illegal=explain_illegal,
+    write_position=write_position,
+    read_position=read_position,
+)

@@ -1,0 +1,389 @@
+"""Eurorails: what every rule part stands on.
+
+:class:`GameBase` holds one configuration's action-id layout (see :mod:`.game`) and the
+tables the rules precompute from the board (movement rates, the Circus demands, event
+areas, the blocking check's lattice tables). :class:`StateBase` holds a position's fields,
+copies it, keeps the derived per-seat track counts, draws cards, and swaps the second
+train's fields in (Additional Trains); it declares the few turn methods that parts before
+:mod:`.turns` call.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Self
+
+from motherlode.core.protocol import Action, Game, GameConfig, State
+from motherlode.games.eurorails.board import (
+    Board,
+    DemandSpec,
+    event_area,
+    load_board,
+)
+from motherlode.games.eurorails.config import EurorailsConfig
+from motherlode.games.eurorails.constants import (
+    CIRCUS_CITIES,
+    CIRCUS_DIVISOR,
+    CIRCUS_PAY,
+    CONTRACTS,
+    DEAL,
+    FIRST_EVENT,
+    LIST_FIELDS,
+    LOAN,
+    MAX_LOADS,
+    MAX_PLAYERS,
+    NESTED_FIELDS,
+    NUM_CARDS,
+    PRICE_MAX,
+    SCALAR_FIELDS,
+)
+
+
+class GameBase(Game):
+    """A configuration's action ids and precomputed tables (the base of
+    :class:`~.game.EurorailsGame`)."""
+
+    def __init__(self, config: GameConfig) -> None:
+        super().__init__(config)
+        assert isinstance(config, EurorailsConfig)
+        self.cfg: EurorailsConfig = config
+        self.board: Board = load_board(config.ferry_printing)
+        n = self.board.n
+        self.U0 = 6 * n
+        self.END_BUILD = self.U0 + 4
+        self.MOVE0 = self.END_BUILD + 1
+        self.CHUNNEL_MOVE = self.MOVE0 + 6
+        self.FERRY0 = self.CHUNNEL_MOVE + 1
+        self.PICK0 = self.FERRY0 + MAX_PLAYERS
+        self.DROP0 = self.PICK0 + MAX_LOADS
+        self.DELIVER0 = self.DROP0 + MAX_LOADS
+        self.END_MOVE = self.DELIVER0 + 9
+        self.DISCARD = self.END_MOVE + 1
+        self.START0 = self.DISCARD + 1
+        self.LOSE0 = self.START0 + len(self.board.city_names)
+        self.TOSS0 = self.LOSE0 + MAX_LOADS
+        # Fast Game: 5 cards dealt (2 discarded later), the tax card out of play
+        self.hand_size = 4 if config.four_demand_cards else 3
+        self.deal_size = self.hand_size + 2 if config.fast_game else self.hand_size
+        self.BORROW0 = self.TOSS0 + (self.deal_size if config.fast_game else 0)
+        self.BACKTRACK = self.BORROW0 + (LOAN if config.mercy_borrowing else 0)
+        self.CONTRACT0 = self.BACKTRACK + (1 if config.mercy_backtracking else 0)
+        self.OFFER0 = self.CONTRACT0 + (3 * CONTRACTS if config.challenge_open_contracts else 0)
+        # Selling and Trading Track: the steps of an offer (ids only with the option)
+        n_edges = len(self.board.edge_ends)
+        self.WITHDRAW = self.OFFER0 + MAX_PLAYERS
+        self.PROPOSE = self.WITHDRAW + 1
+        self.ACCEPT = self.PROPOSE + 1
+        self.REFUSE = self.ACCEPT + 1
+        self.PRICE0 = self.REFUSE + 1
+        self.TAKE0 = self.PRICE0 + PRICE_MAX + 1
+        self.GIVE0 = self.TAKE0 + n_edges
+        self.TRADE_END = self.GIVE0 + n_edges if config.challenge_track_trading else self.OFFER0
+        # Four demand cards: the demands of the 4th hand slot (the DELIVER0 block holds 3)
+        self.DELIVER4_0 = self.TRADE_END
+        top = self.DELIVER4_0 + (3 if config.four_demand_cards else 0)
+        # Additional Trains: every action of a train again, for the second train
+        self.TRAIN2_0 = top
+        self.train2_of: dict[int, int] = {}  # train action -> the second train's
+        self.base_of: dict[int, int] = {}  # the second train's action -> train action
+        if config.challenge_additional_trains:
+            mirrored = [
+                *range(self.U0, self.END_BUILD),
+                *range(self.MOVE0, self.END_MOVE),
+                *range(self.START0, self.LOSE0),
+            ]
+            if config.mercy_backtracking:
+                mirrored.append(self.BACKTRACK)
+            if config.challenge_open_contracts:
+                mirrored.extend(range(self.CONTRACT0, self.CONTRACT0 + 3 * CONTRACTS))
+            if config.four_demand_cards:
+                mirrored.extend(range(self.DELIVER4_0, self.DELIVER4_0 + 3))
+            for k, a in enumerate(mirrored):
+                self.train2_of[a] = top + k
+                self.base_of[top + k] = a
+            top += len(mirrored)
+        self._num_actions = top
+        # movement per train (Fast Trains: 12/16, half rate 6/8)
+        self.speed: tuple[int, ...] = self.board.train_speed
+        self.half: tuple[int, ...] = self.board.train_half
+        if config.fast_trains:
+            self.speed = tuple(12 if v <= 9 else 16 for v in self.board.train_speed)
+            self.half = tuple((v + 1) // 2 for v in self.speed)
+        # Crossgrading: train -> the train it may crossgrade to
+        self.crossgrade: dict[int, int] = {}
+        if config.crossgrading:
+            fast = self.board.train_names.index("Fast Freight")
+            heavy = self.board.train_names.index("Heavy Freight")
+            self.crossgrade = {fast: heavy, heavy: fast}
+        # The Circus: a load id after the real loads; the modified demand cards
+        self.load_names: tuple[str, ...] = self.board.load_names
+        self.demands: dict[int, tuple[DemandSpec, ...]] = dict(self.board.demands)
+        self.CIRCUS = len(self.board.load_names)
+        if config.circus:
+            self.load_names = (*self.board.load_names, "Circus")
+            for card, dems in self.board.demands.items():
+                if card % CIRCUS_DIVISOR == 0:
+                    low = min(d.payment for d in dems)
+                    self.demands[card] = tuple(
+                        replace(d, load=self.CIRCUS, payment=CIRCUS_PAY) if d.payment == low else d
+                        for d in dems
+                    )
+        self.event_kind: dict[int, str] = {
+            k: self.board.events[k].kind for k in range(FIRST_EVENT, NUM_CARDS + 1)
+        }
+        self.removed_cards: tuple[int, ...] = ()
+        if config.fast_game:
+            self.removed_cards = tuple(k for k, v in self.event_kind.items() if v == "tax")
+        self.weather_cache: dict[tuple[int, ...], frozenset[int]] = {}
+        self.areas: dict[int, frozenset[int]] = {
+            k: event_area(config.ferry_printing, k) for k in range(FIRST_EVENT, NUM_CARDS + 1)
+        }
+        b = self.board
+        # for the blocking check: (neighbour, edge) pairs per milepost, and the major city
+        # (index into board.majors) of each milepost or -1
+        self.adj: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+            tuple((b.nb[m * 6 + d], b.eid[m * 6 + d]) for d in range(6) if b.eid[m * 6 + d] >= 0)
+            for m in range(n)
+        )
+        major_of = [-1] * n
+        for i, c in enumerate(b.majors):
+            for m in b.city_posts[c]:
+                major_of[m] = i
+        self.major_of: tuple[int, ...] = tuple(major_of)
+        # the other mileposts a milepost is joined to: its link's ends, its major city's
+        joined: list[tuple[int, ...]] = []
+        for m in range(n):
+            k = b.link_at[m]
+            ends = b.links[k].ends if k >= 0 else ()
+            posts = b.city_posts[b.majors[major_of[m]]] if major_of[m] >= 0 else ()
+            joined.append(tuple(ends) + tuple(posts))
+        self.joined: tuple[tuple[int, ...], ...] = tuple(joined)
+        # per edge: the two other edges of each lattice triangle on it whose three mileposts
+        # are not ferry ports or Chunnel ends (none when an end of the edge is one)
+        tri: list[tuple[tuple[int, int], ...]] = []
+        for x, y in b.edge_ends:
+            pairs: list[tuple[int, int]] = []
+            if b.link_at[x] < 0 and b.link_at[y] < 0:
+                for dx in range(6):
+                    c, e1 = b.nb[x * 6 + dx], b.eid[x * 6 + dx]
+                    if e1 < 0 or c == y or b.link_at[c] >= 0:
+                        continue
+                    for dc in range(6):
+                        if b.nb[c * 6 + dc] == y and b.eid[c * 6 + dc] >= 0:
+                            pairs.append((e1, b.eid[c * 6 + dc]))
+            tri.append(tuple(pairs))
+        self.tri: tuple[tuple[tuple[int, int], ...], ...] = tuple(tri)
+        # per edge: an end is a ferry port or Chunnel end
+        self.edge_port: tuple[bool, ...] = tuple(
+            b.link_at[x] >= 0 or b.link_at[y] >= 0 for x, y in b.edge_ends
+        )
+        # per milepost u and direction du: the hexagon round u, starting at its neighbour v
+        # in direction du: ring edges (ring[i] to ring[i+1], i = 0..5, ring[6] = v) and
+        # spokes (u to ring[i]); -1 where there is no edge
+        hexes: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
+        for u in range(n):
+            for du in range(6):
+                ring = [b.nb[u * 6 + (du + j) % 6] for j in range(6)]
+                edges = tuple(
+                    b.eid[ring[i] * 6 + (du + i + 2) % 6]
+                    if ring[i] >= 0 and ring[(i + 1) % 6] >= 0
+                    else -1
+                    for i in range(6)
+                )
+                spokes = tuple(b.eid[u * 6 + (du + j) % 6] for j in range(6))
+                hexes.append((edges, spokes))
+        self.hexes: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...] = tuple(hexes)
+
+
+class StateBase(State):
+    """The fields of a Eurorails position (the base of every rule part)."""
+
+    game: GameBase
+
+    def __init__(self, game: GameBase) -> None:
+        super().__init__(game)
+        b = game.board
+        n = game.num_players
+        cfg = game.cfg
+        self.phase = DEAL
+        self.first = 0
+        self.t = 0  # turn sequence number (building turns first)
+        self.moves = 0
+        self.halved = 0
+        self.spent = 0
+        self.from_major = 0
+        self.upgraded = 0
+        self.end_now = 0
+        self.discarding = 0
+        self.target = cfg.target_cash
+        self.cash_public = 0
+        self.over = 0
+        self.cash = [cfg.starting_cash] * n
+        self.train = [0] * n
+        self.pos = [-1] * n
+        self.prev = [-1] * n
+        self.draw = list(range(1, NUM_CARDS + 1))
+        self.discard: list[int] = []
+        self.aside: list[int] = []
+        self.chips = list(b.load_chips)
+        self.edge_owner = [-1] * len(b.edge_ends)
+        self.turns_done = [0] * n
+        self.lost = [0] * n
+        self.on_ferry = [-1] * n  # destination port while crossing
+        self.rented = [0] * n  # this turn, rent paid to seat k
+        self.declared = [0] * n
+        self.pending: list[int] = []  # seats that must choose a load to lose
+        self.winners_: list[int] = []
+        self.blocked: list[int] = []  # this turn: m*64+L picked (+32: dropped) at m
+        self.loads: list[list[int]] = [[] for _ in range(n)]
+        self.hands: list[list[int]] = [[] for _ in range(n)]
+        self.link_owners: list[list[int]] = [[] for _ in b.links]
+        self.active: list[list[int]] = []  # [card, drawer, expires at drawer's turns_done]
+        self.reserve: list[list[int]] = []  # [edge, owner, until owner's turns_done]
+        self.erased: list[list[int]] = []  # [flood card, edge, owner]
+        # derived, rebuilt from edge_owner/link_owners: per-player segment counts
+        self.touch: list[list[int]] = [[0] * b.n for _ in range(n)]
+        self.net: list[set[int]] = [set() for _ in range(n)]
+        self._present: dict[int, list[int]] = {}
+        # blocking-check cache until the next change of track: edge*8+p -> blocked seat or
+        # -1; -1-q -> 1 when q's available graph connects all major cities, else 0
+        self._reach: dict[int, int] = {}
+        self._linked = [0] * n  # 1: seat q's available graph is known to connect the majors
+        # The Circus: the cities where the Circus chips stand (the others are on trains)
+        self.circus_at = [b.city_index(c) for c in CIRCUS_CITIES] if cfg.circus else []
+        # Mercy, Borrowing: what each seat owes the bank (twice the loan)
+        self.debt = [0] * n
+        # Mercy, Late Payment of Use Fee: [payer, owner, amount still owed]
+        self.late: list[list[int]] = []
+        # Field Warehousing: [city, load, dropper, back to the tray at dropper's turns_done]
+        self.warehouse: list[list[int]] = []
+        # Open Contracts: the demand cards face up on the table
+        self.contracts: list[int] = []
+        # Selling and Trading Track: the offer being made ([seller, stage, price]; stage
+        # COMPOSING, PRICED or PROPOSED), its segments, the seats offered to this turn, and
+        # whether a purchase was made this turn (then no building)
+        self.offer: list[int] = []
+        self.offer_take: list[int] = []
+        self.offer_give: list[int] = []
+        self.offered: list[int] = []
+        self.traded = 0
+        # Additional Trains: each seat's second train (the Fast Freight), as the per-seat
+        # fields of the first; the movement left to the turn player's second train and its
+        # half-rate bit (bit 1 of ``halved``). Empty without the option.
+        two = cfg.challenge_additional_trains
+        self.train2: list[int] = [1] * n if two else []
+        self.pos2: list[int] = [-1] * n if two else []
+        self.prev2: list[int] = [-1] * n if two else []
+        self.on_ferry2: list[int] = [-1] * n if two else []
+        self.loads2: list[list[int]] = [[] for _ in range(n)] if two else []
+        self.moves2 = 0
+        self.halved2 = 0
+        for card in game.removed_cards:  # Fast Game: out of play, set aside for good
+            self.draw.remove(card)
+            self.aside.append(card)
+
+    def clone(self) -> Self:
+        new = object.__new__(type(self))
+        new.game = self.game
+        new._history = list(self._history)
+        for k in SCALAR_FIELDS:
+            setattr(new, k, getattr(self, k))
+        for k in LIST_FIELDS:
+            setattr(new, k, list(getattr(self, k)))
+        for k in NESTED_FIELDS:
+            setattr(new, k, [list(x) for x in getattr(self, k)])
+        new.touch = [list(x) for x in self.touch]
+        new.net = [set(x) for x in self.net]
+        new._present = dict(self._present)
+        new._reach = dict(self._reach)
+        new._linked = list(self._linked)
+        new.circus_at = list(self.circus_at)
+        new.debt = list(self.debt)
+        new.late = [list(x) for x in self.late]
+        new.warehouse = [list(x) for x in self.warehouse]
+        new.contracts = list(self.contracts)
+        if self.game.cfg.challenge_track_trading:
+            new.offer = list(self.offer)
+            new.offer_take = list(self.offer_take)
+            new.offer_give = list(self.offer_give)
+            new.offered = list(self.offered)
+        else:  # never changed without the option: shared
+            new.offer, new.offer_take = self.offer, self.offer_take
+            new.offer_give, new.offered = self.offer_give, self.offered
+        new.traded = self.traded
+        if self.pos2:
+            new.train2 = list(self.train2)
+            new.pos2 = list(self.pos2)
+            new.prev2 = list(self.prev2)
+            new.on_ferry2 = list(self.on_ferry2)
+            new.loads2 = [list(x) for x in self.loads2]
+        else:  # never changed without the option: shared
+            new.train2, new.pos2, new.prev2 = self.train2, self.pos2, self.prev2
+            new.on_ferry2, new.loads2 = self.on_ferry2, self.loads2
+        new.moves2 = self.moves2
+        new.halved2 = self.halved2
+        return new
+
+    def _rebuild_touch(self) -> None:
+        b = self.game.board
+        n = self.game.num_players
+        self.touch = [[0] * b.n for _ in range(n)]
+        for e, o in enumerate(self.edge_owner):
+            if o >= 0:
+                a, c = b.edge_ends[e]
+                self.touch[o][a] += 1
+                self.touch[o][c] += 1
+        for k, owners in enumerate(self.link_owners):
+            for o in owners:
+                for p in b.links[k].ends:
+                    self.touch[o][p] += 1
+        self.net = [{m for m, c in enumerate(tp) if c} for tp in self.touch]
+        self._present = {}
+        self._reach = {}
+        self._linked = [0] * n
+
+    def _chance_outcomes(self) -> list[tuple[Action, float]]:
+        p = 1.0 / len(self.draw)
+        return [(c - 1, p) for c in self.draw]
+
+    def _draw_card(self, card: int) -> None:
+        self.draw.remove(card)
+        if not self.draw:
+            self.draw, self.discard = sorted(self.discard), []
+
+    def _touch(self, p: int, m: int, delta: int) -> None:
+        if self.game.board.city_of[m] >= 0:
+            self._present.clear()
+        if self._reach:
+            self._reach.clear()
+        self.touch[p][m] += delta
+        if self.touch[p][m] > 0:
+            self.net[p].add(m)
+        else:
+            self.net[p].discard(m)
+
+    def _swap(self, p: int) -> None:
+        """Exchange seat ``p``'s first and second train (and the turn's movement left)."""
+        self.train[p], self.train2[p] = self.train2[p], self.train[p]
+        self.pos[p], self.pos2[p] = self.pos2[p], self.pos[p]
+        self.prev[p], self.prev2[p] = self.prev2[p], self.prev[p]
+        self.on_ferry[p], self.on_ferry2[p] = self.on_ferry2[p], self.on_ferry[p]
+        self.loads[p], self.loads2[p] = self.loads2[p], self.loads[p]
+        self.moves, self.moves2 = self.moves2, self.moves
+        h = self.halved
+        self.halved = (h & ~1) | self.halved2
+        self.halved2 = h & 1
+
+    # -- implemented by the rule parts (turns.py), declared for the parts before it ------------
+
+    def turn_player(self) -> int:
+        """The seat whose turn it is (turns.py)."""
+        raise NotImplementedError
+
+    def _settle(self) -> None:
+        """Resolve what follows automatically (turns.py)."""
+        raise NotImplementedError
+
+    def _finish_turn(self) -> None:
+        """End the turn player's turn and begin the next (turns.py)."""
+        raise NotImplementedError

@@ -1,0 +1,305 @@
+"""Eurorails, Building Railroads: the blocking rule, "No track may be built which blocks
+any player from connecting all the major cities."
+
+The graph available to seat q: every lattice edge q owns, every red-area edge, every free
+edge whose two ends q may still build to (a ferry port or Chunnel end of a line already full
+of other owners is closed to q), and every ferry line or the Chunnel that q owns or may still
+build to (fewer owners than its capacity); the mileposts of a major city are one node. A
+build of edge e by p is refused when, for some other q, that graph connects all the major
+cities before the build and not after it (:meth:`BlockingRules.blocked_by_build`).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from motherlode.games.eurorails.base import StateBase
+
+
+class BlockingRules(StateBase):
+    """The global blocking check (a part of :class:`~.game.EurorailsState`)."""
+
+    def _post_open(self, q: int, m: int) -> bool:
+        """May seat ``q`` still build to or from milepost ``m`` (port limits)?"""
+        b = self.game.board
+        k = b.link_at[m]
+        if k < 0:
+            return True
+        owners = self.link_owners[k]
+        return q in owners or len(owners) < b.links[k].capacity
+
+    def _edge_open(self, q: int, e: int) -> bool:
+        """Is edge ``e`` in the graph available to seat ``q``?"""
+        b = self.game.board
+        o = self.edge_owner[e]
+        if o == q or b.edge_internal[e]:
+            return True
+        if o >= 0:
+            return False
+        x, y = b.edge_ends[e]
+        return self._post_open(q, x) and self._post_open(q, y)
+
+    def _closed(self, q: int) -> set[int]:
+        """The ferry ports and Chunnel ends closed to seat ``q``: their line is full of
+        other owners."""
+        b = self.game.board
+        out: set[int] = set()
+        for k, owners in enumerate(self.link_owners):
+            if len(owners) >= b.links[k].capacity and q not in owners:
+                out.update(b.links[k].ends)
+        return out
+
+    def _steps(self, q: int, m: int, skip: int, closed: set[int]) -> list[int]:
+        """The mileposts next to ``m`` in seat ``q``'s available graph, without edge ``skip``
+        (ferry lines and the Chunnel are edges; a major city's mileposts are joined)."""
+        g = self.game
+        owner = self.edge_owner
+        internal = g.board.edge_internal
+        if closed and m in closed:
+            return [x for x, e in g.adj[m] if e != skip and (owner[e] == q or internal[e])]
+        out = [
+            x
+            for x, e in g.adj[m]
+            if e != skip
+            and (owner[e] == q or (owner[e] < 0 and (internal[e] or not closed or x not in closed)))
+        ]
+        out.extend(g.joined[m])
+        return out
+
+    def _connects_majors(self, q: int) -> bool:
+        """Does seat ``q``'s available graph connect all the major cities?"""
+        g = self.game
+        b = g.board
+        major_of = g.major_of
+        start = b.city_posts[b.majors[0]]
+        seen = set(start)
+        stack = list(start)
+        found = {0}
+        total = len(b.majors)
+        closed = self._closed(q)
+        while stack:
+            m = stack.pop()
+            for x in self._steps(q, m, -1, closed):
+                if x not in seen:
+                    seen.add(x)
+                    stack.append(x)
+                    i = major_of[x]
+                    if i >= 0 and i not in found:
+                        found.add(i)
+                        if len(found) == total:
+                            return True
+        return len(found) == total
+
+    def majors_reachable(self, q: int) -> bool:
+        """Seat ``q`` may still connect all the major cities. Once true it stays true: a
+        legal build keeps it (the blocking check) and a flood only frees edges, so a true
+        answer is kept until the track is laid anew (``_rebuild_touch``); a false one is
+        kept until the next change of track."""
+        if self._linked[q]:
+            return True
+        key = -1 - q
+        v = self._reach.get(key)
+        if v is None:
+            v = int(self._connects_majors(q))
+            self._reach[key] = v
+            if v:
+                self._linked[q] = 1
+        return bool(v)
+
+    def _split(
+        self, q: int, a: list[int], c: list[int], skip: int, closed: set[int]
+    ) -> set[int] | None:
+        """None when mileposts ``a`` and ``c`` are connected in ``q``'s graph without edge
+        ``skip`` (and the mileposts ``closed``); otherwise the whole component of one side
+        (two-sided breadth-first search: the smaller side is exhausted first)."""
+        g = self.game
+        adj, joined, owner = g.adj, g.joined, self.edge_owner
+        seen_a, seen_c = set(a), set(c)
+        todo_a, todo_c = deque(a), deque(c)
+        while todo_a and todo_c:
+            if len(seen_a) <= len(seen_c):
+                seen, other, todo = seen_a, seen_c, todo_a
+            else:
+                seen, other, todo = seen_c, seen_a, todo_c
+            m = todo.popleft()
+            if m in closed:
+                nxt = self._steps(q, m, skip, closed)
+            else:  # the same steps, inline (red-area mileposts are never closed)
+                nxt = [
+                    x
+                    for x, e in adj[m]
+                    if e != skip and (owner[e] == q or (owner[e] < 0 and x not in closed))
+                ]
+                nxt.extend(joined[m])
+            for x in nxt:
+                if x in other:
+                    return None
+                if x not in seen:
+                    seen.add(x)
+                    todo.append(x)
+        return seen_a if not todo_a else seen_c
+
+    def blocked_by_build(self, p: int, a: int, d: int) -> int:
+        """The seat that ``p``'s segment from ``a`` in direction ``d`` would block from
+        connecting all the major cities, or -1 (see the comment above ``_post_open``)."""
+        g = self.game
+        b = g.board
+        i = a * 6 + d
+        e = b.eid[i]
+        to = b.nb[i]
+        owner = self.edge_owner
+        for e1, f1 in g.tri[e]:
+            if owner[e1] < 0 and owner[f1] < 0:
+                # a triangle of unowned edges (red areas included) without a port: e's ends
+                # stay joined for everyone
+                return -1
+        if self._ring(a, d) or self._ring(to, (d + 3) % 6):
+            return -1
+        key = e * 8 + p
+        hit = self._reach.get(key)
+        if hit is not None:
+            return hit
+        # the two triangles of the lattice on e: a -> c -> to
+        d1, d2 = (d + 1) % 6, (d + 5) % 6
+        c1, c2 = b.nb[a * 6 + d1], b.nb[a * 6 + d2]
+        e1, e2 = b.eid[a * 6 + d1], b.eid[a * 6 + d2]
+        f1 = b.eid[c1 * 6 + d2] if c1 >= 0 else -1
+        f2 = b.eid[c2 * 6 + d1] if c2 >= 0 else -1
+        k = b.link_at[to]
+        owners = self.link_owners[k] if k >= 0 else []
+        fills = k >= 0 and p not in owners and len(owners) + 1 >= b.links[k].capacity
+        slow = []
+        for q in range(g.num_players):
+            if q == p:
+                continue
+            if fills and q not in owners:
+                slow.append(q)
+                continue
+            if f1 >= 0 and e1 >= 0 and self._edge_open(q, e1) and self._edge_open(q, f1):
+                continue
+            if f2 >= 0 and e2 >= 0 and self._edge_open(q, e2) and self._edge_open(q, f2):
+                continue
+            slow.append(q)
+        if not slow:
+            return -1
+        found = -1
+        for q in slow:
+            if fills and q not in owners:
+                # the result depends only on the line and q (e ends at its closed port)
+                fkey = -100 - (k * 8 + q)
+                hit = self._reach.get(fkey)
+                if hit is None:
+                    hit = int(self._blocks(q, p, e, a, to, k))
+                    self._reach[fkey] = hit
+                if hit:
+                    found = q
+                    break
+            elif self._blocks(q, p, e, a, to, -1):
+                found = q
+                break
+        self._reach[key] = found
+        return found
+
+    def _ring(self, u: int, du: int) -> bool:
+        """Are ``u`` and its neighbour ``v`` in direction ``du`` joined by unowned edges
+        without ports (so in everyone's graph) round the hexagon about ``u``: a spoke from
+        ``u``, then ring edges to ``v``?"""
+        g = self.game
+        owner = self.edge_owner
+        port = g.edge_port
+        ring, spokes = g.hexes[u * 6 + du]
+        for i in range(5):
+            e = ring[i]
+            if e < 0 or owner[e] >= 0 or port[e]:
+                break
+            e = spokes[i + 1]
+            if e >= 0 and owner[e] < 0 and not port[e]:
+                return True
+        for i in range(5, 0, -1):
+            e = ring[i]
+            if e < 0 or owner[e] >= 0 or port[e]:
+                break
+            e = spokes[i]
+            if e >= 0 and owner[e] < 0 and not port[e]:
+                return True
+        return False
+
+    def _blocks(self, q: int, p: int, e: int, a: int, to: int, k: int) -> bool:
+        """Would ``p`` building edge ``e`` (and, when ``k >= 0``, taking the last place on
+        link ``k``) disconnect the major cities in ``q``'s available graph?"""
+        if k >= 0:
+            return self._fill_blocks(q, p, e, k)
+        if not self._edge_open(q, e):
+            return False
+        return self._cuts(q, self._split(q, [a], [to], e, self._closed(q)))
+
+    def _cuts(self, q: int, side: set[int] | None) -> bool:
+        """Given the component ``side`` cut off from the other side of a removal (None:
+        nothing was cut off), are the major cities of ``q``'s graph now disconnected?"""
+        if side is None:
+            return False
+        major_of = self.game.major_of
+        cut = len({major_of[m] for m in side if major_of[m] >= 0})
+        if cut in (0, len(self.game.board.majors)):
+            return False
+        return self.majors_reachable(q)
+
+    def _fill_blocks(self, q: int, p: int, e: int, k: int) -> bool:
+        """Would ``p`` taking the last place on link ``k`` (by building ``e`` to one of its
+        ports) disconnect the major cities for ``q``? Both ports then close to ``q``: the
+        graph loses them (and the line). When the open neighbours of each port stay joined
+        around it, two pieces at most remain, one by each port: a two-sided search between
+        them decides; otherwise a search of the whole graph does."""
+        ends = self.game.board.links[k].ends
+        closed = self._closed(q) | set(ends)
+        sides = []
+        for port in ends:
+            side = self._around(q, port, closed)
+            if side is None:
+                if not self.majors_reachable(q):
+                    return False
+                self.edge_owner[e] = p
+                self.link_owners[k].append(p)
+                try:
+                    return not self._connects_majors(q)
+                finally:
+                    self.link_owners[k].pop()
+                    self.edge_owner[e] = -1
+            sides.append(side)
+        if not sides[0] or not sides[1]:
+            return False
+        return self._cuts(q, self._split(q, sides[0], sides[1], -1, closed))
+
+    def _around(self, q: int, u: int, closed: set[int]) -> list[int] | None:
+        """The neighbours of ``u`` joined to it in ``q``'s graph (before ``u`` closes), when
+        they are all joined to each other through the hexagon around ``u`` once ``closed``
+        are closed; else None."""
+        b = self.game.board
+        owner = self.edge_owner
+        ring = [b.nb[u * 6 + j] for j in range(6)]
+        members = []
+        for j in range(6):
+            e = b.eid[u * 6 + j]
+            if e >= 0 and owner[e] in (-1, q) and ring[j] not in closed:
+                members.append(j)
+        if len(members) <= 1:
+            return [ring[j] for j in members]
+        opn = []
+        for j in range(6):
+            x, y = ring[j], ring[(j + 1) % 6]
+            e = b.eid[x * 6 + (j + 2) % 6] if x >= 0 and y >= 0 else -1
+            opn.append(
+                e >= 0 and x not in closed and y not in closed and (owner[e] == q or owner[e] < 0)
+            )
+        if not all(opn):
+            start = next(j for j in range(6) if not opn[(j - 1) % 6])
+            label = [0] * 6
+            cur = 0
+            for t in range(6):
+                j = (start + t) % 6
+                label[j] = cur
+                if not opn[j]:
+                    cur += 1
+            if len({label[j] for j in members}) > 1:
+                return None
+        return [ring[j] for j in members]

@@ -1,0 +1,246 @@
+"""Eurorails, Building Railroads: track (Building Railroads, terrain costs, ferry ports and the
+Chunnel), the limits on building from major cities and into medium and small cities (Right
+to Enter Major Cities, Limits on Entry), the 20 million spending limit of a turn, and the
+building phase's train upgrades (and the Crossgrading variant).
+
+The blocking rule is its own part, :mod:`.blocking`.
+"""
+
+from __future__ import annotations
+
+from motherlode.games.eurorails.blocking import BlockingRules
+from motherlode.games.eurorails.board import (
+    CENTRE,
+    CHUNNEL,
+    FERRY,
+    MEDIUM,
+    OUTPOST,
+    SMALL,
+)
+from motherlode.games.eurorails.constants import (
+    CHANNEL,
+    CROSSGRADE,
+    SPEND_LIMIT,
+)
+from motherlode.games.eurorails.events import EventRules
+
+
+class BuildingRules(BlockingRules, EventRules):
+    """Building track and upgrading trains (a part of the state)."""
+
+    def build_refusal(self, p: int, a: int, d: int) -> str | None:
+        """Why player ``p`` may not build from ``a`` in direction ``d`` now (None: legal)."""
+        g = self.game
+        b = g.board
+        e = b.eid[a * 6 + d]
+        if e < 0:
+            return "there is no milepost there to build to"
+        if b.edge_internal[e]:
+            return "no track may be built in the red area of a major city"
+        if self.edge_owner[e] >= 0:
+            return "only one track may be built between two mileposts"
+        if not (self.touch[p][a] or b.terrain[a] in (CENTRE, OUTPOST)):
+            return "track is built from a major-city milepost or from the player's own track"
+        to = b.nb[a * 6 + d]
+        if b.terrain[a] == OUTPOST and self.from_major >= 2:
+            return "at most two segments a turn may be built out of major-city mileposts"
+        if self.wildcat_drawer() == p:
+            return "the Wildcat strike forbids the drawing player to build"
+        if self.no_build_at(a) or self.no_build_at(to):
+            return "no building in an area of bad weather (snow, fog or gale)"
+        river = b.edge_river[e]
+        if river and river in self.flooded_rivers():
+            return f"the {river} is flooded: no track across it until the flood ends"
+        for edge, owner, until in self.reserve:
+            if edge == e and owner != p and self.turns_done[owner] < until:
+                return "the owner of the washed-away bridge has the first right to rebuild it"
+        for m in (a, to):
+            why = self._limit_refusal(p, m, a, to)
+            if why:
+                return why
+        cost = self.build_cost(p, a, d)
+        if self.spent + cost > SPEND_LIMIT:
+            return f"it costs {cost} and only {SPEND_LIMIT - self.spent} of the 20 remain this turn"
+        if cost > self.cash[p]:
+            return f"it costs {cost} and the player has only {self.cash[p]} (no credit)"
+        owners = self.edge_owner
+        for e1, f1 in g.tri[e]:  # the common case of blocked_by_build, inline
+            if owners[e1] < 0 and owners[f1] < 0:
+                return None
+        q = self.blocked_by_build(p, a, d)
+        if q >= 0:
+            return f"it would block P{q + 1} from connecting all the major cities"
+        return None
+
+    def _limit_refusal(self, p: int, m: int, a: int, to: int) -> str | None:
+        b = self.game.board
+        g = self.game
+        k = b.link_at[m]
+        if k >= 0:
+            link = b.links[k]
+            owners = self.link_owners[k]
+            if p not in owners:
+                if len(owners) >= link.capacity:
+                    what = "the Chunnel" if link.kind == CHUNNEL else "a ferry port"
+                    return f"only {link.capacity} player(s) may build to {what}"
+                if link.kind == CHUNNEL and g.cfg.chunnel_needs_upgrade and self.freight_only(p):
+                    return "the Chunnel needs a Fast or Heavy Freight or better"
+                if link.sea == CHANNEL and not self._channel_slot_free(p):
+                    return "every player has the right to build to one English Channel ferry line"
+            elif link.kind == FERRY and len(owners) < min(link.capacity, g.num_players):
+                free = self._free_edges_at(m) - 1
+                if free < min(link.capacity, g.num_players) - len(owners):
+                    return "it would block a second player from track to each end of the ferry"
+        c = b.city_of[m]
+        if c < 0:
+            return None
+        size = b.city_size[c]
+        present = self.present_at(c)
+        if size in (SMALL, MEDIUM):
+            limit = 2 if size == SMALL else 3
+            if p not in present and len(present) >= limit:
+                kind = "small" if size == SMALL else "medium"
+                return f"only {limit} players may build into a {kind} city"
+            if self.touch[p][m] >= 3:
+                return "no player may build more than three sections to a medium or small city"
+            if p in present:
+                free = self._free_edges(c) - 1
+                if free < min(limit, g.num_players) - len(present):
+                    return "it would prevent another player from building into the city"
+        elif size == CENTRE and p in present:
+            free = self._free_edges(c) - 1
+            if free < g.num_players - len(present):
+                return "it would block another player's right to enter the major city"
+        return None
+
+    def _at_city(self, q: int, c: int) -> bool:
+        return q in self.present_at(c)
+
+    def present_at(self, c: int) -> list[int]:
+        """The seats with track at city ``c`` (cached until the next build or flood)."""
+        found = self._present.get(c)
+        if found is None:
+            posts = self.game.board.city_posts[c]
+            found = [q for q, tq in enumerate(self.touch) if any(tq[m] for m in posts)]
+            self._present[c] = found
+        return found
+
+    def _channel_slot_free(self, p: int) -> bool:
+        """May ``p`` buy another English Channel ferry and still leave one to everyone?"""
+        b = self.game.board
+        lines = [k for k, link in enumerate(b.links) if link.sea == CHANNEL]
+        if not any(p in self.link_owners[k] for k in lines):
+            return True
+        free = sum(b.links[k].capacity - len(self.link_owners[k]) for k in lines) - 1
+        without = sum(
+            1
+            for q in range(self.game.num_players)
+            if q != p and not any(q in self.link_owners[k] for k in lines)
+        )
+        return free >= without
+
+    def _free_edges_at(self, m: int) -> int:
+        b = self.game.board
+        free = 0
+        for d in range(6):
+            e = b.eid[m * 6 + d]
+            if e >= 0 and not b.edge_internal[e] and self.edge_owner[e] < 0:
+                free += 1
+        return free
+
+    def _free_edges(self, c: int) -> int:
+        b = self.game.board
+        free = 0
+        for m in b.city_posts[c]:
+            for d in range(6):
+                e = b.eid[m * 6 + d]
+                if e >= 0 and not b.edge_internal[e] and self.edge_owner[e] < 0:
+                    free += 1
+        return free
+
+    def build_cost(self, p: int, a: int, d: int) -> int:
+        """The cost of the segment from ``a`` in direction ``d`` for player ``p``."""
+        b = self.game.board
+        e = b.eid[a * 6 + d]
+        to = b.nb[a * 6 + d]
+        cross = b.edge_cross_cost[e]
+        k = b.link_at[to]
+        if k >= 0:
+            return cross + (0 if p in self.link_owners[k] else b.links[k].cost)
+        return cross + b.milepost_cost[to]
+
+    def _build_actions(self, p: int) -> list[int]:
+        b = self.game.board
+        out: list[int] = []
+        if self.wildcat_drawer() == p:
+            return out
+        left = min(SPEND_LIMIT - self.spent, self.cash[p])
+        if left <= 0:
+            return out
+        sources = set(self.net[p])
+        if self.from_major < 2:
+            sources.update(b.major_posts)
+        for a in sources:
+            base = a * 6
+            for d in range(6):
+                e = b.eid[base + d]
+                if e < 0 or b.edge_internal[e] or self.edge_owner[e] >= 0:
+                    continue
+                if self.build_cost(p, a, d) > left:
+                    continue
+                if self.build_refusal(p, a, d) is None:
+                    out.append(base + d)
+        return out
+
+    def _build(self, p: int, a: int, d: int) -> None:
+        b = self.game.board
+        e = b.eid[a * 6 + d]
+        to = b.nb[a * 6 + d]
+        cost = self.build_cost(p, a, d)
+        self.cash[p] -= cost
+        self.spent += cost
+        if b.terrain[a] == OUTPOST:
+            self.from_major += 1
+        self.edge_owner[e] = p
+        self.reserve = [r for r in self.reserve if r[0] != e]
+        self._touch(p, a, 1)
+        self._touch(p, to, 1)
+        k = b.link_at[to]
+        if k >= 0 and p not in self.link_owners[k]:
+            self.link_owners[k].append(p)
+            for m in b.links[k].ends:
+                self._touch(p, m, 1)
+
+    def _upgrade_actions(self, p: int) -> list[int]:
+        """Upgrades and the crossgrade open to ``p``'s train (building phase)."""
+        g = self.game
+        out = []
+        if not self.spent and not self.upgraded:
+            for target, cost in g.board.upgrades[self.train[p]]:
+                if cost <= self.cash[p] and cost <= SPEND_LIMIT:
+                    out.append(g.U0 + target)
+        if g.crossgrade and self.crossgrade_refusal(p) is None:
+            out.append(g.U0 + g.crossgrade[self.train[p]])
+        return out
+
+    def freight_only(self, p: int) -> bool:
+        """``p`` has no train better than a Freight (the Chunnel's building restriction)."""
+        return self.train[p] == 0 and (not self.pos2 or self.train2[p] == 0)
+
+    def crossgrade_refusal(self, p: int) -> str | None:
+        """Why ``p`` may not crossgrade now (None: legal; the building phase is assumed)."""
+        g = self.game
+        if not g.cfg.crossgrading:
+            return "crossgrading is not played (config crossgrading)"
+        target = g.crossgrade.get(self.train[p])
+        if target is None:
+            return "only a Fast Freight and a Heavy Freight crossgrade to each other"
+        if self.upgraded:
+            return "one upgrade or crossgrade a turn"
+        if self.spent > SPEND_LIMIT - CROSSGRADE:
+            return f"a crossgrade leaves at most {SPEND_LIMIT - CROSSGRADE} for track this turn"
+        if self.cash[p] < CROSSGRADE:
+            return f"a crossgrade costs {CROSSGRADE} (no credit)"
+        if len(self.loads[p]) > g.board.train_capacity[target]:
+            return "drop a load first: the new train carries fewer"
+        return None

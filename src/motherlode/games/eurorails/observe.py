@@ -1,0 +1,266 @@
+"""What a seat sees of a Eurorails position: the observation and its tensor (rules-side:
+the state's :meth:`observation` and :meth:`observation_tensor`; the boards in
+:mod:`.render` are drawn from :func:`observation`).
+
+Hidden: other players' cash until an Excess Profits Tax card has appeared ("Courtesy in
+Play"), and, with ``open_hands=False``, other players' demand cards. The tensor encodes the
+same information. The draw pile is only a count.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from motherlode.core.protocol import Player
+from motherlode.games.eurorails.base import GameBase
+from motherlode.games.eurorails.constants import OFFER_STAGES, PHASE_NAMES
+from motherlode.games.eurorails.turns import TurnRules
+
+COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf")
+COLOUR_NAMES = ("red", "blue", "green", "purple", "orange", "cyan")
+
+
+def _card_view(g: GameBase, card: int) -> dict[str, Any]:
+    b = g.board
+    return {
+        "card": card,
+        "demands": [
+            {"load": g.load_names[d.load], "city": b.city_names[d.city], "payment": d.payment}
+            for d in g.demands[card]
+        ],
+    }
+
+
+def observation(state: TurnRules, player: Player | None = None) -> dict[str, Any]:
+    """The JSON-able view of ``player`` (None: a spectator)."""
+    g = state.game
+    b = g.board
+    n = g.num_players
+    track: list[list[list[int]]] = [[] for _ in range(n)]
+    for e, o in enumerate(state.edge_owner):
+        if o >= 0:
+            track[o].append(list(b.edge_ends[e]))
+    players = []
+    for q in range(n):
+        see_hand = g.cfg.open_hands or q == player
+        see_cash = bool(state.cash_public) or q == player
+        players.append(
+            {
+                "seat": q,
+                "colour": COLOUR_NAMES[q],
+                "cash": state.cash[q] if see_cash else None,
+                "train": b.train_names[state.train[q]],
+                "at": state.pos[q],
+                "at_city": b.city_names[b.city_of[state.pos[q]]]
+                if state.pos[q] >= 0 and b.city_of[state.pos[q]] >= 0
+                else None,
+                "on_ferry_to": state.on_ferry[q] if state.on_ferry[q] >= 0 else None,
+                "loads": [g.load_names[x] for x in state.loads[q]],
+                "hand": [_card_view(g, c) for c in state.hands[q]] if see_hand else None,
+                "hand_size": len(state.hands[q]),
+                "track": track[q],
+                "links": [b.links[k].name for k, o in enumerate(state.link_owners) if q in o],
+                "majors_connected": state.majors_connected(q),
+                "turns": state.turns_done[q],
+                "loses_next_turn": bool(state.lost[q]),
+                "declared": bool(state.declared[q]),
+            }
+            | ({"second_train": _second_view(state, q)} if state.pos2 else {})
+        )
+    to_move = state.current_player()
+    events = [
+        {
+            "card": a[0],
+            "title": b.events[a[0]].title,
+            "drawn_by": a[1],
+            "until": "used" if a[2] >= 1 << 29 else f"end of P{a[1] + 1}'s turn {a[2]}",
+        }
+        for a in state.active
+    ]
+    return (
+        {
+            "game": "eurorails",
+            "seat": player,
+            "to_move": to_move,
+            "turn_player": state.turn_player() if state.phase != 0 else None,
+            "phase": PHASE_NAMES[state.phase],
+            "round": state.normal_round(),
+            "first_player": state.first,
+            "target_cash": state.target,
+            "cash_public": bool(state.cash_public),
+            "players": players,
+            "moves_left": state.moves,
+            **({"moves_left_2": state.moves2} if state.pos2 else {}),
+            "spent_this_turn": state.spent,
+            "events": events,
+            "chips": {b.load_names[x]: c for x, c in enumerate(state.chips)},
+            "draw_pile": len(state.draw),
+            "discard_pile": list(state.discard),
+            "pending_load_loss": [q % n for q in state.pending],  # (n + q: a second train)
+            "legal": [state.action_to_string(a) for a in state.legal_actions()]
+            if player is not None and player == to_move
+            else [],
+            "terminal": bool(state.over),
+            "winners": list(state.winners_) if state.over else None,
+        }
+        | ({"places": state.placings()} if g.cfg.time_limit and state.over else {})
+        | ({"circus_at": [b.city_names[c] for c in state.circus_at]} if g.cfg.circus else {})
+        | ({"debt": list(state.debt)} if g.cfg.mercy_borrowing else {})
+        | ({"late_fees": [list(x) for x in state.late]} if g.cfg.mercy_late_payment else {})
+        | (
+            {
+                "warehouse": [
+                    {"city": b.city_names[c], "load": g.load_names[x], "dropped_by": q}
+                    for c, x, q, _ in state.warehouse
+                ]
+            }
+            if g.cfg.challenge_field_warehousing
+            else {}
+        )
+        | (
+            {"contracts": [_card_view(g, c) for c in state.contracts]}
+            if g.cfg.challenge_open_contracts
+            else {}
+        )
+        | ({"trade": _trade_view(state)} if g.cfg.challenge_track_trading else {})
+    )
+
+
+def _second_view(state: TurnRules, q: int) -> dict[str, Any]:
+    """Additional Trains: seat ``q``'s second train (public, like the first)."""
+    g = state.game
+    b = g.board
+    m = state.pos2[q]
+    return {
+        "train": b.train_names[state.train2[q]],
+        "at": m,
+        "at_city": b.city_names[b.city_of[m]] if m >= 0 and b.city_of[m] >= 0 else None,
+        "on_ferry_to": state.on_ferry2[q] if state.on_ferry2[q] >= 0 else None,
+        "loads": [g.load_names[x] for x in state.loads2[q]],
+    }
+
+
+def _trade_view(state: TurnRules) -> dict[str, Any]:
+    """Selling and Trading Track: the offer on the table is public (made at the table)."""
+    b = state.game.board
+    offer = None
+    if state.offer:
+        seller, stage, price = state.offer
+        offer = {
+            "buyer": state.turn_player(),
+            "seller": seller,
+            "take": [list(b.edge_ends[e]) for e in state.offer_take],
+            "give": [list(b.edge_ends[e]) for e in state.offer_give],
+            "price": price if stage else None,
+            "stage": OFFER_STAGES[stage],
+        }
+    return {"offer": offer, "offered_this_turn": list(state.offered), "bought": bool(state.traded)}
+
+
+def tensor_size(game: GameBase) -> int:
+    n = game.num_players
+    return (
+        game.board.n * (2 * n + 1)
+        + n * (2 + 4 + 32 + 2 + 9 * 2)
+        + 22
+        + 32
+        + n
+        + 4
+        + _trade_size(game)
+        + (n * (4 + 32) if game.cfg.challenge_additional_trains else 0)
+        + (n * 6 if game.cfg.four_demand_cards else 0)
+    )
+
+
+def _trade_size(game: GameBase) -> int:
+    """Selling and Trading Track: the seller, the stage, the price, a purchase made, and
+    per milepost the ends of segments taken and given."""
+    if not game.cfg.challenge_track_trading:
+        return 0
+    return game.num_players + 3 + 2 + 2 * game.board.n
+
+
+def tensor(state: TurnRules, player: Player | None = None) -> np.ndarray:
+    """Per milepost: track of each seat, train of each seat, bad weather; then per seat:
+    cash (0 when hidden) and whether it is visible, train type, loads, lost turn, declared,
+    the 9 demands (load, payment; city via the card id scaled) when visible; active
+    events, tray chips, the seat to move, the phase."""
+    g = state.game
+    b = g.board
+    n = g.num_players
+    t = np.zeros(tensor_size(g), dtype=np.float32)
+    big = b.n
+    for e, o in enumerate(state.edge_owner):
+        if o >= 0:
+            x, y = b.edge_ends[e]
+            t[x * (2 * n + 1) + o] = 1.0
+            t[y * (2 * n + 1) + o] = 1.0
+    for q in range(n):
+        if state.pos[q] >= 0:
+            t[state.pos[q] * (2 * n + 1) + n + q] = 1.0
+        if state.pos2 and state.pos2[q] >= 0:
+            t[state.pos2[q] * (2 * n + 1) + n + q] = 1.0
+    for m in state.weather_area():
+        t[m * (2 * n + 1) + 2 * n] = 1.0
+    o = big * (2 * n + 1)
+    for q in range(n):
+        visible = bool(state.cash_public) or q == player
+        t[o] = state.cash[q] / 100.0 if visible else 0.0
+        t[o + 1] = 1.0 if visible else 0.0
+        t[o + 2 + state.train[q]] = 1.0
+        for x in state.loads[q]:
+            t[o + 6 + x] += 1.0
+        t[o + 38] = float(state.lost[q])
+        t[o + 39] = float(state.declared[q])
+        if g.cfg.open_hands or q == player:
+            k = 0
+            for c in state.hands[q]:
+                for d in g.demands[c]:
+                    if k >= 9:  # Fast Game: the 4th and 5th cards are not encoded
+                        break
+                    t[o + 40 + 2 * k] = (d.load + 1) / 32.0
+                    t[o + 41 + 2 * k] = d.payment / 100.0
+                    k += 1
+        o += 58
+    for a in state.active:
+        t[o + a[0] - 147] = 1.0
+    o += 22
+    for x, c in enumerate(state.chips):
+        t[o + x] = c / 4.0
+    o += 32
+    cp = state.current_player()
+    if 0 <= cp < n:
+        t[o + cp] = 1.0
+    o += n
+    t[o + state.phase] = 1.0
+    o += 4
+    if g.cfg.challenge_track_trading:
+        if state.offer:
+            seller, stage, price = state.offer
+            t[o + seller] = 1.0
+            t[o + n + stage] = 1.0
+            t[o + n + 3] = price / 100.0
+        t[o + n + 4] = float(state.traded)
+        o += n + 5
+        for k, edges in enumerate((state.offer_take, state.offer_give)):
+            for e in edges:
+                for m in b.edge_ends[e]:
+                    t[o + 2 * m + k] = 1.0
+        o += 2 * b.n
+    if state.pos2:  # Additional Trains: per seat the second train's type and loads
+        for q in range(n):
+            t[o + state.train2[q]] = 1.0
+            for x in state.loads2[q]:
+                t[o + 4 + x] += 1.0
+            o += 36
+    if g.cfg.four_demand_cards:  # the 4th card's demands, when visible
+        for q in range(n):
+            hand = state.hands[q]
+            if (g.cfg.open_hands or q == player) and len(hand) > 3 and hand[3] < 147:
+                for k, d in enumerate(g.demands[hand[3]]):
+                    t[o + 2 * k] = (d.load + 1) / 32.0
+                    t[o + 2 * k + 1] = d.payment / 100.0
+            o += 6
+    return t

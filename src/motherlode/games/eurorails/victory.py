@@ -1,0 +1,137 @@
+"""Eurorails, How to Win: the connection of the major cities, the placings, the scores, and
+the search heuristic that judges an unfinished game.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from motherlode.core.protocol import Player
+from motherlode.games.eurorails.base import StateBase
+from motherlode.games.eurorails.board import (
+    CENTRE,
+)
+from motherlode.games.eurorails.constants import (
+    MAJOR_WORTH,
+    TRACK_WORTH,
+    UPGRADE_WORTH,
+)
+
+
+class VictoryRules(StateBase):
+    """Winning (a part of the state)."""
+
+    def placings(self) -> list[list[int]]:
+        """The places, best first (seats sharing a place together): a winner first, then
+        "having the required connection takes precedence over having the most money"."""
+        n = self.game.num_players
+
+        def key(q: int) -> tuple[bool, bool, int]:
+            return (q in self.winners_, self.connected(q), self.cash[q])
+
+        out: list[list[int]] = []
+        for q in sorted(range(n), key=lambda q: (key(q), -q), reverse=True):
+            if out and key(out[-1][0]) == key(q):
+                out[-1].append(q)
+            else:
+                out.append([q])
+        return out
+
+    def connected(self, p: int) -> bool:
+        """A continuous line of ``p``'s track joins enough major cities (red areas join)."""
+        return self.majors_connected(p) >= self.game.cfg.majors_to_connect
+
+    def track_component(
+        self, p: int, starts: Sequence[int], *, join_majors: bool = False
+    ) -> set[int]:
+        """The mileposts joined to ``starts`` by ``p``'s own track, red areas and ferry lines.
+
+        With ``join_majors`` a major city's mileposts all count as one place (the red area
+        joins them), as the victory condition counts connections.
+        """
+        b = self.game.board
+        comp = set(starts)
+        stack = list(starts)
+        while stack:
+            m = stack.pop()
+            for d in range(6):
+                e = b.eid[m * 6 + d]
+                if e >= 0 and (self.edge_owner[e] == p or b.edge_internal[e]):
+                    x = b.nb[m * 6 + d]
+                    if x not in comp:
+                        comp.add(x)
+                        stack.append(x)
+            k = b.link_at[m]
+            if k >= 0 and p in self.link_owners[k]:
+                for x in b.links[k].ends:
+                    if x not in comp:
+                        comp.add(x)
+                        stack.append(x)
+            if join_majors:
+                c = b.city_of[m]
+                if c >= 0 and b.city_size[c] == CENTRE:
+                    for x in b.city_posts[c]:
+                        if x not in comp:
+                            comp.add(x)
+                            stack.append(x)
+        return comp
+
+    def majors_connected(self, p: int) -> int:
+        """The most major cities one continuous piece of ``p``'s track connects."""
+        b = self.game.board
+        net = self.net[p]
+        seen: set[int] = set()
+        best = 0
+        for start_city in b.majors:
+            posts = b.city_posts[start_city]
+            if not any(m in net for m in posts) or posts[0] in seen:
+                continue
+            comp = self.track_component(p, posts, join_majors=True)
+            seen |= comp
+            count = sum(1 for c in b.majors if b.city_posts[c][0] in comp)
+            best = max(best, count)
+        return best
+
+    def heuristic_values(self) -> list[float]:
+        """A judgement of an unfinished game for search agents, one value per seat in (-1, 1).
+
+        Cash alone would teach search never to build: each seat is valued by its net worth
+        towards the goal - cash less debts, track at :data:`TRACK_WORTH` million a milepost
+        of network, each upgrade at 15 million (20 paid), :data:`MAJOR_WORTH` million a major
+        city joined into one network, and half the payment of each load aboard that a demand
+        card in hand asks for; the lead over the best rival is squashed by ``tanh(lead / 40)``.
+
+        >>> import motherlode
+        >>> motherlode.deal(motherlode.load("eurorails", players=2), seed=1).heuristic_values()
+        [0.0, 0.0]
+        """
+        g = self.game
+        n = g.num_players
+        worth = []
+        for p in range(n):
+            w = self.cash[p] - self.debt[p] + TRACK_WORTH * len(self.net[p])
+            w += MAJOR_WORTH * self.majors_connected(p)
+            trains = [self.train[p]] + ([self.train2[p]] if self.pos2 else [])
+            w += sum(UPGRADE_WORTH * (1 if t in (1, 2) else 2 if t == 3 else 0) for t in trains)
+            loads = self.loads[p] + (self.loads2[p] if self.pos2 else [])
+            if loads:
+                asked: dict[int, int] = {}
+                for card in self.hands[p]:
+                    for d in g.demands.get(card, ()):
+                        asked[d.load] = max(asked.get(d.load, 0), d.payment)
+                w += sum(0.5 * asked.get(x, 0) for x in loads)
+            worth.append(w)
+        out = []
+        for p, v in enumerate(worth):
+            rival = max((x for q, x in enumerate(worth) if q != p), default=0.0)
+            out.append(math.tanh((v - rival) / 40.0))
+        return out
+
+    def scores(self) -> list[float]:
+        return [float(c) for c in self.cash]
+
+    def winners(self) -> tuple[Player, ...]:
+        if self.over:
+            return tuple(self.winners_)
+        return super().winners()
