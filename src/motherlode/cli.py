@@ -343,22 +343,21 @@ def render_command(
         console.print(f"SVG written to {svg}")
 
 
-def _game_commands(game_name: str, what: str) -> Any:
-    """The ``commands`` module of a game that offers ``what`` (map / cards listings)."""
-    import importlib
-
+def _game_command(game_name: str, what: str) -> Any:
+    """The ``what`` command a game declares (``Game.commands()``: Eurorails' map, cards)."""
     from motherlode.games import registry
 
-    known = set(registry()) | {"eurorails"}
-    if game_name not in known:
-        raise fail(f"unknown game {game_name!r}; the games are: {', '.join(sorted(known))}")
-    try:
-        module = importlib.import_module(f"motherlode.games.{game_name}.commands")
-    except ModuleNotFoundError:
-        raise fail(f"{game_name} has no {what} to show") from None
-    if not hasattr(module, f"{what}_command"):
-        raise fail(f"{game_name} has no {what} to show")
-    return module
+    games = registry()
+    if game_name not in games:
+        raise fail(f"unknown game {game_name!r}; the games are: {', '.join(games)}")
+    command = games[game_name].commands().get(what)
+    if command is None:
+        offering = [n for n, cls in games.items() if what in cls.commands()]
+        raise fail(
+            f"{game_name} has no {what} to show"
+            + (f" (games with one: {', '.join(offering)})" if offering else "")
+        )
+    return command
 
 
 @app.command("map")
@@ -372,8 +371,8 @@ def map_command(
     png: Annotated[Path | None, typer.Option(help="Write the map as PNG.")] = None,
 ) -> None:
     """Show a game's map (Eurorails): a summary, the distance chart, SVG/PNG files."""
-    module = _game_commands(game_name, "map")
-    print(run(lambda: module.map_command(distances, as_json, svg, png)))
+    command = _game_command(game_name, "map")
+    run(lambda: command(distances, as_json, svg, png))
 
 
 @app.command("cards")
@@ -382,8 +381,8 @@ def cards_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """List a game's card decks (Eurorails demand and event cards)."""
-    module = _game_commands(game_name, "cards")
-    print(run(lambda: module.cards_command(as_json)))
+    command = _game_command(game_name, "cards")
+    run(lambda: command(as_json))
 
 
 DEFAULT_STORE = Path("motherlode-results.sqlite")

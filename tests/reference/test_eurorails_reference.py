@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.eurorails.engine_helpers import draw, place, set_turn, standard
+from tests.eurorails.helpers import draw, place, set_turn, standard
 
 TAX = 150
 BRACKETS = [(0, 0), (49, 0), (50, 10), (99, 10), (100, 15), (149, 15), (150, 20), (199, 20),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 
+from motherlode.server.bots import BotCaps
 from motherlode.server.fairness import Verification, verify_file
 
 WS_MAX_SIZE = 64 * 1024
@@ -33,7 +34,6 @@ def serve(
     import uvicorn
 
     from motherlode.server.app import create_app
-    from motherlode.server.bots import BotCaps
 
     logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     app = create_app(
