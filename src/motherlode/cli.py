@@ -121,6 +121,39 @@ def games_command(
     console.print(table)
 
 
+def _resumed(
+    resume: Path, game_name: str | None, seat: list[str] | None
+) -> tuple[GameRecord, motherlode.Game, list[str], int]:
+    """A saved game to continue: its record, game, seats (or those given) and seed."""
+    saved: GameRecord = run(lambda: GameRecord.load(resume))
+    if game_name is not None and game_name != saved.game:
+        raise fail(f"--resume {resume} is a game of {saved.game}, not of {game_name}")
+    if saved.scores is not None:
+        raise fail(f"--resume {resume}: that game is over (replay it with motherlode replay)")
+    if saved.seed is None:
+        raise fail(f"--resume {resume}: the saved game has no seed")
+    game = run(lambda: motherlode.load(saved.game, **saved.config))
+    return saved, game, seat or list(saved.players), int(saved.seed)
+
+
+def _new_game(
+    ctx: typer.Context, game_name: str | None, seat: list[str] | None, players: int | None,
+    seed: int | None,
+) -> tuple[motherlode.Game, list[str], int]:
+    """A new game from the command line: the game, its seats, its seed."""
+    if game_name is None:
+        raise fail("name a game (motherlode play yukon) or --resume a saved one")
+    seats = seat or []
+    if players is None and seats:
+        players = len(seats)
+    game = run(lambda: load_game(game_name, ctx.args, players))
+    if not seats:
+        seats = ["human"] + ["greedy" if "greedy" in game.bots() else "random"] * (
+            game.num_players - 1
+        )
+    return game, seats, seed if seed is not None else int(time.time()) % 1_000_000
+
+
 def check_writable(path: Path, option: str) -> None:
     """Refuse, before a game starts, an output path that cannot be written."""
     if path.is_dir():
@@ -170,30 +203,9 @@ def play_command(
 
     saved: GameRecord | None = None
     if resume is not None:
-        saved = run(lambda: GameRecord.load(resume))
-        assert saved is not None
-        if game_name is not None and game_name != saved.game:
-            raise fail(f"--resume {resume} is a game of {saved.game}, not of {game_name}")
-        if saved.scores is not None:
-            raise fail(f"--resume {resume}: that game is over (replay it with motherlode replay)")
-        if saved.seed is None:
-            raise fail(f"--resume {resume}: the saved game has no seed")
-        game = run(lambda: motherlode.load(saved.game, **saved.config))
-        seats = seat or list(saved.players)
-        seed = int(saved.seed)
+        saved, game, seats, seed = _resumed(resume, game_name, seat)
     else:
-        if game_name is None:
-            raise fail("name a game (motherlode play yukon) or --resume a saved one")
-        seats = seat or []
-        if players is None and seats:
-            players = len(seats)
-        name = game_name
-        game = run(lambda: load_game(name, ctx.args, players))
-        if not seats:
-            seats = ["human"] + ["greedy" if "greedy" in game.bots() else "random"] * (
-                game.num_players - 1
-            )
-        seed = seed if seed is not None else int(time.time()) % 1_000_000
+        game, seats, seed = _new_game(ctx, game_name, seat, players, seed)
     if len(seats) != game.num_players:
         raise fail(
             f"{game.num_players} players need {game.num_players} --seat options, got {len(seats)}"

@@ -21,6 +21,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
@@ -51,6 +52,9 @@ HINT_SPECS: dict[str, str] = {
     "eurorails": "greedy",
 }
 """The bot asked by ``hint``: the strongest that answers in about a second (docs/agents.md)."""
+
+_ASK_AGAIN = object()
+"""What a command answers when the prompt is to be shown again (not a move)."""
 
 MENU_LIMIT = 36
 """Menus longer than this are shown grouped by kind (the first word of the notation)."""
@@ -263,50 +267,77 @@ class TerminalGame:
             except (KeyboardInterrupt, EOFError):
                 self.console.print()
                 raise Quit from None
-            if not answer:
-                continue
-            word, _, rest = answer.partition(" ")
-            word = word.lower()
-            if answer.isdigit():
-                k = int(answer)
-                if 1 <= k <= len(legal):
-                    return legal[k - 1]
-                self.say(f"pick a number from 1 to {len(legal)}, or type a move", "red")
-                continue
-            if "\x1b" in answer or not answer.isprintable():
-                self.say(
-                    "that was a special key, not a move: type a number or a move"
-                    " ('help' lists the commands)",
-                    "red",
-                )
-                continue
-            if word in ("help", "?"):
-                self.show_help(seat, names)
-            elif word == "rules":
-                self.console.print(rules_text(self.game), markup=False, highlight=False)
-            elif word == "hint":
-                self.show_hint(names, legal)
-            elif word == "undo":
-                if self.undo(seat):
-                    return None
-            elif word == "board":
-                self.show_board(seat)
-                self.show_menu(names)
-            elif word == "log":
-                for i, line in enumerate(self.log, start=1):
-                    self.say(f"{i:>4}. {line}")
-                if not self.log:
-                    self.say("nothing has happened yet")
-            elif word == "list":
-                self.show_menu(names, rest.strip().lower() or "")
-            elif word == "save":
-                self.save(Path(rest.strip()) if rest.strip() else self.save_to)
-            elif word in ("quit", "exit"):
-                raise Quit
-            else:
-                action = self.parse(answer, legal)
-                if action is not None:
-                    return action
+            if answer:
+                outcome = self.answer(seat, answer, names, legal)
+                if outcome is not _ASK_AGAIN:
+                    return outcome  # type: ignore[return-value]
+
+    def answer(self, seat: int, answer: str, names: list[str], legal: list[Action]) -> object:
+        """What one line typed at the prompt does: an action, ``None`` (undone) or
+        :data:`_ASK_AGAIN` after a command or a refusal."""
+        if answer.isdigit():
+            k = int(answer)
+            if 1 <= k <= len(legal):
+                return legal[k - 1]
+            self.say(f"pick a number from 1 to {len(legal)}, or type a move", "red")
+            return _ASK_AGAIN
+        if "\x1b" in answer or not answer.isprintable():
+            self.say(
+                "that was a special key, not a move: type a number or a move"
+                " ('help' lists the commands)",
+                "red",
+            )
+            return _ASK_AGAIN
+        word, _, rest = answer.partition(" ")
+        command = self._commands().get(word.lower())
+        if command is not None:
+            return command(seat, rest.strip(), names, legal)
+        action = self.parse(answer, legal)
+        return _ASK_AGAIN if action is None else action
+
+    def _commands(self) -> dict[str, Any]:
+        """The prompt's commands: each ``(seat, argument, names, legal)`` -> an outcome."""
+
+        def again(effect: Any) -> Any:
+            def run(seat: int, rest: str, names: list[str], legal: list[Action]) -> object:
+                effect(seat, rest, names, legal)
+                return _ASK_AGAIN
+
+            return run
+
+        def undo(seat: int, rest: str, names: list[str], legal: list[Action]) -> object:
+            return None if self.undo(seat) else _ASK_AGAIN
+
+        def quit_(seat: int, rest: str, names: list[str], legal: list[Action]) -> object:
+            raise Quit
+
+        helper = again(lambda seat, rest, names, legal: self.show_help(seat, names))
+        return {
+            "help": helper,
+            "?": helper,
+            "rules": again(lambda *_: self.console.print(
+                rules_text(self.game), markup=False, highlight=False)),
+            "hint": again(lambda seat, rest, names, legal: self.show_hint(names, legal)),
+            "undo": undo,
+            "board": again(lambda seat, rest, names, legal: self.show_again(seat, names)),
+            "log": again(lambda *_: self.show_log()),
+            "list": again(lambda seat, rest, names, legal: self.show_menu(
+                names, rest.lower() or "")),
+            "save": again(lambda seat, rest, names, legal: self.save(
+                Path(rest) if rest else self.save_to)),
+            "quit": quit_,
+            "exit": quit_,
+        }
+
+    def show_again(self, seat: int, names: list[str]) -> None:
+        self.show_board(seat)
+        self.show_menu(names)
+
+    def show_log(self) -> None:
+        for i, line in enumerate(self.log, start=1):
+            self.say(f"{i:>4}. {line}")
+        if not self.log:
+            self.say("nothing has happened yet")
 
     def parse(self, answer: str, legal: list[Action]) -> Action | None:
         """``answer`` as a legal action, or ``None`` after saying why it is not one."""

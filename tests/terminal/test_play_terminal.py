@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -54,6 +55,7 @@ def test_help_wrong_input_undo_log_and_ctrl_c_save_then_resume(tmp_path: Path) -
     out = answer(child, "log")
     assert "1. the set-up is dealt (49 draws)" in out and "P1 takes c1" not in out
     answer(child, "c2")
+    time.sleep(0.5)  # the prompt is printed a moment before input() waits on it
     child.sendintr()  # Ctrl-C at the prompt saves the game
     child.expect_exact(f"motherlode play yukon --resume {saved}")
     child.expect(pexpect.EOF)
