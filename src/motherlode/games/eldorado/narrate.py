@@ -47,7 +47,7 @@ def _unit(state: EldoradoState, src: int) -> str:
         return f"d{src} ({_face(state.held[src])})"
     if src == g.SRC_RES:
         res = state.game.sheet.resources[state.res_active]
-        return f"the {res.id} resource ({_face(state.items[0])})"
+        return f"the resource {res.id} ({_face(state.items[0])})"
     if src == g.SRC_REWARD:
         return "the signpost die (the amulet's reward)"
     d = src - g.SRC_COMBO
@@ -68,6 +68,19 @@ def _ending(state: EldoradoState, nxt: EldoradoState) -> str:
     return ""
 
 
+def _gained(state: EldoradoState, nxt: EldoradoState) -> str:
+    """`` and obtains 3coins (3 coins)`` / `` and hires the guide`` for what ``nxt`` adds."""
+    p = state.seat
+    out = ""
+    for res in state.game.sheet.resources:
+        if nxt.obtained(p, res.index) and not state.obtained(p, res.index):
+            if res.helper:
+                out += f" and hires the {res.name}"
+            else:
+                out += f" and obtains {res.id}" + (f" ({res.name})" if res.name != res.id else "")
+    return out
+
+
 def _targeted(state: EldoradoState, action: Action) -> str:
     game = state.game
     sh = game.sheet
@@ -80,10 +93,7 @@ def _targeted(state: EldoradoState, action: Action) -> str:
         slot = target - game.ns
         res = sh.resources[sh.slot_owner[slot]]
         text = f"{who} uses {unit} to fill {sh.slot_label(slot)} in front of {res.id}"
-        if nxt.obtained(p, res.index) and not state.obtained(p, res.index):
-            verb = "hires" if res.helper else "obtains"
-            text += f" and {verb} the {res.name}"
-        return text + _ending(state, nxt)
+        return text + _gained(state, nxt) + _ending(state, nxt)
     space = sh.spaces[target]
     label = space.label
     if space.kind == PATH:
@@ -91,12 +101,12 @@ def _targeted(state: EldoradoState, action: Action) -> str:
         new = [s for s in range(game.ns) if nxt.claimed[s] == p and state.claimed[s] < 0]
         if new:
             text += ": the first to find the amulet, the signpost die is the reward"
-        return text + _ending(state, nxt)
+        return text + _gained(state, nxt) + _ending(state, nxt)
     if space.kind == SETTLEMENT:
         paid = nxt.paid[p][target]
         text = f"{who} pays {unit} towards the Muisca settlement {label}"
         if (nxt.visited[p] >> target) & 1:
-            text += f" and enters it (fee {space.fee} paid)"
+            text += f" and enters it (fee {space.fee} paid)" + _gained(state, nxt)
         else:
             text += f" ({paid} of {space.fee} coins paid)"
         return text + _ending(state, nxt)
@@ -130,11 +140,11 @@ def narrate(state: EldoradoState, action: Action, seat: Player | None = None) ->
     if action < game.ethno_action:
         res = sh.resources[action - game.activate_base]
         if res.special:
-            text = f"{who} uses the {res.name} resource and {SPECIAL_WORDS[res.special]}"
-            return text
+            return (f"{who} uses the special action {res.id} ({res.name}) and"
+                    f" {SPECIAL_WORDS[res.special]}")
         items = [_face(i) for i in res.items] or (
             ["the zero offering"] if res.zero else [_face(COIN0 + res.coins)])
-        return f"{who} uses the {res.id} resource: {' and '.join(items)} to use this turn"
+        return f"{who} uses the resource {res.id}: {' and '.join(items)}, to be used this turn"
     if action == game.ethno_action:
         n = sum(1 for f in state.middle if f >= 0)
         return f"{who}'s ethnographer re-rolls the {n} dice in the middle (a torch lies there)"
