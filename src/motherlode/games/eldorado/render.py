@@ -17,6 +17,7 @@ True
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from motherlode.core.protocol import Player, Renderer
 from motherlode.core.svg import actionable, document, element
@@ -52,7 +53,8 @@ def symbol(kind: int | str, cx: float, cy: float, size: float = 7.0,
     the font shows as an empty box): 0..5 machete, paddle, torch, amulet, map, signpost;
     ``temple``, ``golden`` (a star), ``start`` (an arrow), ``hat``."""
     k = size / 7.0
-    line = {"stroke": fill, "stroke_width": max(1.0, 1.6 * k), "stroke_linecap": "round"}
+    line: dict[str, Any] = {
+        "stroke": fill, "stroke_width": max(1.0, 1.6 * k), "stroke_linecap": "round"}
     if kind == 0:  # machete: a long curved blade with a handle
         return (element("polygon", points=_pts([(-5, 5), (4, -5), (6, -6), (5, -3), (-3, 6)],
                                                cx, cy, k), fill=fill)
