@@ -171,3 +171,11 @@ def test_every_action_kind_narrates_and_the_breakdown_adds_up(sheet: int) -> Non
         for seat in summary.seats:
             assert sum(v for _, v in seat.breakdown) == seat.score == state.scores()[seat.seat]
     assert kinds >= {"roll", "take", "move", "offer", "fill", "activate"}
+
+
+def test_the_rules_summary_ships_with_the_package() -> None:
+    from motherlode.cli_human import rules_text
+
+    text = rules_text(game())
+    assert text.startswith("EL DORADO") and 30 <= len(text.splitlines()) <= 60
+    assert "d2 offer e2" in text and "golden temple" in text

@@ -169,3 +169,11 @@ def test_every_action_kind_narrates_and_the_breakdown_adds_up(players: int) -> N
         for seat in summary.seats:
             assert sum(v for _, v in seat.breakdown) == seat.score == state.scores()[seat.seat]
     assert phases >= {g.TURN, g.ROLL, g.MOVE, g.REVEAL, g.DEFEND, g.RETREAT, g.RAFT}
+
+
+def test_the_rules_summary_ships_with_the_package() -> None:
+    from motherlode.cli_human import rules_text
+
+    text = rules_text(game())
+    assert text.startswith("EUREKA") and 30 <= len(text.splitlines()) <= 60
+    assert "move k13" in text and "robber" in text
