@@ -37,10 +37,11 @@ from motherlode.games.eldorado.sheets import (
 
 SYMBOL_COLOURS = ("#6b8e23", "#4682b4", "#e07b24", "#8e44ad", "#c8a165", "#7f8c8d")
 
-LEGEND = ("M machete  P paddle  T torch  A amulet  K map  S signpost (joker)  t temple (t2: your"
-          " offering of 2)  $n Muisca settlement, fee n  GOLD golden temple  * amulet with the"
-          " signpost-die reward  ( ) visited  {x.} a resource's spaces, x filled")
-"""The text board's symbols, printed under it."""
+LEGEND = ("M machete  P paddle  T torch  A amulet  K map  S signpost (a joker)\n"
+          "t temple (t2: your offering of 2)  $n Muisca settlement, fee n\n"
+          "GOLD golden temple  * amulet with the signpost-die reward  (M ) visited\n"
+          "{x.} the spaces in front of a resource, x filled")
+"""The text board's symbols, printed under it (lines within 78 characters)."""
 
 
 def _pts(points: list[tuple[float, float]], cx: float, cy: float, k: float) -> str:
@@ -194,7 +195,8 @@ def text_board(state: EldoradoState, seat: Player | None = None) -> str:
         if paid:
             lines.append("    settlement payments: " + " ".join(paid))
     lines.append("")
-    lines.append("spaces: column letter + row number (c4); " + LEGEND)
+    lines.append("spaces: column letter + row number (c4)")
+    lines.append(LEGEND)
     return "\n".join(lines)
 
 

@@ -39,9 +39,9 @@ TEXT_ON = {"yellow": "#000", "white": "#000"}
 SIZE = 15.0
 
 
-LEGEND = (". field  o face-down chip  R face-up robber  _ street  H house  = railway"
-          "  L locomotive  ~ water  r raft  1-6 miner of P1-P6  * several miners")
-"""The text board's symbols, printed under it."""
+LEGEND = (". field  o face-down chip  R face-up robber  _ street  H house  = railway\n"
+          "L locomotive  ~ water  r raft  1-6 miner of P1-P6  * several miners")
+"""The text board's symbols, printed under it (lines within 78 characters)."""
 
 
 def seat_name(seat: int, colours: tuple[str, ...]) -> str:
