@@ -194,6 +194,11 @@ REASONS = {
 }
 
 
+def _robbers(count: int) -> str:
+    """``1 robber ×2``, ``3 robbers ×2``: the breakdown's robber line."""
+    return f"{count} robber{'' if count == 1 else 's'} ×2"
+
+
 def summary(state: EurekaState) -> Summary:
     """Why it ended, each seat's house (nuggets, robbers ×2) and the winners."""
     why = state.termination()
@@ -211,7 +216,7 @@ def summary(state: EurekaState) -> Summary:
             p,
             float(state.house_gold[p] + 2 * state.house_robbers[p]),
             (("gold in the house", float(state.house_gold[p])),
-             ("robbers ×2", float(2 * state.house_robbers[p]))),
+             (_robbers(state.house_robbers[p]), float(2 * state.house_robbers[p]))),
         )
         for p in range(state.game.num_players)
     )
