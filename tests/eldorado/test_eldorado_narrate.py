@@ -62,7 +62,8 @@ def test_narrate_the_amulet_reward() -> None:
     assert said(s, "d3 move d1", "reward move e1") == [
         "P1 uses d3 (an amulet) to fill d1 (amulet): the first to find the amulet, the"
         " signpost die is the reward",
-        "P1 uses the signpost die (the amulet's reward) to fill e1 (map)",
+        "P1 uses the signpost die (the amulet's reward) to fill e1 (map, the signpost as a"
+        " joker)",
     ]
 
 
@@ -112,7 +113,7 @@ def test_summary_el_dorado_entered_and_the_round_finished() -> None:
     assert s.termination() == "el-dorado"
     assert s.summary().lines() == [
         "The game is over: P1 entered El Dorado (the golden temple j3) and the round was"
-        " finished in round 1.",
+        " finished in round 1 (the coins offered in temples count only to break a tie).",
         "P1: 2 (temple h3 1, temple e2 1)",
         "P2: 0",
         "Winner: P1",
@@ -179,3 +180,9 @@ def test_the_rules_summary_ships_with_the_package() -> None:
     text = rules_text(game())
     assert text.startswith("EL DORADO") and 30 <= len(text.splitlines()) <= 60
     assert "d2 offer e2" in text and "golden temple" in text
+
+
+def test_narrate_a_signpost_used_as_a_joker() -> None:
+    s = position(game(), phase="use", held={6: ("signpost", 1)}, visited={0: ["a1"]})
+    assert said(s, "d6 move b1") == [
+        "P1 uses d6 (a signpost) to fill b1 (paddle, the signpost as a joker)"]

@@ -17,7 +17,15 @@ from __future__ import annotations
 from motherlode.core.protocol import Action, Player, SeatResult, Summary
 from motherlode.games.eldorado import game as g
 from motherlode.games.eldorado.game import EldoradoState
-from motherlode.games.eldorado.sheets import COIN0, GOLDEN, PATH, SETTLEMENT, SYMBOLS
+from motherlode.games.eldorado.sheets import (
+    COIN0,
+    GOLDEN,
+    MAP,
+    PATH,
+    SETTLEMENT,
+    SIGNPOST,
+    SYMBOLS,
+)
 
 SPECIAL_WORDS = {
     "reroll_all": "rolls all seven dice again before choosing",
@@ -97,7 +105,12 @@ def _targeted(state: EldoradoState, action: Action) -> str:
     space = sh.spaces[target]
     label = space.label
     if space.kind == PATH:
-        text = f"{who} uses {unit} to fill {label} ({SYMBOLS[space.symbol]})"
+        face = (state.held[src] if src < g.NUM_DICE else
+                state.items[0] if src == g.SRC_RES else SIGNPOST)
+        joker = face == SIGNPOST or (face == MAP and src < g.NUM_DICE
+                                     and state.has(p, game.cartographer))
+        how = f", the {SYMBOLS[face]} as a joker" if joker and face != space.symbol else ""
+        text = f"{who} uses {unit} to fill {label} ({SYMBOLS[space.symbol]}{how})"
         new = [s for s in range(game.ns) if nxt.claimed[s] == p and state.claimed[s] < 0]
         if new:
             text += ": the first to find the amulet, the signpost die is the reward"
@@ -170,6 +183,8 @@ def summary(state: EldoradoState) -> Summary:
                   f" round was finished in round {state.round}")
         if len(entered) > 1:
             reason += "; the most coins offered in temples breaks the tie"
+        else:
+            reason += " (the coins offered in temples count only to break a tie)"
     else:
         reason = (f"the round limit of {game.cfg.max_rounds} rounds was reached and nobody"
                   " entered El Dorado")
