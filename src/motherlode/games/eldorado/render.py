@@ -17,6 +17,7 @@ True
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 from motherlode.core.protocol import Player, Renderer
@@ -64,8 +65,8 @@ def symbol(kind: int | str, cx: float, cy: float, size: float = 7.0,
     if kind == 1:  # paddle: a shaft and a blade
         return (element("line", x1=cx - 6 * k, y1=cy + 6 * k, x2=cx + 1 * k, y2=cy - 1 * k,
                         **line)
-                + element("ellipse", cx=cx + 3 * k, cy=cy - 3 * k, rx=2.6 * k, ry=4.5 * k,
-                          fill=fill, transform=f"rotate(45 {cx + 3 * k:.1f} {cy - 3 * k:.1f})"))
+                + element("polygon", points=_pts([(0, -2), (2, -6), (5, -7), (6, -5), (5, -2),
+                                                  (2, 0)], cx, cy, k), fill=fill))
     if kind == 2:  # torch: a stick and a flame
         return (element("rect", x=cx - 1.2 * k, y=cy - 1 * k, width=2.4 * k, height=8 * k,
                         fill=fill)
@@ -237,34 +238,43 @@ def _slot_shape(kind: int, x: float, y: float, filled: bool) -> str:
 
 
 def _legend(x: float, y: float) -> str:
-    """The sheet's symbols as drawn, with their meanings, on one line (two if needed)."""
-    items: list[tuple[str, str]] = []
-    for k in range(6):
-        items.append((element("rect", x=-8, y=-8, width=16, height=16, fill=SYMBOL_COLOURS[k])
-                      + symbol(k, 0, 0, 5.5), SYMBOLS[k] + (" (joker)" if k == 5 else "")))
+    """The sheet's symbols as drawn, with their meanings (absolute coordinates, no
+    transforms: the raster adapter draws this SVG too)."""
+
+    def tile(colour: str, inner: Callable[[float, float], str]) -> Callable[[float, float], str]:
+        def draw(cx: float, cy: float) -> str:
+            return element("rect", x=cx - 8, y=cy - 8, width=16, height=16,
+                           fill=colour) + inner(cx, cy)
+        return draw
+
+    def label(text: str, colour: str = "#000") -> Callable[[float, float], str]:
+        return lambda cx, cy: element("text", text, x=cx, y=cy + 4, font_size=9,
+                                      text_anchor="middle", fill=colour)
+
+    def route(kind: int) -> Callable[[float, float], str]:
+        return lambda cx, cy: symbol(kind, cx, cy, 5.5)
+
+    items: list[tuple[Callable[[float, float], str], str]] = [
+        (tile(SYMBOL_COLOURS[k], route(k)), SYMBOLS[k] + (" (joker)" if k == 5 else ""))
+        for k in range(6)
+    ]
     items += [
-        (element("rect", x=-8, y=-8, width=16, height=16, fill="#f4d03f")
-         + element("text", "2$", x=0, y=4, font_size=9, text_anchor="middle"), "2 coins"),
-        (element("rect", x=-8, y=-8, width=16, height=16, fill="#d4ac0d")
-         + symbol("temple", 0, 0, 5.5), "temple"),
-        (element("rect", x=-8, y=-8, width=16, height=16, fill="#a04000")
-         + element("text", "3$", x=0, y=4, font_size=9, text_anchor="middle", fill="#fff"),
-         "settlement (fee)"),
-        (element("rect", x=-8, y=-8, width=16, height=16, fill="#f1c40f")
-         + symbol("golden", 0, 0, 7), "golden temple"),
-        (element("rect", x=-8, y=-8, width=16, height=16, fill="#888")
-         + element("rect", x=-5, y=-5, width=10, height=10, fill="#000", fill_opacity=0.45),
-         "visited"),
-        (symbol("start", 0, 0, 5, "#7a5c2e"), "start space"),
-        (symbol("hat", 0, 0, 5.5, "#3e2723"), "the hat (began)"),
+        (tile("#f4d03f", label("2$")), "2 coins"),
+        (tile("#d4ac0d", lambda cx, cy: symbol("temple", cx, cy, 5.5)), "temple"),
+        (tile("#a04000", label("3$", "#fff")), "settlement (fee)"),
+        (tile("#f1c40f", lambda cx, cy: symbol("golden", cx, cy, 7)), "golden temple"),
+        (tile("#888", lambda cx, cy: element("rect", x=cx - 5, y=cy - 5, width=10, height=10,
+                                             fill="#000", fill_opacity=0.45)), "visited"),
+        (lambda cx, cy: symbol("start", cx, cy, 5, "#7a5c2e"), "start space"),
+        (lambda cx, cy: symbol("hat", cx, cy, 5.5, "#3e2723"), "the hat (began)"),
     ]
     out: list[str] = []
     cx, cy = x + 8, y
-    for shape, text in items:
+    for draw, text in items:
         width = 24 + 5.8 * len(text)
         if cx + width > x + 600:
             cx, cy = x + 8, cy + 20
-        out.append(element("g", raw=shape, transform=f"translate({cx:.1f},{cy:.1f})"))
+        out.append(draw(cx, cy))
         out.append(element("text", text, x=cx + 12, y=cy + 4, font_size=10))
         cx += width
     return element("g", raw="".join(out))

@@ -169,37 +169,56 @@ def _coordinates(board: Board, centre: Callable[[int], tuple[float, float]]) -> 
 
 
 def _legend(x: float, y: float) -> str:
-    """The board's symbols, each drawn as on the board, with its meaning."""
-    items: list[tuple[str, str]] = [
-        (element("circle", cx=0, cy=0, r=SIZE * 0.55, fill="#7a5230", stroke="#3d2914"),
-         "face-down chip"),
-        (element("circle", cx=0, cy=0, r=SIZE * 0.62, fill="#8b0000", stroke="#f0c000",
-                 stroke_width=2)
-         + element("text", "3", x=0, y=4, font_size=10, text_anchor="middle", fill="#fff"),
-         "robber (hat 3; gold ring: gold under him)"),
-        (element("rect", x=-9, y=-6, width=18, height=12, rx=2, fill="#9c6b30",
-                 stroke="#4a3520"), "raft"),
-        (element("rect", x=-9, y=-7, width=18, height=14, rx=3, fill="#111")
-         + element("text", "L", x=0, y=4, font_size=10, text_anchor="middle", fill="#ffd700"),
-         "locomotive"),
-        (element("circle", cx=0, cy=0, r=SIZE * 0.45, fill=MINER["red"], stroke="#000")
-         + element("text", "1", x=0, y=3.5, font_size=9, text_anchor="middle", fill="#fff"),
-         "miner of P1"),
-        (_house_icon(0, 0), "house"),
-        (element("line", x1=-9, y1=0, x2=9, y2=0, stroke="#6b4f2a", stroke_width=6,
-                 stroke_dasharray="2,3"), "railway"),
-        (element("rect", x=-9, y=-7, width=18, height=14, fill="#6fa8dc"), "lake"),
-        (element("rect", x=-9, y=-7, width=18, height=14, fill="#ffeb3b", fill_opacity=0.55,
-                 stroke="#c08000", stroke_width=2), "where you may move"),
+    """The board's symbols, each drawn as on the board, with its meaning (absolute
+    coordinates, no transforms: the raster adapter draws this SVG too)."""
+
+    def chip(cx: float, cy: float) -> str:
+        return element("circle", cx=cx, cy=cy, r=SIZE * 0.55, fill="#7a5230", stroke="#3d2914")
+
+    def robber(cx: float, cy: float) -> str:
+        return (element("circle", cx=cx, cy=cy, r=SIZE * 0.62, fill="#8b0000", stroke="#f0c000",
+                        stroke_width=2)
+                + element("text", "3", x=cx, y=cy + 4, font_size=10, text_anchor="middle",
+                          fill="#fff"))
+
+    def raft(cx: float, cy: float) -> str:
+        return element("rect", x=cx - 9, y=cy - 6, width=18, height=12, rx=2, fill="#9c6b30",
+                       stroke="#4a3520")
+
+    def loco(cx: float, cy: float) -> str:
+        return (element("rect", x=cx - 9, y=cy - 7, width=18, height=14, rx=3, fill="#111")
+                + element("text", "L", x=cx, y=cy + 4, font_size=10, text_anchor="middle",
+                          fill="#ffd700"))
+
+    def miner(cx: float, cy: float) -> str:
+        return (element("circle", cx=cx, cy=cy, r=SIZE * 0.45, fill=MINER["red"], stroke="#000")
+                + element("text", "1", x=cx, y=cy + 3.5, font_size=9, text_anchor="middle",
+                          fill="#fff"))
+
+    def rail(cx: float, cy: float) -> str:
+        return element("line", x1=cx - 9, y1=cy, x2=cx + 9, y2=cy, stroke="#6b4f2a",
+                       stroke_width=6, stroke_dasharray="2,3")
+
+    def lake(cx: float, cy: float) -> str:
+        return element("rect", x=cx - 9, y=cy - 7, width=18, height=14, fill="#6fa8dc")
+
+    def target(cx: float, cy: float) -> str:
+        return element("rect", x=cx - 9, y=cy - 7, width=18, height=14, fill="#ffeb3b",
+                       fill_opacity=0.55, stroke="#c08000", stroke_width=2)
+
+    items: list[tuple[Callable[[float, float], str], str]] = [
+        (chip, "face-down chip"), (robber, "robber (hat 3; gold ring: gold under him)"),
+        (raft, "raft"), (loco, "locomotive"), (miner, "miner of P1"), (_house_icon, "house"),
+        (rail, "railway"), (lake, "lake"), (target, "where you may move"),
     ]
     out: list[str] = [element("text", "Legend:", x=x, y=y + 4, font_size=11,
                               font_weight="bold")]
     cx, cy = x + 62, y
-    for shape, text in items:
+    for draw, text in items:
         width = 26 + 5.6 * len(text)
         if cx + width > x + 580:
             cx, cy = x + 62, cy + 22
-        out.append(element("g", raw=shape, transform=f"translate({cx:.1f},{cy:.1f})"))
+        out.append(draw(cx, cy))
         out.append(element("text", text, x=cx + 14, y=cy + 4, font_size=10))
         cx += width
     return element("g", raw="".join(out))
