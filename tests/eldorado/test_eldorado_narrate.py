@@ -186,3 +186,19 @@ def test_narrate_a_signpost_used_as_a_joker() -> None:
     s = position(game(), phase="use", held={6: ("signpost", 1)}, visited={0: ["a1"]})
     assert said(s, "d6 move b1") == [
         "P1 uses d6 (a signpost) to fill b1 (paddle, the signpost as a joker)"]
+
+
+def test_summary_solo_won_and_lost() -> None:
+    s = position(game(players=1), phase="use", held={4: ("3c", 1)},
+                 visited={0: NEXT_TO_GOLD}, offers={0: [("h3", 1), ("e2", 1)]})
+    said(s, "d4 offer j3")
+    assert s.summary().reason == (
+        "P1 entered El Dorado (the golden temple j3) and the round was finished in round 1")
+    assert s.summary().winners == (0,)
+    s = position(game(players=1, max_rounds=1), phase="use", held={0: ("map", 1)},
+                 visited={0: ["a1"]})
+    said(s, "d0 move a2")
+    assert s.summary().reason == (
+        "the round limit of 1 rounds was reached and nobody entered El Dorado: the solo"
+        " expedition is lost")
+    assert s.summary().winners == () and s.summary().lines()[-1] == "Nobody wins"

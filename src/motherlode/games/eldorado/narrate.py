@@ -183,13 +183,15 @@ def summary(state: EldoradoState) -> Summary:
                   f" round was finished in round {state.round}")
         if len(entered) > 1:
             reason += "; the most coins offered in temples breaks the tie"
-        else:
+        elif n > 1:
             reason += " (the coins offered in temples count only to break a tie)"
     else:
         reason = (f"the round limit of {game.cfg.max_rounds} rounds was reached and nobody"
                   " entered El Dorado")
         if n > 1:
             reason += "; the most temples offered in wins, then the most coins offered"
+        else:
+            reason += ": the solo expedition is lost"
     seats = []
     for p in range(n):
         breakdown = tuple(
