@@ -89,7 +89,7 @@ def test_course_of_play_the_one_most_recently_on_an_expedition_starts() -> None:
     for k in range(7):
         s.apply_string(f"roll d{k}=map" if k < 6 else "roll d6=signpost")
     assert s.current_player() == 2 and s.serialize().startswith("m1 easy 3p | r1 p2 start")
-    assert "p2 (hat)" in str(s) and "p0 (hat)" not in str(s)
+    assert "P3 (hat)" in str(s) and "P1 (hat)" not in str(s)
     play(s, "take d0", "d0 move a2")
     assert (s.current_player(), s.round) == (0, 1)  # on the left, the round goes on
     play(s, "take d1", "d1 move a2", "take d2", "d2 move a2")

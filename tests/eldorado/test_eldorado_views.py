@@ -84,3 +84,21 @@ def test_svg_shows_the_sheet_elements() -> None:
     for words in ("golden temple", "Muisca settlement, fee 3", "temples", "ethnographer",
                   "use one die three times", "take d0"):
         assert words in svg
+
+
+def test_svg_no_buttons_for_a_spectator_seats_named_p1_and_the_hat_a_shape() -> None:
+    s = position(game(), visited={0: ["a2"]}, middle={0: "map"})
+    assert "data-action" in s.render_svg(0)
+    spectator = s.render_svg(None)
+    assert "data-action" not in spectator and "data-action" not in s.render_svg(1)
+    assert ">P1</text>" in spectator and ">P2 (you)</text>" in s.render_svg(1)
+    assert "the hat: this player began" in spectator and "player 0" not in spectator
+    assert all(ord(c) < 0x2000 for c in spectator)  # every symbol an SVG shape, no glyph
+    assert "golden temple" in spectator and "start space" in spectator  # the legend
+    assert ">a</text>" in spectator and ">5</text>" in spectator  # the coordinates
+
+
+def test_text_view_names_seats_p1_and_has_a_legend() -> None:
+    text = str(position(game(), visited={0: ["a2"]}, middle={0: "map"}))
+    assert "P1 to move" in text and "P1 (hat):" in text and "P2:" in text
+    assert "p0" not in text and "M machete  P paddle" in text

@@ -50,7 +50,9 @@ def test_text_board_shows_track_lakes_rafts_houses_and_miners() -> None:
     s = setup(miners={1: "c5:0:0:0:0"})
     text = str(s)
     lines = text.splitlines()
-    assert lines[0].startswith("Eureka  turn 0: red to move")
+    assert lines[0].startswith("Eureka  turn 0: P1 (red) to move")
+    assert lines[11].endswith("k1-k21") and lines[1].startswith("a ")  # coordinates
+    assert any(line.startswith(". field  o face-down chip") for line in lines)  # legend
     assert lines[11].startswith("k ") and "1" in lines[11]  # red in its house on row k
     assert "L" in lines[21] and "~" in text and "r" in text and "=" in text
     assert "2" in lines[3]  # blue in the north fields, row c
@@ -67,10 +69,19 @@ def test_svg_board_is_wellformed_and_every_legal_action_is_clickable() -> None:
     assert "data-action" not in other  # not blue's move
 
 
-def test_svg_buttons_for_roll_and_pass() -> None:
+def test_svg_buttons_for_roll_and_pass_only_for_the_seat_to_move() -> None:
     s = game().new_initial_state()
-    root = ET.fromstring(s.render_svg(None))
+    root = ET.fromstring(s.render_svg(0))
     assert {e.get("data-action") for e in root.iter() if e.get("data-action")} == {"roll", "pass"}
+    for viewer in (None, 1, 2):  # a spectator or another seat never sees them
+        assert "data-action" not in s.render_svg(viewer)
+
+
+def test_svg_has_coordinates_a_legend_and_no_font_glyphs() -> None:
+    svg = game().new_initial_state().render_svg(None)
+    assert ">k21</text>" in svg and ">u</text>" in svg and "Legend:" in svg
+    assert "face-down chip" in svg and "where you may move" in svg
+    assert all(ord(c) < 0x2000 for c in svg if c not in "×")  # shapes, never a glyph
 
 
 # -- content data and config -----------------------------------------------------------------------

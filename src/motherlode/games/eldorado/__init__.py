@@ -10,8 +10,8 @@ one of four expedition sheets, at the easier or harder level. Rules in
 (4, 3)
 """
 
-from motherlode.core.protocol import wire
-from motherlode.games.eldorado import bot, notation, render
+from motherlode.core.protocol import Narrator, wire
+from motherlode.games.eldorado import bot, narrate, notation, render
 from motherlode.games.eldorado.game import EldoradoConfig, EldoradoGame, EldoradoState
 
 wire(
@@ -19,6 +19,7 @@ wire(
     EldoradoState,
     notation=notation.NOTATION,
     renderer=render.RENDERER,
+    narrator=Narrator(narrate.narrate, narrate.summary),
     bots={"greedy": bot.make_greedy},
 )
 

@@ -692,6 +692,21 @@ class EldoradoState(State):
         """
         return values(self)
 
+    def termination(self) -> str:
+        """Why the game ended: ``el-dorado`` (the round in which someone entered El Dorado
+        was finished, rulebook "End of the Game") or ``round-limit`` (``max_rounds``, our
+        extension); empty while the game runs.
+
+        >>> import motherlode
+        >>> motherlode.load("eldorado").new_initial_state().termination()
+        ''
+        """
+        if self.phase != OVER:
+            return ""
+        if any(self.entered(p) for p in range(self.game.num_players)):
+            return "el-dorado"
+        return "round-limit"
+
     def solo_won(self) -> bool:
         """Solo (our extension): won when El Dorado is entered within ``max_rounds`` rounds."""
         return self.is_terminal() and self.entered(0)

@@ -17,6 +17,8 @@ True
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from typing import Any
 
 from motherlode.core.protocol import Player, Renderer
 from motherlode.core.svg import actionable, document, element
@@ -35,9 +37,73 @@ from motherlode.games.eldorado.sheets import (
 )
 
 SYMBOL_COLOURS = ("#6b8e23", "#4682b4", "#e07b24", "#8e44ad", "#c8a165", "#7f8c8d")
-GLYPHS = ("\u2694", "\u2248", "\u2600", "\u25c9", "\u2637", "\u2725")
-"""Drawn symbols: machete (crossed blades), paddle (water), torch (flame/sun), amulet,
-map, signpost (star = joker)."""
+
+LEGEND = ("M machete  P paddle  T torch  A amulet  K map  S signpost (a joker)\n"
+          "t temple (t2: your offering of 2)  $n Muisca settlement, fee n\n"
+          "GOLD golden temple  * amulet with the signpost-die reward  (M ) visited\n"
+          "{x.} the spaces in front of a resource, x filled")
+"""The text board's symbols, printed under it (lines within 78 characters)."""
+
+
+def _pts(points: list[tuple[float, float]], cx: float, cy: float, k: float) -> str:
+    return " ".join(f"{cx + x * k:.1f},{cy + y * k:.1f}" for x, y in points)
+
+
+def symbol(kind: int | str, cx: float, cy: float, size: float = 7.0,
+           fill: str = "#fff") -> str:
+    """A sheet symbol drawn with SVG shapes (never a font glyph, which a browser without
+    the font shows as an empty box): 0..5 machete, paddle, torch, amulet, map, signpost;
+    ``temple``, ``golden`` (a star), ``start`` (an arrow), ``hat``."""
+    k = size / 7.0
+    line: dict[str, Any] = {
+        "stroke": fill, "stroke_width": max(1.0, 1.6 * k), "stroke_linecap": "round"}
+    if kind == 0:  # machete: a long curved blade with a handle
+        return (element("polygon", points=_pts([(-5, 5), (4, -5), (6, -6), (5, -3), (-3, 6)],
+                                               cx, cy, k), fill=fill)
+                + element("line", x1=cx - 5 * k, y1=cy + 5 * k, x2=cx - 7 * k, y2=cy + 7 * k,
+                          **line))
+    if kind == 1:  # paddle: a shaft and a blade
+        return (element("line", x1=cx - 6 * k, y1=cy + 6 * k, x2=cx + 1 * k, y2=cy - 1 * k,
+                        **line)
+                + element("polygon", points=_pts([(0, -2), (2, -6), (5, -7), (6, -5), (5, -2),
+                                                  (2, 0)], cx, cy, k), fill=fill))
+    if kind == 2:  # torch: a stick and a flame
+        return (element("rect", x=cx - 1.2 * k, y=cy - 1 * k, width=2.4 * k, height=8 * k,
+                        fill=fill)
+                + element("polygon", points=_pts([(0, -7), (3.5, -2), (0, -0.5), (-3.5, -2)],
+                                                 cx, cy, k), fill=fill))
+    if kind == 3:  # amulet: a ring with a stone
+        return (element("circle", cx=cx, cy=cy + 1 * k, r=5 * k, fill="none", stroke=fill,
+                        stroke_width=1.5 * k)
+                + element("circle", cx=cx, cy=cy + 1 * k, r=2 * k, fill=fill)
+                + element("line", x1=cx, y1=cy - 4 * k, x2=cx, y2=cy - 7 * k, **line))
+    if kind == 4:  # map: a folded sheet
+        return (element("polygon", points=_pts([(-6, -5), (-2, -6), (2, -5), (6, -6), (6, 5),
+                                                (2, 6), (-2, 5), (-6, 6)], cx, cy, k),
+                        fill=fill)
+                + element("line", x1=cx - 2 * k, y1=cy - 6 * k, x2=cx - 2 * k, y2=cy + 5 * k,
+                          stroke="#555", stroke_width=0.8)
+                + element("line", x1=cx + 2 * k, y1=cy - 5 * k, x2=cx + 2 * k, y2=cy + 6 * k,
+                          stroke="#555", stroke_width=0.8))
+    if kind == 5:  # signpost: a post with an arrow board
+        return (element("line", x1=cx - 2 * k, y1=cy - 6 * k, x2=cx - 2 * k, y2=cy + 7 * k,
+                        **line)
+                + element("polygon", points=_pts([(-4, -6), (4, -6), (7, -3.5), (4, -1),
+                                                  (-4, -1)], cx, cy, k), fill=fill))
+    if kind == "temple":
+        return element("polygon", points=_pts([(0, -7), (7, 5), (-7, 5)], cx, cy, k), fill=fill)
+    if kind == "golden":
+        star = [(math.cos(math.radians(-90 + 36 * i)) * (7 if i % 2 == 0 else 3),
+                 math.sin(math.radians(-90 + 36 * i)) * (7 if i % 2 == 0 else 3))
+                for i in range(10)]
+        return element("polygon", points=_pts(star, cx, cy, k), fill=fill)
+    if kind == "start":
+        return element("polygon", points=_pts([(-3, -4), (4, 0), (-3, 4)], cx, cy, k), fill=fill)
+    # the hat (circled by the starting player): a brim and a crown
+    return (element("ellipse", cx=cx, cy=cy + 3 * k, rx=8 * k, ry=2.2 * k, fill=fill)
+            + element("rect", x=cx - 4.5 * k, y=cy - 6 * k, width=9 * k, height=9 * k,
+                      rx=1.5 * k, fill=fill)
+            + element("rect", x=cx - 4.5 * k, y=cy, width=9 * k, height=1.8 * k, fill="#c0392b"))
 
 
 def _letter(face: int) -> str:
@@ -61,7 +127,7 @@ def text_board(state: EldoradoState, seat: Player | None = None) -> str:
     lines = [
         f"El Dorado: sheet {sh.number} \"{sh.title}\" ({level}: {g.required} temples,"
         f" golden >= {sh.golden_minimum}) - round {state.round}/{g.cfg.max_rounds},"
-        f" {state.phase_name()}" + (f", p{mover} to move" if mover >= 0 else ""),
+        f" {state.phase_name()}" + (f", P{mover + 1} to move" if mover >= 0 else ""),
     ]
     middle = " ".join(f"d{d}:{face_name(f)}" for d, f in enumerate(state.middle) if f >= 0)
     lines.append("middle: " + (middle or "(empty)")
@@ -88,7 +154,7 @@ def text_board(state: EldoradoState, seat: Player | None = None) -> str:
         lines.append("")
         hat = " (hat)" if p == g.cfg.first_player else ""
         lines.append(
-            f"p{p}{hat}: temples {state.temples_offered(p)}/{g.required},"
+            f"P{p + 1}{hat}: temples {state.temples_offered(p)}/{g.required},"
             f" coins offered {state.coins_offered(p)}{done}"
         )
         lines.append("    " + "".join(f"{chr(97 + c):^4}" for c in range(width)))
@@ -129,6 +195,9 @@ def text_board(state: EldoradoState, seat: Player | None = None) -> str:
                 if c and not (state.visited[p] >> s) & 1]
         if paid:
             lines.append("    settlement payments: " + " ".join(paid))
+    lines.append("")
+    lines.append("spaces: column letter + row number (c4)")
+    lines.append(LEGEND)
     return "\n".join(lines)
 
 
@@ -165,8 +234,50 @@ def _slot_shape(kind: int, x: float, y: float, filled: bool) -> str:
     colour = "#555" if filled else SYMBOL_COLOURS[kind]
     return (element("rect", x=x - 8, y=y - 8, width=16, height=16, fill=colour, stroke="#222",
                     stroke_width=0.8)
-            + element("text", GLYPHS[kind], x=x, y=y + 4, font_size=11, text_anchor="middle",
-                      fill="#fff"))
+            + symbol(kind, x, y, 5.5))
+
+
+def _legend(x: float, y: float) -> str:
+    """The sheet's symbols as drawn, with their meanings (absolute coordinates, no
+    transforms: the raster adapter draws this SVG too)."""
+
+    def tile(colour: str, inner: Callable[[float, float], str]) -> Callable[[float, float], str]:
+        def draw(cx: float, cy: float) -> str:
+            return element("rect", x=cx - 8, y=cy - 8, width=16, height=16,
+                           fill=colour) + inner(cx, cy)
+        return draw
+
+    def label(text: str, colour: str = "#000") -> Callable[[float, float], str]:
+        return lambda cx, cy: element("text", text, x=cx, y=cy + 4, font_size=9,
+                                      text_anchor="middle", fill=colour)
+
+    def route(kind: int) -> Callable[[float, float], str]:
+        return lambda cx, cy: symbol(kind, cx, cy, 5.5)
+
+    items: list[tuple[Callable[[float, float], str], str]] = [
+        (tile(SYMBOL_COLOURS[k], route(k)), SYMBOLS[k] + (" (joker)" if k == 5 else ""))
+        for k in range(6)
+    ]
+    items += [
+        (tile("#f4d03f", label("2$")), "2 coins"),
+        (tile("#d4ac0d", lambda cx, cy: symbol("temple", cx, cy, 5.5)), "temple"),
+        (tile("#a04000", label("3$", "#fff")), "settlement (fee)"),
+        (tile("#f1c40f", lambda cx, cy: symbol("golden", cx, cy, 7)), "golden temple"),
+        (tile("#888", lambda cx, cy: element("rect", x=cx - 5, y=cy - 5, width=10, height=10,
+                                             fill="#000", fill_opacity=0.45)), "visited"),
+        (lambda cx, cy: symbol("start", cx, cy, 5, "#7a5c2e"), "start space"),
+        (lambda cx, cy: symbol("hat", cx, cy, 5.5, "#3e2723"), "the hat (began)"),
+    ]
+    out: list[str] = []
+    cx, cy = x + 8, y
+    for draw, text in items:
+        width = 24 + 5.8 * len(text)
+        if cx + width > x + 600:
+            cx, cy = x + 8, cy + 20
+        out.append(draw(cx, cy))
+        out.append(element("text", text, x=cx + 12, y=cy + 4, font_size=10))
+        cx += width
+    return element("g", raw="".join(out))
 
 
 def svg_board(state: EldoradoState, seat: Player | None = None) -> str:
@@ -174,7 +285,7 @@ def svg_board(state: EldoradoState, seat: Player | None = None) -> str:
     g = state.game
     sh = g.sheet
     mover = state.current_player()
-    acting = mover >= 0 and (seat is None or seat == mover)
+    acting = mover >= 0 and seat == mover  # spectators and other seats get no buttons
     legal = state.legal_actions() if acting else []
     names = {a: state.action_to_string(a) for a in legal}
     by_target: dict[int, int] = {}
@@ -199,19 +310,21 @@ def svg_board(state: EldoradoState, seat: Player | None = None) -> str:
         face = state.middle[d]
         if face < 0 and d not in state.to_roll:
             continue
-        label = "?" if face < 0 else (f"{face - COIN0}$" if face > COIN0 else GLYPHS[face])
         colour = "#f4d03f" if face > COIN0 else (SYMBOL_COLOURS[face] if face >= 0 else "#ddd")
-        die = (element("rect", x=x, y=32, width=32, height=32, rx=6, fill=colour, stroke="#222",
-                       stroke_width=1.5)
-               + element("text", label, x=x + 16, y=54, font_size=16, text_anchor="middle")
-               + element("text", f"d{d}", x=x + 16, y=76, font_size=9, text_anchor="middle"))
+        die = element("rect", x=x, y=32, width=32, height=32, rx=6, fill=colour, stroke="#222",
+                      stroke_width=1.5)
+        if 0 <= face <= COIN0:
+            die += symbol(face, x + 16, 48, 9)
+        else:
+            label = "?" if face < 0 else f"{face - COIN0}$"
+            die += element("text", label, x=x + 16, y=54, font_size=16, text_anchor="middle")
+        die += element("text", f"d{d}", x=x + 16, y=76, font_size=9, text_anchor="middle")
         action = g.choose_base + d
         if action in names:
             die = actionable(die, names[action], f"take d{d} ({face_name(face)})")
         body.append(die)
-    legend = "   ".join(f"{GLYPHS[k]} {SYMBOLS[k]}" for k in range(6))
-    body.append(element("text", legend + "   $ coins", x=12, y=98, font_size=11))
-    top = 108.0
+    body.append(_legend(12, 98))
+    top = 134.0
     order = list(range(g.num_players))
     if seat is not None and 0 <= seat < g.num_players:
         order = order[seat:] + order[:seat]
@@ -222,7 +335,7 @@ def svg_board(state: EldoradoState, seat: Player | None = None) -> str:
         top += sheet_h + 16
     # the action panel
     if legal:
-        body.append(element("text", f"p{mover} to move - legal actions:", x=12, y=top + 14,
+        body.append(element("text", f"P{mover + 1} to move - legal actions:", x=12, y=top + 14,
                             font_size=12, font_weight="bold"))
         x, y = 12.0, top + 24
         for a in legal:
@@ -247,44 +360,52 @@ def _sheet(state: EldoradoState, p: int, x0: float, y0: float, w: float, h: floa
     out: list[str] = []
     out.append(element("rect", x=x0, y=y0, width=w, height=h, rx=10, fill="#fbf3dc",
                        stroke="#7a5c2e", stroke_width=2))
-    head = f"player {p}" + (" (you)" if you else "") + (" - IN EL DORADO" if state.entered(p)
+    head = f"P{p + 1}" + (" (you)" if you else "") + (" - IN EL DORADO" if state.entered(p)
                                                         else "")
     out.append(element("text", head, x=x0 + 12, y=y0 + 20, font_size=13, font_weight="bold"))
     if p == g.cfg.first_player:  # the hat, circled by the starting player
         out.append(element("circle", cx=x0 + w - 20, cy=y0 + 18, r=11, fill="none",
                            stroke="#c0392b", stroke_width=2))
-        out.append(element("text", "\U0001f3a9", x=x0 + w - 20, y=y0 + 23, font_size=13,
-                           text_anchor="middle"))
+        out.append(element("g", raw="<title>the hat: this player began</title>"
+                           + symbol("hat", x0 + w - 20, y0 + 19, 5.5, "#3e2723")))
     visited = state.visited[p]
 
     def centre(col: int, row: int) -> tuple[float, float]:
         return (x0 + 24 + SIZE * SQ3 * (col + 0.5 * (row % 2)) + SIZE,
                 y0 + 48 + SIZE * 1.5 * row + SIZE)
 
+    cols = max(sp.col for sp in sh.spaces) + 1
+    rows = max(sp.row for sp in sh.spaces) + 1
+    for c in range(cols):  # coordinates: column letters above, row numbers on the left
+        out.append(element("text", chr(97 + c), x=centre(c, 0)[0], y=y0 + 36, font_size=10,
+                           text_anchor="middle", fill="#7a5c2e"))
+    for r in range(rows):
+        out.append(element("text", str(r + 1), x=x0 + 9, y=centre(0, r)[1] + 4, font_size=10,
+                           text_anchor="middle", fill="#7a5c2e"))
     for sp in sh.spaces:
         cx, cy = centre(sp.col, sp.row)
         is_visited = (visited >> sp.index) & 1
         title = sp.label
         if sp.kind == PATH:
             fill = SYMBOL_COLOURS[sp.symbol]
-            glyph = GLYPHS[sp.symbol]
+            glyph = symbol(sp.symbol, cx, cy, 9)
             title += f": {SYMBOLS[sp.symbol]}"
         elif sp.kind == TEMPLE:
-            fill, glyph = "#d4ac0d", "\u25b2"
+            fill, glyph = "#d4ac0d", symbol("temple", cx, cy, 9)
             title += ": temple"
         elif sp.kind == SETTLEMENT:
-            fill, glyph = "#a04000", f"{sp.fee}$"
+            fill = "#a04000"
+            glyph = element("text", f"{sp.fee}$", x=cx, y=cy + 5, font_size=14,
+                            text_anchor="middle", fill="#fff")
             title += f": Muisca settlement, fee {sp.fee}"
         else:
-            fill, glyph = "#f1c40f", "\u2605"
+            fill, glyph = "#f1c40f", symbol("golden", cx, cy, 11, "#fff")
             title += f": golden temple (El Dorado), offering >= {sh.golden_minimum}"
         shape = element("polygon", points=_hex_points(cx, cy, SIZE - 1), fill=fill,
                         stroke="#3e2723", stroke_width=2.5 if sp.kind == GOLDEN else 1)
-        shape += element("text", glyph, x=cx, y=cy + 5, font_size=14, text_anchor="middle",
-                         fill="#fff")
+        shape += glyph
         if sp.start:
-            shape += element("text", "\u25b6", x=cx - SIZE - 6, y=cy + 4, font_size=9,
-                             fill="#7a5c2e")
+            shape += symbol("start", cx - SIZE - 4, cy, 4, "#7a5c2e")
         if sp.kind in (TEMPLE, GOLDEN):
             offered = [c for t, c in state.offers[p] if t == sp.index]
             if offered:  # a number ON the temple: an offering made
@@ -305,8 +426,7 @@ def _sheet(state: EldoradoState, p: int, x0: float, y0: float, w: float, h: floa
             claimed = state.claimed[sp.index]
             shape += element("rect", x=cx - 6, y=cy - SIZE - 8, width=12, height=12, rx=2,
                              fill="#fff", stroke="#000", stroke_width=0.8)
-            shape += element("text", GLYPHS[5], x=cx, y=cy - SIZE + 2, font_size=9,
-                             text_anchor="middle")
+            shape += symbol(5, cx, cy - SIZE - 2, 4, "#000")
             if claimed >= 0 and claimed != p:
                 shape += element("line", x1=cx - 7, y1=cy - SIZE - 9, x2=cx + 7,
                                  y2=cy - SIZE + 5, stroke="#c0392b", stroke_width=1.5)

@@ -11,8 +11,8 @@ rafts across the three lakes and bank their finds before the gold train reaches 
 (0, ['pass', 'roll'])
 """
 
-from motherlode.core.protocol import wire
-from motherlode.games.eureka import bot, notation, render
+from motherlode.core.protocol import Narrator, wire
+from motherlode.games.eureka import bot, narrate, notation, render
 from motherlode.games.eureka.game import EurekaConfig, EurekaGame, EurekaState
 
 wire(
@@ -20,6 +20,7 @@ wire(
     EurekaState,
     notation=notation.NOTATION,
     renderer=render.RENDERER,
+    narrator=Narrator(narrate.narrate, narrate.summary),
     bots={"greedy": bot.make_greedy},
 )
 

@@ -3,7 +3,7 @@
 >>> import motherlode
 >>> state = motherlode.load("eureka", players=3).new_initial_state()
 >>> print(text_board(state).splitlines()[0])
-Eureka  turn 0: red to move (turn)  locomotive 1/15
+Eureka  turn 0: P1 (red) to move (turn)  locomotive 1/15
 >>> svg = svg_board(state, 0)
 >>> svg.startswith("<svg") and 'data-action="roll"' in svg
 True
@@ -39,15 +39,26 @@ TEXT_ON = {"yellow": "#000", "white": "#000"}
 SIZE = 15.0
 
 
+LEGEND = (". field  o face-down chip  R face-up robber  _ street  H house  = railway\n"
+          "L locomotive  ~ water  r raft  1-6 miner of P1-P6  * several miners")
+"""The text board's symbols, printed under it (lines within 78 characters)."""
+
+
+def seat_name(seat: int, colours: tuple[str, ...]) -> str:
+    """``P1 (red)``: the seat as everywhere else, with its miner's colour."""
+    return f"P{seat + 1} ({colours[seat]})"
+
+
 def _status(obs: dict[str, Any], colours: tuple[str, ...]) -> str:
     loco = obs["locomotive"]
     if obs["phase"] == "over":
-        who = ", ".join(colours[w] for w in obs["winners"])
+        who = ", ".join(seat_name(w, colours) for w in obs["winners"])
         head = f"game over ({obs['end']}): winner {who}"
     elif obs["to_move"] == -1:
         head = f"turn {obs['turns_played']}: chance ({obs['phase']})"
     else:
-        head = f"turn {obs['turns_played']}: {colours[obs['to_move']]} to move ({obs['phase']})"
+        who = seat_name(obs["to_move"], colours)
+        head = f"turn {obs['turns_played']}: {who} to move ({obs['phase']})"
         if obs["die"]:
             head += f", {obs['die']} hexes"
     return f"Eureka  {head}  locomotive {loco['space'] + 1}/{loco['last_space'] + 1}"
@@ -73,7 +84,8 @@ def text_board(state: EurekaState, seat: int | None = None) -> str:
     ``.`` field, ``o`` face-down chip, ``R`` face-up robber, ``_`` street, ``H`` house,
     ``=`` railway, ``L`` locomotive, ``~`` water, ``r`` a raft moored at that bank space,
     digits: miners (seat + 1),
-    ``*`` several miners.
+    ``*`` several miners. Each row has its letter on the left and its hexes' numbers
+    (counted from the left) on the right; the legend follows the board.
     """
     obs = state.observation(seat)
     board = state.game.board
@@ -100,11 +112,14 @@ def text_board(state: EurekaState, seat: int | None = None) -> str:
     for r in range(-radius, radius + 1):
         letter = chr(ord("a") + r + radius)
         row = [i for i, h in enumerate(board.hexes) if h[1] == r]
-        lines.append(f"{letter} " + " " * abs(r) + " ".join(cells[i] for i in row))
+        body = " " * abs(r) + " ".join(cells[i] for i in row)
+        lines.append(f"{letter} {body:<{4 * radius + 1}}  {letter}1-{letter}{len(row)}")
+    lines.append("hexes: row letter + number from the left of the row (k11: the centre)")
+    lines.append(LEGEND)
     for m in obs["miners"]:
         where = "house" if m["in_house"] else ("raft " if m["on_raft"] else m["hex"])
         lines.append(
-            f"{m['seat'] + 1} {m['colour']:<6} at {where:<5} carrying {m['gold']} gold"
+            f"P{m['seat'] + 1} {m['colour']:<6} at {where:<5} carrying {m['gold']} gold"
             f" {m['robbers']} robbers; house {m['house_gold']} gold {m['house_robbers']}"
             f" robbers = {m['house_gold'] + 2 * m['house_robbers']} points"
         )
@@ -117,6 +132,98 @@ def text_board(state: EurekaState, seat: int | None = None) -> str:
     return "\n".join(lines)
 
 
+LEGEND_H = 70
+
+
+def _house_icon(cx: float, cy: float, colour: str = "#3a2a1a") -> str:
+    """A house drawn as a shape (a roof on a square): no font glyph needed."""
+    pts = f"{cx - 5:.1f},{cy:.1f} {cx:.1f},{cy - 6:.1f} {cx + 5:.1f},{cy:.1f}"
+    return element("polygon", points=pts, fill=colour) + element(
+        "rect", x=cx - 3.5, y=cy, width=7, height=5, fill=colour)
+
+
+def _coordinates(board: Board, centre: Callable[[int], tuple[float, float]]) -> str:
+    """Row letters at both ends of every row, hex numbers above the top and below the
+    bottom row (a hex is named by its row letter and its number from the left)."""
+    out: list[str] = []
+    rows: dict[int, list[int]] = {}
+    for i, h in enumerate(board.hexes):
+        rows.setdefault(h[1], []).append(i)
+    top, bottom = min(rows), max(rows)
+    for r, nodes in rows.items():
+        nodes.sort(key=lambda n: board.hexes[n][0])
+        letter = board.names[nodes[0]][0]
+        lx, ly = centre(nodes[0])
+        rx, ry = centre(nodes[-1])
+        out.append(element("text", letter, x=lx - SIZE * 1.3, y=ly + 4, font_size=10,
+                           text_anchor="middle", fill="#5a4a3a"))
+        out.append(element("text", f"{letter}{len(nodes)}", x=rx + SIZE * 1.5, y=ry + 4,
+                           font_size=9, text_anchor="middle", fill="#5a4a3a"))
+        if r in (top, bottom):
+            dy = -SIZE - 3 if r == top else SIZE + 10
+            for k, n in enumerate(nodes):
+                x, y = centre(n)
+                out.append(element("text", str(k + 1), x=x, y=y + dy, font_size=8,
+                                   text_anchor="middle", fill="#5a4a3a"))
+    return element("g", raw="".join(out))
+
+
+def _legend(x: float, y: float) -> str:
+    """The board's symbols, each drawn as on the board, with its meaning (absolute
+    coordinates, no transforms: the raster adapter draws this SVG too)."""
+
+    def chip(cx: float, cy: float) -> str:
+        return element("circle", cx=cx, cy=cy, r=SIZE * 0.55, fill="#7a5230", stroke="#3d2914")
+
+    def robber(cx: float, cy: float) -> str:
+        return (element("circle", cx=cx, cy=cy, r=SIZE * 0.62, fill="#8b0000", stroke="#f0c000",
+                        stroke_width=2)
+                + element("text", "3", x=cx, y=cy + 4, font_size=10, text_anchor="middle",
+                          fill="#fff"))
+
+    def raft(cx: float, cy: float) -> str:
+        return element("rect", x=cx - 9, y=cy - 6, width=18, height=12, rx=2, fill="#9c6b30",
+                       stroke="#4a3520")
+
+    def loco(cx: float, cy: float) -> str:
+        return (element("rect", x=cx - 9, y=cy - 7, width=18, height=14, rx=3, fill="#111")
+                + element("text", "L", x=cx, y=cy + 4, font_size=10, text_anchor="middle",
+                          fill="#ffd700"))
+
+    def miner(cx: float, cy: float) -> str:
+        return (element("circle", cx=cx, cy=cy, r=SIZE * 0.45, fill=MINER["red"], stroke="#000")
+                + element("text", "1", x=cx, y=cy + 3.5, font_size=9, text_anchor="middle",
+                          fill="#fff"))
+
+    def rail(cx: float, cy: float) -> str:
+        return element("line", x1=cx - 9, y1=cy, x2=cx + 9, y2=cy, stroke="#6b4f2a",
+                       stroke_width=6, stroke_dasharray="2,3")
+
+    def lake(cx: float, cy: float) -> str:
+        return element("rect", x=cx - 9, y=cy - 7, width=18, height=14, fill="#6fa8dc")
+
+    def target(cx: float, cy: float) -> str:
+        return element("rect", x=cx - 9, y=cy - 7, width=18, height=14, fill="#ffeb3b",
+                       fill_opacity=0.55, stroke="#c08000", stroke_width=2)
+
+    items: list[tuple[Callable[[float, float], str], str]] = [
+        (chip, "face-down chip"), (robber, "robber (hat 3; gold ring: gold under him)"),
+        (raft, "raft"), (loco, "locomotive"), (miner, "miner of P1"), (_house_icon, "house"),
+        (rail, "railway"), (lake, "lake"), (target, "where you may move"),
+    ]
+    out: list[str] = [element("text", "Legend:", x=x, y=y + 4, font_size=11,
+                              font_weight="bold")]
+    cx, cy = x + 62, y
+    for draw, text in items:
+        width = 26 + 5.6 * len(text)
+        if cx + width > x + 580:
+            cx, cy = x + 62, cy + 22
+        out.append(draw(cx, cy))
+        out.append(element("text", text, x=cx + 14, y=cy + 4, font_size=10))
+        cx += width
+    return element("g", raw="".join(out))
+
+
 def svg_board(state: EurekaState, seat: int | None = None) -> str:
     """The board as SVG from ``seat``'s view; legal actions of the seat to move clickable."""
     obs = state.observation(seat)
@@ -125,10 +232,10 @@ def svg_board(state: EurekaState, seat: int | None = None) -> str:
     radius = board.radius
     half_w = SIZE * 3**0.5 * (radius + 0.6)
     half_h = SIZE * (1.5 * radius + 1.2)
-    ox, oy = half_w + 10, half_h + 34
-    width = 2 * half_w + 20
-    panel = 26 + 16 * len(obs["miners"])
-    height = 2 * half_h + 44 + panel
+    ox, oy = half_w + 28, half_h + 46
+    width = 2 * half_w + 56
+    panel = 26 + 16 * len(obs["miners"]) + LEGEND_H
+    height = 2 * half_h + 74 + panel
 
     def centre(node: int) -> tuple[float, float]:
         x, y = to_pixel(board.hexes[node], SIZE)
@@ -147,9 +254,7 @@ def svg_board(state: EurekaState, seat: int | None = None) -> str:
             colour = board.colours[house_owner[i]]
             body.append(poly(i, fill=MINER.get(colour, "#999"), fill_opacity=0.45,
                              stroke="#5a4a3a", stroke_width=2))
-            cx, cy = centre(i)
-            body.append(element("text", "⌂", x=cx, y=cy + 5, font_size=14,
-                                text_anchor="middle", fill="#3a2a1a"))
+            body.append(_house_icon(*centre(i)))
         else:
             body.append(poly(i, fill=FILL[t], stroke="#b8a57a" if board.kind[i] != WATER
                              else "#5d95c8", stroke_width=0.6))
@@ -176,9 +281,10 @@ def svg_board(state: EurekaState, seat: int | None = None) -> str:
                         stroke_width=2, raw="<title>last track space (Golden City)</title>"))
     # Clickable legal actions of the seat to move (under the pieces, which let clicks
     # through).
+    body.append(_coordinates(board, centre))
     to_move = obs["to_move"]
     buttons: list[tuple[str, str]] = []
-    if to_move >= 0 and (seat is None or seat == to_move):
+    if to_move >= 0 and seat == to_move:  # spectators and other seats get no buttons
         for a in state.legal_actions():
             text = state.action_to_string(a)
             verb, _, arg = text.partition(" ")
@@ -241,7 +347,7 @@ def svg_board(state: EurekaState, seat: int | None = None) -> str:
     pieces = "".join(body[pieces_start:])
     del body[pieces_start:]
     body.append(f'<g pointer-events="none">{pieces}</g>')
-    y0 = 2 * half_h + 44
+    y0 = 2 * half_h + 74
     for i, (text, title) in enumerate(buttons):
         x = width - 10 - 70 * (len(buttons) - i)
         shape = element("rect", x=x, y=y0, width=62, height=22, rx=4, fill="#6b4f2a") + element(
@@ -253,10 +359,12 @@ def svg_board(state: EurekaState, seat: int | None = None) -> str:
                             stroke="#000"))
         body.append(element(
             "text",
-            f"{m['colour']}: {m['gold']} gold, {m['robbers']} robbers in the open;"
+            f"P{m['seat'] + 1} ({m['colour']}): {m['gold']} gold, {m['robbers']} robbers in"
+            " the open;"
             f" house {m['house_gold']} + 2×{m['house_robbers']} ="
             f" {m['house_gold'] + 2 * m['house_robbers']} points",
             x=26, y=y, font_size=11))
+    body.append(_legend(10, y0 + 30 + 16 * len(obs["miners"])))
     return document(width, height, body, title="Eureka")
 
 
