@@ -510,3 +510,42 @@ def test_a_server_bug_is_answered_without_its_text(
         assert reply == "" or json.loads(reply)["code"] == "internal"
         for text in (api.text, html.text, reply):
             assert "SECRET-HAND" not in text and "Traceback" not in text
+
+
+# -- narration: what a seat reads of the log must tell it nothing it may not see ---------
+
+
+class LeakyNarrationState(SecretState):
+    def narrate(self, action: int, seat: int | None = None) -> str:  # names both hands
+        hands = ", ".join(CARDS[c] for c in self.hands)
+        return f"{self._action_to_string(action)} (the hands: {hands or 'none'})"
+
+
+class LeakyNarrationGame(SecretGame):
+    name = "leakynarration"
+
+    def new_initial_state(self) -> LeakyNarrationState:
+        return LeakyNarrationState(self)
+
+
+def test_the_checker_catches_a_leaky_narration(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(registry(), "leakynarration", LeakyNarrationGame)
+    g, sent, actions = play_and_collect(client, "leakynarration", 0)
+    mid = json.loads(sent[None][0])["match"]
+    seed = str(client.get(f"/api/matches/{mid}/record").json()["seed"])
+    leaks = find_leaks(g, sent, actions, seed)
+    assert any("sees" in p for p in leaks), leaks
+
+
+def test_a_hidden_entry_is_never_narrated(client: TestClient) -> None:
+    """A log entry a seat may not see reads as the hidden marker, its narration too, even
+    when the game's narration would name it."""
+    from motherlode.server.runtime import LogEntry
+
+    entry = LogEntry(-1, "deal ZEBRA", (True, False, False), ("dealt ZEBRA to P1",) * 3)
+    assert entry.said_to(0, 2) == "dealt ZEBRA to P1"
+    assert entry.said_to(1, 2) == entry.said_to(None, 2) == "chance (hidden)"
+    public = LogEntry(0, "guess RUBY", None, ("P1 guesses the ruby",))
+    assert public.said_to(1, 2) == public.said_to(None, 2) == "P1 guesses the ruby"
