@@ -37,6 +37,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from motherlode.agents.levels import LEVELS, is_level, level_spec
 from motherlode.agents.mcts import MCTS_PARAMS, MCTSAgent
 from motherlode.agents.params import Param
 from motherlode.agents.plans import PLANS_PARAMS, PlanSearchAgent
@@ -188,8 +189,8 @@ def _bot_summary(factory: Callable[..., Agent]) -> str:
 
 
 def available(game: Game) -> list[str]:
-    """The agent names for ``game`` (aliases left out)."""
-    return [info.name for info in agent_infos(game)]
+    """The bot levels, then the agent names for ``game`` (aliases left out)."""
+    return [*LEVELS, *(info.name for info in agent_infos(game))]
 
 
 def describe(game: Game) -> str:
@@ -209,6 +210,10 @@ def create(spec: str, game: Game, seed: int = 0) -> Agent:
 
     A bad spec raises :class:`AgentSpecError` that lists the agents and their parameters.
     """
+    if is_level(spec):  # easy, medium, hard, strongest: a measured spec of this game
+        agent = create(level_spec(game.name, spec, "greedy" in game.bots()), game, seed)
+        agent.name = spec.strip().lower()
+        return agent
     name, raw = parse_spec(spec)
     infos = agent_infos(game)
     info = _find(name, infos)

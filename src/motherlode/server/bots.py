@@ -16,6 +16,9 @@ agent (after a restart too, for specs stored before the caps or under looser one
 'greedy'
 >>> caps.apply("mcts")  # the default budget, bounded by the time cap too
 'mcts:iterations=1000,seconds=2'
+>>> import motherlode
+>>> BotCaps(max_seconds=0.5).apply("strongest", motherlode.load("yukon"))  # fits the cap
+'mcts:seconds=0.5'
 >>> try:
 ...     caps.apply("mcts:seconds=30")
 ... except AgentSpecError as err:
@@ -28,7 +31,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from motherlode.agents import parse_spec
+from motherlode.agents.levels import is_level, level_spec
 from motherlode.core.errors import AgentSpecError
+from motherlode.core.protocol import Game
 
 DEFAULT_BUDGET = {
     "mcts": ("iterations", "1000"),
@@ -59,9 +64,13 @@ class BotCaps:
     max_count: int = 1_000_000
     """The most iterations (MCTS, plans) or nodes (alpha-beta) a spec may ask per move."""
 
-    def apply(self, spec: str) -> str:
+    def apply(self, spec: str, game: Game | None = None) -> str:
         """``spec`` within the caps (a time cap added where it has none), or
-        :class:`AgentSpecError` saying which cap it exceeds."""
+        :class:`AgentSpecError` saying which cap it exceeds. A level name (``strongest``)
+        is the level's spec for ``game`` made to fit: its time cut to the cap, not refused.
+        """
+        if game is not None and is_level(spec):
+            spec = self._fit(level_spec(game.name, spec, "greedy" in game.bots()))
         name, params = parse_spec(spec)
         if name not in DEFAULT_BUDGET:
             return spec.strip()
@@ -95,3 +104,11 @@ class BotCaps:
             capped[budget_key] = budget
         capped["seconds"] = _number(str(self.max_seconds))
         return f"{name}:" + ",".join(f"{k}={v}" for k, v in capped.items())
+
+    def _fit(self, spec: str) -> str:
+        name, params = parse_spec(spec)
+        seconds = params.get("seconds")
+        if seconds is None or float(seconds) <= self.max_seconds:
+            return spec
+        params["seconds"] = _number(str(self.max_seconds))
+        return f"{name}:" + ",".join(f"{k}={v}" for k, v in params.items())

@@ -411,7 +411,7 @@ class MatchRuntime:
     def agent(self, seat: int) -> Agent:
         if seat not in self.agents:
             try:
-                spec = self.caps.apply(self.seats[seat].spec)
+                spec = self.caps.apply(self.seats[seat].spec, self.game)
             except AgentSpecError as err:  # stored under looser caps: today's caps decide
                 spec = "greedy" if "greedy" in self.game.bots() else "random"
                 log.warning("%s seat P%d: %s; it plays as %s", self.match_id, seat + 1, err, spec)

@@ -208,7 +208,7 @@ class MatchService:
             spec = req.spec.strip() if kind == "bot" else "human"
             if kind == "bot":
                 try:
-                    create_agent(self.caps.apply(spec), game)
+                    create_agent(self.caps.apply(spec, game), game)
                 except AgentSpecError as err:
                     raise ServerError("invalid_seats", f"seat {i + 1}: {err}") from None
             infos.append(SeatInfo(i, kind, spec, req.name.strip()[:80]))

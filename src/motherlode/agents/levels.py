@@ -1,0 +1,83 @@
+"""Bot levels for people: ``easy``, ``medium``, ``hard``, ``strongest`` for every game.
+
+Each level is an agent spec from docs/agents.md, where its strength was measured in the
+arena (the figures are quoted there and in :data:`MEASURED`); ``create("hard", game)``
+makes it, and the lobby and ``--seat`` take the level names as they take specs.
+
+* ``easy``: uniformly random legal moves;
+* ``medium``: the game's greedy bot (the one that ships with its rules);
+* ``hard``: a search with a fixed budget that beat the greedy bot in the arena;
+* ``strongest``: the strongest measured setting at about a second a move. On a server,
+  the server's caps bound it (server/bots.py): ``strongest`` is what fits them.
+
+>>> level_spec("yukon", "medium")
+'greedy'
+>>> level_spec("chinagold", "strongest")
+'mcts:seconds=1,rollout=none,bias=1'
+"""
+
+from __future__ import annotations
+
+LEVELS = ("easy", "medium", "hard", "strongest")
+
+SPECS: dict[str, dict[str, str]] = {
+    "yukon": {
+        "hard": "mcts:iterations=2000",
+        "strongest": "mcts:seconds=1",
+    },
+    "chinagold": {
+        "hard": "mcts:iterations=1500,rollout=none,bias=1",
+        "strongest": "mcts:seconds=1,rollout=none,bias=1",
+    },
+    "eldorado": {
+        "hard": "mcts:iterations=1000,rollout=none,bias=1,widening=1,c=0.1",
+        "strongest": "mcts:iterations=3000,rollout=none,bias=1,widening=1,c=0.1",
+    },
+    "eureka": {
+        "hard": "mcts:iterations=3000,rollout=none,bias=3,widening=1,c=0.1",
+        "strongest": "mcts:seconds=1,rollout=greedy,depth=6,bias=3,widening=1,c=0.1",
+    },
+    "eurorails": {
+        "hard": "plans:iterations=12,depth=8",
+        "strongest": "plans:iterations=24,depth=12",
+    },
+}
+"""``hard`` and ``strongest`` per game (``easy`` and ``medium`` are the same everywhere)."""
+
+MEASURED: dict[str, dict[str, str]] = {
+    "yukon": {
+        "hard": "Yukon + Townsfolk 2p: 19/20 against greedy (docs/agents.md)",
+        "strongest": "2p: 16.5/20 = 0.825 against greedy, 20/20 against random",
+    },
+    "chinagold": {
+        "hard": "18/20 = 0.90 against greedy, 10/10 against random",
+        "strongest": "12/12 against greedy",
+    },
+    "eldorado": {
+        "hard": "map 1: 15/20 = 0.75 against greedy; maps 2-4 hard: 8.5-10/10",
+        "strongest": "map 1 hard: 19/20 = 0.95 against greedy; map 2: 19/23 = 0.83",
+    },
+    "eureka": {
+        "hard": "2p: 80/120 = 0.67 against greedy, 20/20 against random",
+        "strongest": "2p: 66.5/90 = 0.74 against greedy; 6p with opponents=greedy: 0.23",
+    },
+    "eurorails": {
+        "hard": "not measured yet (half the plans budget of strongest)",
+        "strongest": "2p: 15/20 = 0.75 against greedy (twice), 10/10 against random",
+    },
+}
+"""What the arena showed for each level (docs/agents.md has the commands and intervals)."""
+
+
+def is_level(name: str) -> bool:
+    return name.strip().lower() in LEVELS
+
+
+def level_spec(game_name: str, level: str, greedy: bool = True) -> str:
+    """The agent spec of ``level`` for ``game_name`` (``greedy``: the game has a greedy bot)."""
+    level = level.strip().lower()
+    if level == "easy":
+        return "random"
+    if level == "medium" or game_name not in SPECS:
+        return "greedy" if greedy else "random"
+    return SPECS[game_name][level]

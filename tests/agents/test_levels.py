@@ -1,0 +1,51 @@
+"""Bot levels for people: every game has easy, medium, hard and strongest, each a measured
+spec (agents/levels.py), accepted wherever a spec is; a server fits strongest to its caps."""
+
+from __future__ import annotations
+
+import pytest
+
+import motherlode
+from motherlode.agents import available, create
+from motherlode.agents.levels import LEVELS, MEASURED, SPECS, level_spec
+from motherlode.agents.mcts import MCTSAgent
+from motherlode.server.bots import BotCaps
+
+
+@pytest.mark.parametrize("name", motherlode.games())
+def test_every_game_has_the_four_levels_each_a_working_measured_spec(name: str) -> None:
+    game = motherlode.load(name)
+    assert set(SPECS[name]) == set(MEASURED[name]) == {"hard", "strongest"}
+    for level in LEVELS:
+        agent = create(level, game, seed=1)
+        assert agent.name == level
+        assert available(game)[: len(LEVELS)] == list(LEVELS)
+    assert level_spec(name, "easy") == "random" and level_spec(name, "medium") == "greedy"
+    assert create(" Hard ", game).name == "hard"
+
+
+def test_levels_are_the_documented_specs() -> None:
+    agent = create("strongest", motherlode.load("yukon"))
+    assert isinstance(agent, MCTSAgent) and agent.seconds == 1.0
+    hard = create("hard", motherlode.load("chinagold"))
+    assert isinstance(hard, MCTSAgent) and hard.iterations == 1500
+
+
+def test_a_server_fits_strongest_to_its_caps_instead_of_refusing_it() -> None:
+    eureka = motherlode.load("eureka")
+    fitted = BotCaps(max_seconds=0.25).apply("strongest", eureka)
+    assert fitted == "mcts:seconds=0.25,rollout=greedy,depth=6,bias=3,widening=1,c=0.1"
+    assert BotCaps(max_seconds=5).apply("strongest", eureka) == SPECS["eureka"]["strongest"]
+    assert BotCaps().apply("easy", eureka) == "random"
+
+
+def test_play_takes_level_names(tmp_path: object) -> None:
+    from typer.testing import CliRunner
+
+    from motherlode.cli import app
+
+    result = CliRunner().invoke(app, ["play", "chinagold", "--seat", "easy", "--seat", "medium",
+                                      "--seed", "4", "--quiet", "--max-turns", "6",
+                                      "--record", f"{tmp_path}/r.json"])
+    assert result.exit_code == 0, result.output
+    assert "P1 (easy)" in result.output and "P2 (medium)" in result.output
