@@ -28,6 +28,7 @@ Position (sections separated by `` | ``)::
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from motherlode.core.errors import NotationError
 from motherlode.core.protocol import Action, Notation
@@ -39,6 +40,7 @@ from motherlode.games.eldorado.sheets import (
     SETTLEMENT,
     SYMBOL_LETTERS,
     TEMPLE,
+    ResourceInfo,
     face_name,
     slot_coins,
     slot_name,
@@ -318,6 +320,10 @@ def write_position(state: EldoradoState) -> str:
     return " | ".join(parts)
 
 
+_Bad = Callable[[str, str], NotationError]
+_PHASES = ("roll", "start", "use", "over")
+
+
 def read_position(game: EldoradoGame, text: str) -> EldoradoState:
     """The inverse of :func:`write_position`; an impossible position raises NotationError
     naming the section and the reason.
@@ -330,9 +336,33 @@ def read_position(game: EldoradoGame, text: str) -> EldoradoState:
 
     if not isinstance(text, str):
         raise NotationError(f"eldorado position: expected text, got {type(text).__name__}")
-    sh = game.sheet
     n = game.num_players
     parts = [" ".join(x.split()) for x in text.split("|")]
+    _check_sections(game, parts, bad)
+    st = EldoradoState(game, blank=True)
+    _read_turn_header(st, parts[1], bad)
+    _read_dice(st, parts[2], text, bad)
+    _read_turn(st, parts[3], text, bad)
+    _read_minima(st, parts[4], bad)
+    _read_rewards(st, parts[5], bad)
+    fresh = [_read_sheet(st, p, parts[6 + p], bad) for p in range(n)]
+    st.fresh = fresh[st.seat]
+    _read_frontiers(st, fresh, bad)
+    _check_phase_dice(st, bad)
+    try:
+        st.check_invariants()
+    except AssertionError as err:
+        raise bad("consistency", str(err) or "the position breaks a rule") from None
+    problem = _impossible(st, fresh[st.seat])
+    if problem:
+        raise bad(*problem)
+    return st
+
+
+def _check_sections(game: EldoradoGame, parts: list[str], bad: _Bad) -> None:
+    """The number of sections, and the header naming this game."""
+    sh = game.sheet
+    n = game.num_players
     if len(parts) != 6 + n:
         raise bad("sections", f"expected {6 + n} sections separated by '|' (header, turn"
                   f" header, dice, turn, temple minima, rewards, one sheet per seat), got"
@@ -340,42 +370,60 @@ def read_position(game: EldoradoGame, text: str) -> EldoradoState:
     want = f"m{sh.number} {'hard' if game.cfg.hard else 'easy'} {n}p"
     if parts[0] != want:
         raise bad("header", f"{parts[0]!r} does not match this game ({want!r})")
-    st = EldoradoState(game, blank=True)
-    m = re.fullmatch(r"r(\d+) p(\d+) (roll|start|use|over)", parts[1])
+
+
+def _read_turn_header(st: EldoradoState, part: str, bad: _Bad) -> None:
+    """The round, the seat to move and the phase."""
+    game = st.game
+    n = game.num_players
+    m = re.fullmatch(r"r(\d+) p(\d+) (roll|start|use|over)", part)
     if not m:
-        raise bad("turn header", f"{parts[1]!r} is not 'r<round> p<seat> <phase>' (phase roll,"
+        raise bad("turn header", f"{part!r} is not 'r<round> p<seat> <phase>' (phase roll,"
                   " start, use or over)")
     st.round, st.seat = int(m.group(1)), int(m.group(2))
-    st.phase = ("roll", "start", "use", "over").index(m.group(3))
+    st.phase = _PHASES.index(m.group(3))
     if not 1 <= st.round <= game.cfg.max_rounds:
         raise bad("turn header", f"round {st.round} is not 1..{game.cfg.max_rounds}")
     if st.seat >= n:
         raise bad("turn header", f"no seat p{st.seat} with {n} players (p0..p{n - 1})")
-    dice = [d.strip() for d in parts[2].split(",")]
+
+
+def _read_dice(st: EldoradoState, part: str, text: str, bad: _Bad) -> None:
+    """The seven dice: in the middle, to roll, chosen (with uses left) or out."""
+    dice = [d.strip() for d in part.split(",")]
     if len(dice) != NUM_DICE:
         raise bad("dice", f"expected 7 dice separated by ',', got {len(dice)}")
     for d, tok in enumerate(dice):
-        where = f"die d{d}"
-        if tok == "-":
-            continue
-        if tok == "?":
-            st.to_roll.append(d)
-        elif tok.startswith("*"):
-            mm = re.fullmatch(r"\*(\w)x([0-3])", tok)
-            if not mm:
-                raise bad(where, f"{tok!r} is not '*<face>x<uses>'")
-            st.held[d] = _parse_face(mm.group(1), where, text)
-            st.uses[d] = int(mm.group(2))
-        else:
-            if len(tok) != 1:
-                raise bad(where, f"{tok!r} is not a face, '?', '-' or '*<face>x<uses>'")
-            st.middle[d] = _parse_face(tok, where, text)
-        face = st.middle[d] if st.middle[d] >= 0 else st.held[d]
-        if face >= 0 and face not in game.dice[d]:
-            raise bad(where, f"d{d} has no face {tok!r}")
-    m = re.fullmatch(r"c(\d) x(\d) r(\S+) i(\S+) w(\d) (\S+)", parts[3])
+        _read_die(st, d, tok, text, bad)
+
+
+def _read_die(st: EldoradoState, d: int, tok: str, text: str, bad: _Bad) -> None:
+    where = f"die d{d}"
+    if tok == "-":
+        return
+    if tok == "?":
+        st.to_roll.append(d)
+    elif tok.startswith("*"):
+        mm = re.fullmatch(r"\*(\w)x([0-3])", tok)
+        if not mm:
+            raise bad(where, f"{tok!r} is not '*<face>x<uses>'")
+        st.held[d] = _parse_face(mm.group(1), where, text)
+        st.uses[d] = int(mm.group(2))
+    else:
+        if len(tok) != 1:
+            raise bad(where, f"{tok!r} is not a face, '?', '-' or '*<face>x<uses>'")
+        st.middle[d] = _parse_face(tok, where, text)
+    face = st.middle[d] if st.middle[d] >= 0 else st.held[d]
+    if face >= 0 and face not in st.game.dice[d]:
+        raise bad(where, f"d{d} has no face {tok!r}")
+
+
+def _read_turn(st: EldoradoState, part: str, text: str, bad: _Bad) -> None:
+    """Dice to choose, uses per die, the resource in use, its items, reward, flags."""
+    sh = st.game.sheet
+    m = re.fullmatch(r"c(\d) x(\d) r(\S+) i(\S+) w(\d) (\S+)", part)
     if not m:
-        raise bad("turn", f"{parts[3]!r} is not 'c<dice to choose> x<uses per die>"
+        raise bad("turn", f"{part!r} is not 'c<dice to choose> x<uses per die>"
                   " r<resource|-> i<items|-> w<reward signposts> <flags|->'")
     st.choose_left, st.uses_per_die = int(m.group(1)), int(m.group(2))
     if st.choose_left > 2 or not 1 <= st.uses_per_die <= 3:
@@ -393,120 +441,170 @@ def read_position(game: EldoradoGame, text: str) -> EldoradoState:
         raise bad("turn", f"flags {flags!r}: letters U, F, B (each once, any order) or '-'")
     st.res_used, st.first, st.bonus_used = "U" in flags, "F" in flags, "B" in flags
 
-    def pairs(section: str, where: str, marks: bool = False) -> list[tuple[int, int, bool]]:
-        if section == "-":
-            return []
-        out = []
-        seen: set[int] = set()
-        for item in section.split(","):
-            label, eq, value = item.strip().partition("=")
-            mark = marks and value.endswith("*")
-            value = value[:-1] if mark else value
-            if not eq or label not in sh.by_label or not value.isdigit():
-                form = "<space>=<number>[*]" if marks else "<space>=<number>"
-                raise bad(where, f"{item!r} is not '{form}' naming a space of sheet"
-                          f" {sh.number}")
-            s = sh.by_label[label]
-            if s in seen:
-                raise bad(where, f"{label} is listed twice")
-            seen.add(s)
-            out.append((s, int(value), mark))
-        return out
 
-    for s, v, _ in pairs(parts[4], "temple minima"):
+def _pairs(st: EldoradoState, section: str, where: str, bad: _Bad,
+           marks: bool = False) -> list[tuple[int, int, bool]]:
+    """``<space>=<number>`` items (``[*]`` with ``marks``), each space once."""
+    sh = st.game.sheet
+    if section == "-":
+        return []
+    out = []
+    seen: set[int] = set()
+    for item in section.split(","):
+        label, eq, value = item.strip().partition("=")
+        mark = marks and value.endswith("*")
+        value = value[:-1] if mark else value
+        if not eq or label not in sh.by_label or not value.isdigit():
+            form = "<space>=<number>[*]" if marks else "<space>=<number>"
+            raise bad(where, f"{item!r} is not '{form}' naming a space of sheet"
+                      f" {sh.number}")
+        s = sh.by_label[label]
+        if s in seen:
+            raise bad(where, f"{label} is listed twice")
+        seen.add(s)
+        out.append((s, int(value), mark))
+    return out
+
+
+def _read_minima(st: EldoradoState, part: str, bad: _Bad) -> None:
+    sh = st.game.sheet
+    for s, v, _ in _pairs(st, part, "temple minima", bad):
         if sh.spaces[s].kind != TEMPLE:
             raise bad("temple minima", f"{sh.spaces[s].label} is not a temple")
         st.minima[s] = v
-    for s, v, _ in pairs(parts[5], "rewards"):
+
+
+def _read_rewards(st: EldoradoState, part: str, bad: _Bad) -> None:
+    sh = st.game.sheet
+    for s, v, _ in _pairs(st, part, "rewards", bad):
         if not sh.spaces[s].reward:
             raise bad("rewards", f"{sh.spaces[s].label} has no reward die")
-        if v >= n:
+        if v >= st.game.num_players:
             raise bad("rewards", f"{sh.spaces[s].label}={v}: no seat p{v}")
         st.claimed[s] = v
-    fresh: list[int] = [0] * n
-    for p in range(n):
-        where = f"sheet of p{p}"
-        fields = [f.strip() for f in parts[6 + p].split(";")]
-        if len(fields) != 4:
-            raise bad(where, "expected 'visited;payments;resources;offerings'")
-        if fields[0] != "-":
-            for label in fields[0].split("."):
-                if label not in sh.by_label:
-                    raise bad(where, f"no space {label!r} on sheet {sh.number}")
-                s = sh.by_label[label]
-                if (st.visited[p] >> s) & 1:
-                    raise bad(where, f"{label} is listed twice")
-                st.visited[p] |= 1 << s
-                if sh.spaces[s].kind == SETTLEMENT:
-                    st.paid[p][s] = sh.spaces[s].fee
-        for s, v, _ in pairs(fields[1], where + " payments"):
-            if sh.spaces[s].kind != SETTLEMENT or not 0 < v < sh.spaces[s].fee:
-                raise bad(where, f"payment {sh.spaces[s].label}={v} is not a partial fee of an"
-                          " unvisited settlement")
-            st.paid[p][s] = v
-        if fields[2] != "-":
-            listed: set[int] = set()
-            for item in fields[2].split(","):
-                mm = re.fullmatch(r"(\w+):([01]+)(!?)", item.strip())
-                if not mm or mm.group(1) not in sh.res_by_id:
-                    raise bad(where, f"resource {item!r} is not '<id>:<bits>[!]' (resources:"
-                              f" {', '.join(sh.res_by_id)})")
-                res = sh.resources[sh.res_by_id[mm.group(1)]]
-                if res.index in listed:
-                    raise bad(where, f"resource {res.id} is listed twice")
-                listed.add(res.index)
-                if len(mm.group(2)) != len(res.slots):
-                    raise bad(where, f"{res.id} has {len(res.slots)} slots")
-                for s, bit in zip(res.slots, mm.group(2), strict=True):
-                    if bit == "1":
-                        st.filled[p] |= 1 << s
-                if mm.group(3):
-                    if res.helper:
-                        raise bad(where, f"{res.id} is a helper: helpers are not single-use"
-                                  " and never marked used")
-                    st.used[p] |= 1 << res.index
-        for s, v, mark in pairs(fields[3], where + " offerings", marks=True):
-            if sh.spaces[s].kind not in (TEMPLE, GOLDEN):
-                raise bad(where, f"{sh.spaces[s].label} is not a temple")
-            st.offers[p].append((s, v))
-            if mark:
-                fresh[p] |= 1 << s
-    st.fresh = fresh[st.seat]
-    for p in range(n):
+
+
+def _read_sheet(st: EldoradoState, p: int, part: str, bad: _Bad) -> int:
+    """Seat ``p``'s sheet; returns the mask of its offerings marked '*'."""
+    where = f"sheet of p{p}"
+    fields = [f.strip() for f in part.split(";")]
+    if len(fields) != 4:
+        raise bad(where, "expected 'visited;payments;resources;offerings'")
+    _read_visited(st, p, fields[0], where, bad)
+    _read_payments(st, p, fields[1], where, bad)
+    _read_resources(st, p, fields[2], where, bad)
+    return _read_offerings(st, p, fields[3], where, bad)
+
+
+def _read_visited(st: EldoradoState, p: int, field: str, where: str, bad: _Bad) -> None:
+    sh = st.game.sheet
+    if field == "-":
+        return
+    for label in field.split("."):
+        if label not in sh.by_label:
+            raise bad(where, f"no space {label!r} on sheet {sh.number}")
+        s = sh.by_label[label]
+        if (st.visited[p] >> s) & 1:
+            raise bad(where, f"{label} is listed twice")
+        st.visited[p] |= 1 << s
+        if sh.spaces[s].kind == SETTLEMENT:
+            st.paid[p][s] = sh.spaces[s].fee
+
+
+def _read_payments(st: EldoradoState, p: int, field: str, where: str, bad: _Bad) -> None:
+    sh = st.game.sheet
+    for s, v, _ in _pairs(st, field, where + " payments", bad):
+        if sh.spaces[s].kind != SETTLEMENT or not 0 < v < sh.spaces[s].fee:
+            raise bad(where, f"payment {sh.spaces[s].label}={v} is not a partial fee of an"
+                      " unvisited settlement")
+        st.paid[p][s] = v
+
+
+def _read_resources(st: EldoradoState, p: int, field: str, where: str, bad: _Bad) -> None:
+    if field == "-":
+        return
+    listed: set[int] = set()
+    for item in field.split(","):
+        _read_resource(st, p, item, listed, where, bad)
+
+
+def _read_resource(st: EldoradoState, p: int, item: str, listed: set[int], where: str,
+                   bad: _Bad) -> None:
+    """One ``<id>:<bits>[!]`` item: the slots filled, and whether it is used."""
+    sh = st.game.sheet
+    mm = re.fullmatch(r"(\w+):([01]+)(!?)", item.strip())
+    if not mm or mm.group(1) not in sh.res_by_id:
+        raise bad(where, f"resource {item!r} is not '<id>:<bits>[!]' (resources:"
+                  f" {', '.join(sh.res_by_id)})")
+    res = sh.resources[sh.res_by_id[mm.group(1)]]
+    if res.index in listed:
+        raise bad(where, f"resource {res.id} is listed twice")
+    listed.add(res.index)
+    if len(mm.group(2)) != len(res.slots):
+        raise bad(where, f"{res.id} has {len(res.slots)} slots")
+    for s, bit in zip(res.slots, mm.group(2), strict=True):
+        if bit == "1":
+            st.filled[p] |= 1 << s
+    if mm.group(3):
+        if res.helper:
+            raise bad(where, f"{res.id} is a helper: helpers are not single-use"
+                      " and never marked used")
+        st.used[p] |= 1 << res.index
+
+
+def _read_offerings(st: EldoradoState, p: int, field: str, where: str, bad: _Bad) -> int:
+    sh = st.game.sheet
+    fresh = 0
+    for s, v, mark in _pairs(st, field, where + " offerings", bad, marks=True):
+        if sh.spaces[s].kind not in (TEMPLE, GOLDEN):
+            raise bad(where, f"{sh.spaces[s].label} is not a temple")
+        st.offers[p].append((s, v))
+        if mark:
+            fresh |= 1 << s
+    return fresh
+
+
+def _read_frontiers(st: EldoradoState, fresh: list[int], bad: _Bad) -> None:
+    """Only the seat to move has offerings made this turn; the frontiers follow."""
+    sh = st.game.sheet
+    for p in range(st.game.num_players):
         if fresh[p] and p != st.seat:
             raise bad(f"sheet of p{p}", "offerings marked '*' (made this turn) belong to the"
                       f" seat to move (p{st.seat})")
-        for s in range(game.ns):
+        for s in range(st.game.ns):
             if (st.visited[p] >> s) & 1 and not (fresh[p] >> s) & 1:
                 st.frontier[p] |= sh.adj_mask[s]
+
+
+def _check_phase_dice(st: EldoradoState, bad: _Bad) -> None:
     if (st.phase == 0) != bool(st.to_roll):
         raise bad("dice", "dice marked '?' (to be rolled) go with phase roll, and only with it")
     if st.phase == 1 and max(st.middle) < 0:
         raise bad("dice", "no die in the middle to choose")
-    try:
-        st.check_invariants()
-    except AssertionError as err:
-        raise bad("consistency", str(err) or "the position breaks a rule") from None
-    problem = _impossible(st, fresh[st.seat])
-    if problem:
-        raise bad(*problem)
-    return st
 
 
-def _impossible(st: EldoradoState, fresh: int) -> tuple[str, str] | None:
+_Problem = tuple[str, str] | None
+
+
+def _impossible(st: EldoradoState, fresh: int) -> _Problem:
     """Why a parsed position cannot arise in play (the section and the reason), or None."""
-    g = st.game
-    sh = g.sheet
-    n = g.num_players
-    seat = st.seat
-    labels = [s.label for s in sh.spaces]
+    sh = st.game.sheet
     held = [d for d in range(NUM_DICE) if st.held[d] >= 0]
-    out_dice = [d for d in range(NUM_DICE) if st.middle[d] < 0 and d not in st.to_roll
-                and st.held[d] < 0]
     res = sh.resources[st.res_active] if st.res_active >= 0 else None
-    special = res.special if res is not None else ""
-    phase = st.phase
-    # -- the turn ------------------------------------------------------------------------
+    phase_check = (_roll_problem, _start_problem, _use_problem, _over_problem)[st.phase]
+    return (_resource_problem(st, res) or _items_problem(st, res)
+            or _turn_flags_problem(st, held) or phase_check(st, held, res)
+            or _fresh_problem(st, fresh) or _round_problem(st, fresh)
+            or _marks_problem(st) or _sheets_problem(st, fresh))
+
+
+def _special(res: ResourceInfo | None) -> str:
+    return res.special if res is not None else ""
+
+
+def _resource_problem(st: EldoradoState, res: ResourceInfo | None) -> _Problem:
+    """The resource in use (r), flag U and the uses per die (x)."""
+    seat = st.seat
     if st.res_used != (res is not None):
         return "turn", "flag U (a resource used this turn) goes with the resource named by r"
     if res is not None:
@@ -515,148 +613,236 @@ def _impossible(st: EldoradoState, fresh: int) -> tuple[str, str] | None:
         if not (st.used[seat] >> res.index) & 1:
             return "turn", f"the resource in use, {res.id}, is not marked used (!) on the sheet" \
                 f" of p{seat}"
-    if st.uses_per_die != {"use_twice": 2, "use_thrice": 3}.get(special, 1):
+    if st.uses_per_die != {"use_twice": 2, "use_thrice": 3}.get(_special(res), 1):
         return "turn", "x (uses per die) is 2 or 3 only with the use-twice or use-three-times" \
             " resource in use, else 1"
-    if st.items:
-        if phase != 2 or res is None or not res.gives_items:
-            return "turn", "items are left only while a resource is being used (phase use)"
-        own = list(res.items) or ([99] if res.zero else [COIN0 + res.coins])
-        if st.items != own[len(own) - len(st.items):]:
-            return "turn", f"items {''.join(_item_letter(i) for i in st.items)!r} are not" \
-                f" what {res.id} gives"
-    if st.reward and (st.reward > 1 or phase != 2 or seat not in st.claimed):
+    return None
+
+
+def _items_problem(st: EldoradoState, res: ResourceInfo | None) -> _Problem:
+    """The items (i) left of the resource in use."""
+    if not st.items:
+        return None
+    if st.phase != 2 or res is None or not res.gives_items:
+        return "turn", "items are left only while a resource is being used (phase use)"
+    own = list(res.items) or ([99] if res.zero else [COIN0 + res.coins])
+    if st.items != own[len(own) - len(st.items):]:
+        return "turn", f"items {''.join(_item_letter(i) for i in st.items)!r} are not" \
+            f" what {res.id} gives"
+    return None
+
+
+def _turn_flags_problem(st: EldoradoState, held: list[int]) -> _Problem:
+    """The reward signpost (w) and flags B and F."""
+    g = st.game
+    phase = st.phase
+    if st.reward and (st.reward > 1 or phase != 2 or st.seat not in st.claimed):
         return "turn", "w (a reward signpost to use at once) is 1 only in phase use, right" \
                 " after the seat to move claimed a map-1 reward"
-    if st.bonus_used and (phase != 2 or not st.has(seat, g.guide1)):
+    if st.bonus_used and (phase != 2 or not st.has(st.seat, g.guide1)):
         return "turn", "flag B (the guide's coin spent) needs the sheet-4 guide, in phase use"
     if st.first and (phase == 2 or st.res_used or held or st.choose_left != 1):
         return "turn", "flag F (nothing done yet this turn) but something was done"
-    if phase == 0:  # roll
-        if held or st.choose_left != 1:
-            return "dice", "no die is chosen while dice are being rolled"
-        if any(st.middle[d] >= 0 and d > st.to_roll[0] for d in range(NUM_DICE)):
-            return "dice", "dice are rolled in order d0..d6: a die shows a face after one still" \
-                " to roll"
-        if st.first:
-            if out_dice:
-                return "dice", "a turn's roll rolls all 7 dice (none can be out)"
-        elif special == "reroll_all":
-            if out_dice:
-                return "dice", "the re-roll special action rolls all 7 dice"
-        elif st.res_used or not st.has(seat, g.ethnographer):
-            return "turn", "a roll after the turn began is the re-roll special action or the" \
-                " ethnographer's"
-    elif phase == 1:  # start
-        if special == "take_two":
-            if len(held) + st.choose_left != 2:
-                return "turn", "take two: the dice chosen plus c make 2"
-        elif held or st.choose_left != 1:
-            return "turn", "at the start of a turn no die is chosen yet and c is 1 (2 with take" \
-                " two)"
-        if st.choose_left == 2 and sum(1 for f in st.middle if f >= 0) < 2:
-            return "dice", "take two needs 2 dice in the middle"
-        if any(st.uses[d] != 1 for d in held):
-            return "dice", "a die chosen with take two has its one use left"
-        if not st.first and not st.res_used and not st.has(seat, g.ethnographer):
-            return "turn", "no flag F, but nothing can have been done yet this turn"
-    elif phase == 2:  # use
-        if st.choose_left != 0 or not held:
-            return "turn", "phase use: the die (dice) chosen, c is 0"
-        if (len(held) == 2) != (special == "take_two"):
-            return "dice", "two dice are chosen only with the take-two resource in use"
-        if any(st.uses[d] > st.uses_per_die for d in held):
-            return "dice", "a chosen die has more uses left than x allows"
-        if not (st.reward or st.items or any(st.uses)) and (
-            st.res_used or not st._activatable(seat)
-        ):
-            return "turn", "nothing is left to do: the turn would have ended by itself"
-    else:  # over
-        if (held or st.choose_left != 1 or st.res_used or st.bonus_used or not st.first
-                or st.reward or st.items):
-            return "turn", "the game is over: the turn section is 'c1 x1 r- i- w0 F'"
-        if seat != g.cfg.first_player:
-            return "turn header", f"a finished game shows the hat's seat, p{g.cfg.first_player}"
-        if not any(st.entered(p) for p in range(n)) and st.round < g.cfg.max_rounds:
-            return "turn header", "the game is over only after someone entered El Dorado or at" \
-                " the round limit"
-    if fresh and phase != 2:
-        return f"sheet of p{seat}", "offerings marked '*' (made this turn) need phase use"
-    # -- the round: whoever entered El Dorado ends the game after the round ------------------
+    return None
+
+
+def _roll_problem(st: EldoradoState, held: list[int], res: ResourceInfo | None) -> _Problem:
+    """Phase roll: which dice are rolled, and why."""
+    g = st.game
+    out_dice = [d for d in range(NUM_DICE) if st.middle[d] < 0 and d not in st.to_roll
+                and st.held[d] < 0]
+    if held or st.choose_left != 1:
+        return "dice", "no die is chosen while dice are being rolled"
+    if any(st.middle[d] >= 0 and d > st.to_roll[0] for d in range(NUM_DICE)):
+        return "dice", "dice are rolled in order d0..d6: a die shows a face after one still" \
+            " to roll"
+    if st.first:
+        if out_dice:
+            return "dice", "a turn's roll rolls all 7 dice (none can be out)"
+    elif _special(res) == "reroll_all":
+        if out_dice:
+            return "dice", "the re-roll special action rolls all 7 dice"
+    elif st.res_used or not st.has(st.seat, g.ethnographer):
+        return "turn", "a roll after the turn began is the re-roll special action or the" \
+            " ethnographer's"
+    return None
+
+
+def _start_problem(st: EldoradoState, held: list[int], res: ResourceInfo | None) -> _Problem:
+    """Phase start: the dice to choose (c), and that nothing (or a re-roll) was done."""
+    g = st.game
+    if _special(res) == "take_two":
+        if len(held) + st.choose_left != 2:
+            return "turn", "take two: the dice chosen plus c make 2"
+    elif held or st.choose_left != 1:
+        return "turn", "at the start of a turn no die is chosen yet and c is 1 (2 with take" \
+            " two)"
+    if st.choose_left == 2 and sum(1 for f in st.middle if f >= 0) < 2:
+        return "dice", "take two needs 2 dice in the middle"
+    if any(st.uses[d] != 1 for d in held):
+        return "dice", "a die chosen with take two has its one use left"
+    if not st.first and not st.res_used and not st.has(st.seat, g.ethnographer):
+        return "turn", "no flag F, but nothing can have been done yet this turn"
+    return None
+
+
+def _use_problem(st: EldoradoState, held: list[int], res: ResourceInfo | None) -> _Problem:
+    """Phase use: the dice chosen, their uses, and something left to do."""
+    if st.choose_left != 0 or not held:
+        return "turn", "phase use: the die (dice) chosen, c is 0"
+    if (len(held) == 2) != (_special(res) == "take_two"):
+        return "dice", "two dice are chosen only with the take-two resource in use"
+    if any(st.uses[d] > st.uses_per_die for d in held):
+        return "dice", "a chosen die has more uses left than x allows"
+    if not (st.reward or st.items or any(st.uses)) and (
+        st.res_used or not st._activatable(st.seat)
+    ):
+        return "turn", "nothing is left to do: the turn would have ended by itself"
+    return None
+
+
+def _over_problem(st: EldoradoState, held: list[int], res: ResourceInfo | None) -> _Problem:
+    """Phase over: a blank turn, the hat's seat, and something that ended the game."""
+    g = st.game
+    if (held or st.choose_left != 1 or st.res_used or st.bonus_used or not st.first
+            or st.reward or st.items):
+        return "turn", "the game is over: the turn section is 'c1 x1 r- i- w0 F'"
+    if st.seat != g.cfg.first_player:
+        return "turn header", f"a finished game shows the hat's seat, p{g.cfg.first_player}"
+    if not any(st.entered(p) for p in range(g.num_players)) and st.round < g.cfg.max_rounds:
+        return "turn header", "the game is over only after someone entered El Dorado or at" \
+            " the round limit"
+    return None
+
+
+def _fresh_problem(st: EldoradoState, fresh: int) -> _Problem:
+    if fresh and st.phase != 2:
+        return f"sheet of p{st.seat}", "offerings marked '*' (made this turn) need phase use"
+    return None
+
+
+def _round_problem(st: EldoradoState, fresh: int) -> _Problem:
+    """Whoever entered El Dorado ends the game after the round."""
+    g = st.game
+    n = g.num_players
+    seat = st.seat
+
     def order(q: int) -> int:
         return (q - g.cfg.first_player) % n
 
     for p in range(n):
-        if not st.entered(p) or phase == 3:
+        if not st.entered(p) or st.phase == 3:
             continue
         if p == seat:
-            if phase != 2 or not (fresh >> sh.golden) & 1:
+            if st.phase != 2 or not (fresh >> g.sheet.golden) & 1:
                 return f"sheet of p{p}", f"p{p} entered El Dorado in an earlier turn (its golden" \
                     " offering is not marked '*'): the game would be over"
         elif order(p) > order(seat):
             return f"sheet of p{p}", f"p{p} entered El Dorado in an earlier round: the game" \
                 " would be over"
-    # -- public marks -------------------------------------------------------------------
+    return None
+
+
+def _marks_problem(st: EldoradoState) -> _Problem:
+    """The public marks: temple minima and claimed rewards."""
+    g = st.game
+    sh = g.sheet
+    n = g.num_players
     for s in range(g.ns):
         if sh.spaces[s].kind == TEMPLE and st.minima[s] < 0 and any(
             t == s for p in range(n) for t, _ in st.offers[p]
         ):
-            return "temple minima", f"{labels[s]} has offerings but no minimum written above it"
+            return "temple minima", f"{sh.spaces[s].label} has offerings but no minimum" \
+                " written above it"
         if sh.spaces[s].reward and st.claimed[s] < 0 and any(
             (st.visited[p] >> s) & 1 for p in range(n)
         ):
-            return "rewards", f"{labels[s]} is visited, so its reward die is claimed (by the" \
-                " first to visit it)"
-    # -- each sheet ---------------------------------------------------------------------
+            return "rewards", f"{sh.spaces[s].label} is visited, so its reward die is claimed" \
+                " (by the first to visit it)"
+    return None
+
+
+def _sheets_problem(st: EldoradoState, fresh: int) -> _Problem:
+    """Each sheet: its route, its payments and its offerings."""
+    for p in range(st.game.num_players):
+        where = f"sheet of p{p}"
+        mine_fresh = fresh if p == st.seat else 0
+        problem = (_route_problem(st, p, mine_fresh) or _payments_problem(st, p)
+                   or _offers_problem(st, p, mine_fresh))
+        if problem:
+            return where, problem
+    return None
+
+
+def _route_problem(st: EldoradoState, p: int, mine_fresh: int) -> str | None:
+    """The visited spaces join up from column a (past a temple only in a later turn)."""
+    g = st.game
+    sh = g.sheet
+    v = st.visited[p]
+    if not v:
+        return None
+    reach = v & sh.start_mask
+    if not reach:
+        return "the route begins on an outermost left space (column a)"
+    todo = reach
+    while todo:
+        low = todo & -todo
+        todo ^= low
+        s = low.bit_length() - 1
+        if s == sh.golden or (mine_fresh >> s) & 1:
+            continue  # the route goes on past a temple only in a later turn
+        new = sh.adj_mask[s] & v & ~reach
+        reach |= new
+        todo |= new
+    if reach != v:
+        lost = [sh.spaces[s].label for s in range(g.ns) if (v >> s) & 1 and not (reach >> s) & 1]
+        return f"visited {', '.join(lost)} not joined to the route from column a" \
+            " (each space is filled next to a visited one, past a temple only in a" \
+            " turn after its offering)"
+    return None
+
+
+def _payments_problem(st: EldoradoState, p: int) -> str | None:
+    sh = st.game.sheet
+    for s in range(st.game.ns):
+        if 0 < st.paid[p][s] < sh.spaces[s].fee and not (st.accessible(p) >> s) & 1:
+            return f"a payment on {sh.spaces[s].label} needs a visited space next to it"
+    return None
+
+
+def _offers_problem(st: EldoradoState, p: int, mine_fresh: int) -> str | None:
+    """The offerings: fresh ones last, zero offerings, sizes, the golden temple."""
+    g = st.game
+    sh = g.sheet
+    offers = st.offers[p]
+    if mine_fresh:
+        marked = [t for t, _ in offers if (mine_fresh >> t) & 1]
+        if [t for t, _ in offers[len(offers) - len(marked):]] != marked:
+            return "offerings marked '*' (made this turn) are the last ones made"
+    zero_rights = [r.index for r in sh.resources if r.zero]
+    zeros = sum(1 for _, c in offers if c == 0)
+    if zeros > sum(1 for r in zero_rights if (st.used[p] >> r) & 1):
+        return "an offering of 0 coins needs the zero-offering right, used (!)"
+    most = _most_coins(g)
+    for k, (t, c) in enumerate(offers):
+        if c > most:
+            return f"an offering of {c} coins in {sh.spaces[t].label}: one die and one" \
+                f" resource give at most {most}"
+        if t == sh.golden:
+            if c < sh.golden_minimum:
+                return f"the golden temple takes at least {sh.golden_minimum} coins"
+            if sum(1 for u, _ in offers[:k] if u != sh.golden) < g.required:
+                return f"El Dorado is entered after offerings in {g.required}" \
+                    " temples (offerings are listed in the order made)"
+    return None
+
+
+def _most_coins(g: EldoradoGame) -> int:
+    """The most coins one die (with the guides) and one resource can offer."""
     coin_faces = [face - COIN0 for die in g.dice for face in die if face > COIN0]
     best_die = max([*coin_faces, 2 if g.guide2 >= 0 else 0]) + (1 if g.guide1 >= 0 else 0)
-    best_res = max([r.coins for r in sh.resources], default=0)
-    zero_rights = [r.index for r in sh.resources if r.zero]
-    for p in range(n):
-        where = f"sheet of p{p}"
-        v = st.visited[p]
-        if v:
-            mine_fresh = fresh if p == seat else 0
-            reach = v & sh.start_mask
-            if not reach:
-                return where, "the route begins on an outermost left space (column a)"
-            todo = reach
-            while todo:
-                low = todo & -todo
-                todo ^= low
-                s = low.bit_length() - 1
-                if s == sh.golden or (mine_fresh >> s) & 1:
-                    continue  # the route goes on past a temple only in a later turn
-                new = sh.adj_mask[s] & v & ~reach
-                reach |= new
-                todo |= new
-            if reach != v:
-                lost = [labels[s] for s in range(g.ns) if (v >> s) & 1 and not (reach >> s) & 1]
-                return where, f"visited {', '.join(lost)} not joined to the route from column a" \
-                    " (each space is filled next to a visited one, past a temple only in a" \
-                    " turn after its offering)"
-        for s in range(g.ns):
-            if 0 < st.paid[p][s] < sh.spaces[s].fee and not (st.accessible(p) >> s) & 1:
-                return where, f"a payment on {labels[s]} needs a visited space next to it"
-        offers = st.offers[p]
-        if fresh and p == seat:
-            marked = [t for t, _ in offers if (fresh >> t) & 1]
-            if [t for t, _ in offers[len(offers) - len(marked):]] != marked:
-                return where, "offerings marked '*' (made this turn) are the last ones made"
-        zeros = sum(1 for _, c in offers if c == 0)
-        if zeros > sum(1 for r in zero_rights if (st.used[p] >> r) & 1):
-            return where, "an offering of 0 coins needs the zero-offering right, used (!)"
-        for k, (t, c) in enumerate(offers):
-            if c > best_die + best_res:
-                return where, f"an offering of {c} coins in {labels[t]}: one die and one" \
-                    f" resource give at most {best_die + best_res}"
-            if t == sh.golden:
-                if c < sh.golden_minimum:
-                    return where, f"the golden temple takes at least {sh.golden_minimum} coins"
-                if sum(1 for u, _ in offers[:k] if u != sh.golden) < g.required:
-                    return where, f"El Dorado is entered after offerings in {g.required}" \
-                        " temples (offerings are listed in the order made)"
-    return None
+    best_res = max([r.coins for r in g.sheet.resources], default=0)
+    return best_die + best_res
 
 
 format_position = write_position  # alias for one release

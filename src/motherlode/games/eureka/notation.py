@@ -204,8 +204,34 @@ def _int(key: str, value: str, lo: int, hi: int) -> int:
     return int(value)
 
 
+_FIELDS = ["players", "turn", "actor", "phase", "die", "loco", "turns", "duel", "miners",
+           "rafts", "chips", "robbers", "bag"]
+
+
 def read_position(game: EurekaGame, text: str) -> EurekaState:
     """The state whose notation is ``text``; bad text raises NotationError naming the field."""
+    fields = _fields(text)
+    n = game.num_players
+    if _int("players", fields["players"], 1, 99) != n:
+        raise NotationError(f"eureka position: players={fields['players']} but this game has {n}")
+    state = EurekaState.initial(game)
+    _read_counters(state, fields)
+    _read_duel(state, fields["duel"])
+    _read_miners(state, fields["miners"])
+    _read_rafts(state, fields["rafts"])
+    _read_chips(state, fields["chips"])
+    _read_robbers(state, fields["robbers"])
+    _read_bag(state, fields["bag"])
+    _check_phase(state)
+    try:
+        state.check_invariants()
+    except AssertionError as err:
+        raise NotationError(f"eureka position is inconsistent: {err}") from None
+    return state
+
+
+def _fields(text: str) -> dict[str, str]:
+    """The version tag checked, the ``key=value`` fields, each known field exactly once."""
     if not isinstance(text, str):
         raise NotationError("eureka position: not a string")
     tokens = text.split()
@@ -219,10 +245,8 @@ def read_position(game: EurekaGame, text: str) -> EurekaState:
         if key in fields:
             raise NotationError(f"eureka position: field {key!r} given twice")
         fields[key] = value
-    want = ["players", "turn", "actor", "phase", "die", "loco", "turns", "duel", "miners",
-            "rafts", "chips", "robbers", "bag"]
-    missing = [k for k in want if k not in fields]
-    extra = [k for k in fields if k not in want]
+    missing = [k for k in _FIELDS if k not in fields]
+    extra = [k for k in fields if k not in _FIELDS]
     if missing or extra:
         raise NotationError(
             "eureka position: "
@@ -230,11 +254,13 @@ def read_position(game: EurekaGame, text: str) -> EurekaState:
             + ("; " if missing and extra else "")
             + (f"unknown field(s) {', '.join(extra)}" if extra else "")
         )
-    board = game.board
+    return fields
+
+
+def _read_counters(state: EurekaState, fields: dict[str, str]) -> None:
+    """turn, actor, phase, die, loco and turns."""
+    game = state.game
     n = game.num_players
-    if _int("players", fields["players"], 1, 99) != n:
-        raise NotationError(f"eureka position: players={fields['players']} but this game has {n}")
-    state = EurekaState.initial(game)
     state.turn = _int("turn", fields["turn"], 0, n - 1)
     state.actor = _int("actor", fields["actor"], 0, n - 1)
     if fields["phase"] not in g.PHASES:
@@ -243,28 +269,35 @@ def read_position(game: EurekaGame, text: str) -> EurekaState:
         )
     state.phase = g.PHASES.index(fields["phase"])
     state.die = _int("die", fields["die"], 0, 6)
-    state.loco = _int("loco", fields["loco"], 0, len(board.track) - 1)
+    state.loco = _int("loco", fields["loco"], 0, len(game.board.track) - 1)
     state.turns = _int("turns", fields["turns"], 0, game.cfg.max_turns)
 
-    def node(key: str, word: str) -> int:
-        idx = board.index.get(word)
-        if idx is None:
-            raise NotationError(f"eureka position: {key}: no hex named {word!r}")
-        return idx
 
-    duel = fields["duel"]
+def _node(state: EurekaState, key: str, word: str) -> int:
+    idx = state.game.board.index.get(word)
+    if idx is None:
+        raise NotationError(f"eureka position: {key}: no hex named {word!r}")
+    return idx
+
+
+def _read_duel(state: EurekaState, duel: str) -> None:
+    n = state.game.num_players
     if duel == "-":
         state.duel = (-1, -1, 0)
-    else:
-        try:
-            ad, _, roll = duel.partition(":")
-            a, _, d = ad.partition("v")
-            state.duel = (int(a), int(d), int(roll))
-        except ValueError:
-            raise NotationError(f"eureka position: duel={duel!r} is not A v D : roll") from None
-        if not (0 <= state.duel[0] < n and 0 <= state.duel[1] < n and 0 <= state.duel[2] <= 6):
-            raise NotationError(f"eureka position: duel={duel!r} is out of range")
-    miners = fields["miners"].split(",")
+        return
+    try:
+        ad, _, roll = duel.partition(":")
+        a, _, d = ad.partition("v")
+        state.duel = (int(a), int(d), int(roll))
+    except ValueError:
+        raise NotationError(f"eureka position: duel={duel!r} is not A v D : roll") from None
+    if not (0 <= state.duel[0] < n and 0 <= state.duel[1] < n and 0 <= state.duel[2] <= 6):
+        raise NotationError(f"eureka position: duel={duel!r} is out of range")
+
+
+def _read_miners(state: EurekaState, field: str) -> None:
+    n = state.game.num_players
+    miners = field.split(",")
     if len(miners) != n:
         raise NotationError(f"eureka position: miners lists {len(miners)} seats, not {n}")
     for i, m in enumerate(miners):
@@ -273,21 +306,28 @@ def read_position(game: EurekaGame, text: str) -> EurekaState:
             raise NotationError(
                 f"eureka position: miners[{i}]={m!r} is not hex:gold:robbers:housegold:houserobbers"
             )
-        state.pos[i] = node(f"miners[{i}]", parts[0])
+        state.pos[i] = _node(state, f"miners[{i}]", parts[0])
         nums = [_int(f"miners[{i}]", p, 0, 10_000) for p in parts[1:]]
         state.gold[i], state.robbers[i], state.house_gold[i], state.house_robbers[i] = nums
-    rafts = fields["rafts"].split(",")
+
+
+def _read_rafts(state: EurekaState, field: str) -> None:
+    board = state.game.board
+    rafts = field.split(",")
     if len(rafts) != len(state.rafts):
         raise NotationError(f"eureka position: rafts lists {len(rafts)}, the board has"
                             f" {len(state.rafts)}")
-    state.rafts = [node("rafts", r) for r in rafts]
+    state.rafts = [_node(state, "rafts", r) for r in rafts]
     for r in state.rafts:
-        if r not in game.landing_slot:
+        if r not in state.game.landing_slot:
             raise NotationError(
                 f"eureka position: rafts: {board.names[r]} is no landing space (a raft lies"
                 " moored at a land space on its lake's bank)"
             )
-    chips = fields["chips"]
+
+
+def _read_chips(state: EurekaState, chips: str) -> None:
+    board = state.game.board
     try:
         mask = int(chips, 16)
     except ValueError:
@@ -297,27 +337,28 @@ def read_position(game: EurekaGame, text: str) -> EurekaState:
     state.facedown = [False] * len(board.hexes)
     for i, h in enumerate(board.holes):
         state.facedown[h] = bool(mask >> i & 1)
+
+
+def _read_robbers(state: EurekaState, field: str) -> None:
     state.stacks = {}
-    if fields["robbers"] != "-":
-        for item in fields["robbers"].split(","):
-            parts = item.split(":")
-            if len(parts) != 3:
-                raise NotationError(f"eureka position: robbers item {item!r} is not hex:hat:gold")
-            h = node("robbers", parts[0])
-            if h in state.stacks:
-                raise NotationError(f"eureka position: robbers: two on {parts[0]}")
-            hat = _int("robbers", parts[1], 1, 5)
-            state.stacks[h] = (hat, _int("robbers", parts[2], 0, 10_000))
-    bag = fields["bag"].split(".")
+    if field == "-":
+        return
+    for item in field.split(","):
+        parts = item.split(":")
+        if len(parts) != 3:
+            raise NotationError(f"eureka position: robbers item {item!r} is not hex:hat:gold")
+        h = _node(state, "robbers", parts[0])
+        if h in state.stacks:
+            raise NotationError(f"eureka position: robbers: two on {parts[0]}")
+        hat = _int("robbers", parts[1], 1, 5)
+        state.stacks[h] = (hat, _int("robbers", parts[2], 0, 10_000))
+
+
+def _read_bag(state: EurekaState, field: str) -> None:
+    bag = field.split(".")
     if len(bag) != g.NUM_KINDS:
         raise NotationError(f"eureka position: bag needs {g.NUM_KINDS} counts, got {len(bag)}")
     state.bag = [_int("bag", c, 0, 10_000) for c in bag]
-    _check_phase(state)
-    try:
-        state.check_invariants()
-    except AssertionError as err:
-        raise NotationError(f"eureka position is inconsistent: {err}") from None
-    return state
 
 
 def _check_phase(state: EurekaState) -> None:
@@ -355,57 +396,96 @@ def _check_phase(state: EurekaState) -> None:
 
 def _check_play(state: EurekaState, bad: Callable[[str], NotationError]) -> None:
     """What the phase says must have just happened, and what ends a game."""
-    game = state.game
-    board = game.board
-    ph = state.phase
-    actor = state.actor
-    here = state.pos[actor]
+    _check_houses(state)
+    if _check_game_end(state, bad):
+        return
+    _check_landing(state, bad)
+    _check_duel_hex(state, bad)
+    _check_move_away(state, bad)
+
+
+def _check_houses(state: EurekaState) -> None:
+    """A miner in his house has deposited everything he carried."""
+    board = state.game.board
     for i, h in enumerate(state.pos):
         if h == board.houses[i] and state.loot(i):
             raise NotationError(
                 f"eureka position: miners[{i}]: P{i + 1} is in his house, where he deposited"
                 " everything he carried, yet has gold or robbers in front of him"
             )
-    last = len(board.track) - 1
+
+
+def _check_game_end(state: EurekaState, bad: Callable[[str], NotationError]) -> bool:
+    """Phase over exactly when something ended the game; True when it is over."""
+    game = state.game
+    last = len(game.board.track) - 1
     gold_left = any(state.bag[: len(GOLD_VALUES)])
     gold_out = gold_left or any(state.gold) or any(gd for _, gd in state.stacks.values())
     no_gold = not (gold_out if game.cfg.nuggets_end == "banked" else gold_left)
-    if ph == g.OVER:
+    if state.phase == g.OVER:
         if state.loco != last and not no_gold and state.turns < game.cfg.max_turns:
             raise bad("the train is not in Golden City, gold is left and the turn limit is"
                       " not reached: nothing ended the game")
-        return
+        return True
     if state.loco == last:
         raise bad("loco: the train is in Golden City, so the game is over (phase=over)")
     if state.turns >= game.cfg.max_turns:
         raise bad(f"turns: the turn limit {game.cfg.max_turns} is reached, so the game is over")
     if no_gold:
         raise bad("bag: there are no more gold nuggets, so the game is over (phase=over)")
-    if ph == g.REVEAL and state._defender(actor, here) >= 0:
+    return False
+
+
+def _check_landing(state: EurekaState, bad: Callable[[str], NotationError]) -> None:
+    """A reveal or a fight with a robber follows a landing with no duel."""
+    ph = state.phase
+    here = state.pos[state.actor]
+    if ph == g.REVEAL and state._defender(state.actor, here) >= 0:
         raise bad("a miner with loot at stake stands here: landing starts a duel, not a reveal")
     if ph == g.DEFEND and state.stacks[here][1]:
         raise bad("the robber under the actor was just turned over and holds no gold yet")
-    if ph in (g.DUEL_A, g.DUEL_D):
-        a, d, _ = state.duel
-        if state.pos[a] != state.pos[d]:
-            raise bad("duel: the attacker and the defender must stand on the same hex")
-        if state._defender(a, state.pos[a]) != d:
-            raise bad("duel: the defender is the first miner clockwise from the attacker on"
-                      " that hex with gold or robbers at stake (his or the attacker's)")
-        if state.pos[a] in state.stacks:
-            raise bad("duel: a face-up robber on the hex is captured before the duel")
+
+
+def _check_duel_hex(state: EurekaState, bad: Callable[[str], NotationError]) -> None:
+    """The attacker and defender of a running duel, on their hex."""
+    if state.phase not in (g.DUEL_A, g.DUEL_D):
+        return
+    a, d, _ = state.duel
+    if state.pos[a] != state.pos[d]:
+        raise bad("duel: the attacker and the defender must stand on the same hex")
+    if state._defender(a, state.pos[a]) != d:
+        raise bad("duel: the defender is the first miner clockwise from the attacker on"
+                  " that hex with gold or robbers at stake (his or the attacker's)")
+    if state.pos[a] in state.stacks:
+        raise bad("duel: a face-up robber on the hex is captured before the duel")
+
+
+def _won_duel(state: EurekaState) -> bool:
+    """The actor has loot and stands with a miner he beat (one with nothing left)."""
+    actor = state.actor
+    here = state.pos[actor]
     beaten = [
-        i for i in range(game.num_players)
+        i for i in range(state.game.num_players)
         if i != actor and state.pos[i] == here and not state.loot(i)
     ]
     won_duel = bool(beaten) and state.loot(actor) > 0
     if actor != state.turn:
         won_duel = won_duel and state.pos[state.turn] == here and not state.loot(state.turn)
+    return won_duel
+
+
+def _check_move_away(state: EurekaState, bad: Callable[[str], NotationError]) -> None:
+    """Phases duel-roll and retreat: why the miner moves away."""
+    ph = state.phase
+    if ph not in (g.DUEL_ROLL, g.RETREAT):
+        return
+    actor = state.actor
+    won_duel = _won_duel(state)
     if ph == g.DUEL_ROLL and not won_duel:
         raise bad("the duel winner throws to move away: he must have loot and stand with a"
                   " miner he beat (one with nothing left in front of him)")
     if ph == g.RETREAT:
-        stack = state.stacks.get(here)
+        stack = state.stacks.get(state.pos[actor])
         lost = (
             actor == state.turn and stack is not None and stack[1] > 0
             and state.gold[actor] == 0 and state.die < stack[0]
