@@ -329,3 +329,17 @@ def test_random_games_narrate_every_kind_and_leak_nothing(config: dict[str, Any]
             assert dict(r.breakdown)["major cities connected"] == s.majors_connected(r.seat)
     assert problems == []
     assert {"deal", "build", "end", "start", "move"} <= kinds, kinds
+
+
+def test_boarding_another_players_ferry() -> None:
+    s = standard(2)
+    b = s.game.board
+    k = next(i for i, link in enumerate(b.links) if link.name == "Dover-Calais")
+    s.link_owners[k] = [1]
+    s._rebuild_touch()
+    place(s, 0, b.links[k].ends[0])
+    set_turn(s, 0)
+    assert said(s, "ferry P2") == [
+        "P1 boards the Dover-Calais ferry on P2's line, pays P2 the 4 million use fee: it stops"
+        " here and starts next turn from milepost 724 at half rate"
+    ]
