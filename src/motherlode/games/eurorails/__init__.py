@@ -20,8 +20,8 @@ See ``docs/rules/eurorails.md`` for the sources of every number and the map buil
 
 from __future__ import annotations
 
-from motherlode.core.protocol import wire
-from motherlode.games.eurorails import bot, commands, notation, render
+from motherlode.core.protocol import Narrator, wire
+from motherlode.games.eurorails import bot, commands, narrate, notation, render
 from motherlode.games.eurorails.content import (
     Content,
     DemandCard,
@@ -41,6 +41,7 @@ wire(
     EurorailsState,
     notation=notation.NOTATION,
     renderer=render.RENDERER,
+    narrator=Narrator(narrate=narrate.narrate, summary=narrate.summary),
     bots={"greedy": bot.make_greedy},
     commands={"map": commands.show_map, "cards": commands.show_cards},
 )

@@ -128,6 +128,35 @@ class VictoryRules(StateBase):
             out.append(math.tanh((v - rival) / 40.0))
         return out
 
+    def termination(self) -> str:
+        """Why the finished game ended (How to Win; Special Tournament Rule - Time Limits)."""
+        if not self.over:
+            return ""
+        g = self.game
+        cfg = g.cfg
+        if any(self.declared):  # a declaration ended it (a tie on cash resets them)
+            w = self.winners_[0]
+            return (
+                f"P{w + 1} declared victory with at least {self.target} million and"
+                f" {cfg.majors_to_connect} major cities connected, and the round was played out"
+            )
+        n = g.num_players
+        played = self.t - cfg.building_turns * n
+        if cfg.time_limit and played >= cfg.time_limit and played // n < cfg.turn_limit:
+            limit = f"the time limit of {cfg.time_limit} turns ran out and the round was played out"
+        else:
+            rounds = "round" if cfg.turn_limit == 1 else "rounds"
+            limit = f"the turn limit of {cfg.turn_limit} {rounds} was reached"
+        if any(self.connected(q) for q in range(n)):
+            return (
+                f"{limit}: of the players connecting {cfg.majors_to_connect} major cities, the"
+                " most cash wins"
+            )
+        return (
+            f"{limit}: no player connects {cfg.majors_to_connect} major cities, the most cash"
+            " wins"
+        )
+
     def scores(self) -> list[float]:
         return [float(c) for c in self.cash]
 
