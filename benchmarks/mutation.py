@@ -58,8 +58,9 @@ TARGETS = [
         "src/motherlode/core/records.py",
         (
             "tests/test_records.py",
-            "tests/test_protocol.py",
+            "tests/server/test_fairness.py",
             "tests/server/test_fairness_forgery.py",
+            "tests/reference/test_fairness_messages.py",
         ),
     ),
     Target(
