@@ -61,6 +61,7 @@ TARGETS = [
             "tests/server/test_fairness.py",
             "tests/server/test_fairness_forgery.py",
             "tests/reference/test_fairness_messages.py",
+            "tests/reference/test_records_messages.py",
         ),
     ),
     Target(
