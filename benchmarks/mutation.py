@@ -68,7 +68,7 @@ TARGETS = [
         # the authorization surface (the other ~800 mutants, match storage and bots, take
         # hours with the server tests)
         "src/motherlode/server/service.py",
-        ("tests/server/test_authorization.py",),
+        ("tests/server/test_authorization.py", "tests/reference/test_server_answers.py"),
         ("*x_hash_token__mutmut_*", "*ǁauthenticate__mutmut_*", "*ǁjoin__mutmut_*"),
     ),
     Target(
