@@ -40,4 +40,5 @@ def test_a_playthrough_replays_with_the_same_observations(path: Path) -> None:
 def test_every_game_has_two_playthroughs_on_file() -> None:
     assert sorted(FILES) == sorted(path_for(*entry) for entry in GAMES)
     games = [entry[0] for entry in GAMES]
-    assert {g: games.count(g) for g in games} == dict.fromkeys(registry(), 2)
+    assert set(games) == set(registry())
+    assert all(games.count(g) >= 2 for g in games)

@@ -30,7 +30,7 @@ TESTS = Path(__file__).resolve().parents[1]
 PLAYTHROUGHS = TESTS / "playthroughs"
 
 GAMES: list[tuple[str, dict[str, Any], list[str], int]] = [
-    # (game, config, agents, seed): two small games of each, random play and the bots
+    # (game, config, agents, seed): two small games of each (at least), random play and the bots
     ("chinagold", {"max_turns": 40}, ["random", "random"], 61),
     ("chinagold", {"first_player": 1, "max_turns": 40}, ["greedy", "random"], 62),
     ("eldorado", {"players": 1, "map": 1}, ["greedy"], 71),
@@ -39,6 +39,9 @@ GAMES: list[tuple[str, dict[str, Any], list[str], int]] = [
     ("eureka", {"players": 3, "max_turns": 30}, ["greedy", "random", "random"], 82),
     ("eurorails", {"players": 2, "turn_limit": 4}, ["random", "greedy"], 91),
     ("eurorails", {"players": 3, "turn_limit": 4, "open_hands": False}, ["random"] * 3, 92),
+    # a third: the Additional Trains challenge shows a second train in every view
+    ("eurorails", {"players": 2, "turn_limit": 4, "challenge_additional_trains": True},
+     ["greedy", "random"], 93),
     ("yukon", {"players": 2, "expansion": False}, ["random", "greedy"], 101),
     ("yukon", {"players": 3, "expansion": True}, ["greedy", "random", "random"], 102),
 ]
