@@ -12,7 +12,9 @@ module takes minutes, not hours. Functions can be narrowed with a mutant-name gl
 games' observation code sits inside their ``game.py``).
 
 Each module runs at the lowest priority (``nice -n 19``), one worker (``MUTATION_CHILDREN``,
-default 1) and under a time box (``MUTATION_BUDGET`` seconds, default 900). The script
+default 1) and under a time box (``MUTATION_BUDGET`` seconds, default 900);
+``MUTATION_TESTS`` / ``MUTATION_NAMES`` (space-separated) replace a module's test files /
+mutant-name globs for a quicker pass. The script
 prints per module: mutants, killed, survived, timeouts, no tests, the score (killed and
 timeouts over the mutants tested), the wall time, and the surviving mutants' names; inspect
 one with ``cd $MUTATION_DIR/<slug> && mutmut show NAME``. The scores are copied into
@@ -74,7 +76,11 @@ TARGETS = [
     Target(
         # what each seat is told: visibility, narration, the log and the payload
         "src/motherlode/server/runtime.py",
-        ("tests/server/test_leaks.py", "tests/server/test_authorization.py"),
+        (
+            "tests/reference/test_runtime_log.py",
+            "tests/server/test_leaks.py",
+            "tests/server/test_authorization.py",
+        ),
         (
             "*x_visibility__mutmut_*",
             "*x_narrations__mutmut_*",
@@ -162,6 +168,17 @@ def main(argv: list[str]) -> int:
     budget = float(os.environ.get("MUTATION_BUDGET", "900"))
     children = os.environ.get("MUTATION_CHILDREN", "1")
     targets = [BY_MODULE[m] for m in argv] if argv else TARGETS
+    # a quicker pass: MUTATION_TESTS / MUTATION_NAMES (space-separated) replace the
+    # module's test files / mutant-name globs
+    if os.environ.get("MUTATION_TESTS") or os.environ.get("MUTATION_NAMES"):
+        targets = [
+            Target(
+                t.module,
+                tuple(os.environ.get("MUTATION_TESTS", "").split()) or t.tests,
+                tuple(os.environ.get("MUTATION_NAMES", "").split()) or t.names,
+            )
+            for t in targets
+        ]
     for target in targets:
         where = base / slug(target.module)
         print(f"== {target.module}  tests: {' '.join(target.tests)}  (budget {budget:.0f} s)")
