@@ -42,6 +42,12 @@ GAMES: list[tuple[str, dict[str, Any], list[str], int]] = [
     # a third: the Additional Trains challenge shows a second train in every view
     ("eurorails", {"players": 2, "turn_limit": 4, "challenge_additional_trains": True},
      ["greedy", "random"], 93),
+    # and two more variants with their own tensor cells: the track-trading offer, the Fast
+    # Game's and Four Demand Cards' fourth card (mutmut's survivors in view.tensor)
+    ("eurorails", {"players": 3, "turn_limit": 6, "challenge_track_trading": True},
+     ["random"] * 3, 94),
+    ("eurorails", {"players": 2, "turn_limit": 4, "four_demand_cards": True, "fast_game": True},
+     ["random", "greedy"], 95),
     ("yukon", {"players": 2, "expansion": False}, ["random", "greedy"], 101),
     ("yukon", {"players": 3, "expansion": True}, ["greedy", "random", "random"], 102),
 ]
