@@ -288,3 +288,17 @@ def test_lobby_and_form_pages(client: TestClient) -> None:
     assert r.status_code == 200 and r.text.count("#t=") == 2 * 2  # two links, shown twice each
     assert client.get("/new?game=nope").status_code == 404
     assert client.get("/m/nope").status_code == 404
+
+
+def test_a_match_set_up_for_others_leaves_every_human_seat_open(client: TestClient) -> None:
+    body = {"game": "yukon", "public": True, "seats": [{"kind": "human"}] * 2}
+    listed = {x["id"]: x for x in client.get("/api/matches").json()}
+    r = client.post("/api/matches", json={**body, "creator_seat": None})
+    listed = {x["id"]: x for x in client.get("/api/matches").json()}[r.json()["id"]]
+    assert [s["open"] for s in listed["seats"]] == [True, True]
+    r = client.post("/api/matches", json={**body, "creator_seat": 1})
+    listed = {x["id"]: x for x in client.get("/api/matches").json()}[r.json()["id"]]
+    assert [s["open"] for s in listed["seats"]] == [True, False]
+    for bad in ("x", True, 7):
+        r = client.post("/api/matches", json={**body, "creator_seat": bad})
+        assert r.status_code == 400, r.text

@@ -187,6 +187,11 @@ _CREATE = _body_schema(
         "config": {"type": "object", "description": "the game's options"},
         "seats": {"type": "array", "items": _SEAT},
         "public": {"type": "boolean", "description": "anyone in the lobby may take an open seat"},
+        "creator_seat": {
+            "type": ["integer", "null"],
+            "description": "the creator's own seat, taken at creation (default: the first"
+            " human seat; null: every human seat open, a match set up for others)",
+        },
     },
     ["game", "seats"],
 )
@@ -246,11 +251,15 @@ async def api_create(request: Request, service: Service) -> dict[str, Any]:
     if not isinstance(body, dict):
         raise ServerError("malformed", "the body must be a JSON object")
     seats = _seat_requests(body)
+    claim = body.get("creator_seat", -1)
+    if claim is not None and (isinstance(claim, bool) or not isinstance(claim, int)):
+        raise ServerError("malformed", "creator_seat is a seat number (0 for P1) or null")
     created = service.create_match(
         str(body.get("game", "")),
         body.get("config") or {},
         seats,
         public=body.get("public") is True,
+        claim=claim,
     )
     service.kick_bots(created.id)
     base = str(request.base_url).rstrip("/")

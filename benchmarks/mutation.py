@@ -1,0 +1,213 @@
+"""Mutation testing of the code where a silent bug costs most (not in CI: it is slow).
+
+    python benchmarks/mutation.py [MODULE ...]     default: every module below, in order
+
+Needs ``pip install mutmut==3.8.1`` (pinned in the ``test`` extra). mutmut 3 takes its
+settings only from ``[tool.mutmut]`` in ``pyproject.toml`` of the directory it runs in, and
+copies that tree into ``./mutants``; so each module runs in its own scratch copy of ``src/``,
+``tests/`` and ``pyproject.toml`` (under ``$MUTATION_DIR``, default
+``/tmp/motherlode-mutation``) whose ``[tool.mutmut]`` names that module (``only_mutate``)
+and only the tests that exercise it (``pytest_add_cli_args_test_selection``), so that a
+module takes minutes, not hours. Functions can be narrowed with a mutant-name glob (the
+games' observation code sits inside their ``game.py``).
+
+Each module runs at the lowest priority (``nice -n 19``), one worker (``MUTATION_CHILDREN``,
+default 1) and under a time box (``MUTATION_BUDGET`` seconds, default 900);
+``MUTATION_TESTS`` / ``MUTATION_NAMES`` (space-separated) replace a module's test files /
+mutant-name globs for a quicker pass. The script
+prints per module: mutants, killed, survived, timeouts, no tests, the score (killed and
+timeouts over the mutants tested), the wall time, and the surviving mutants' names; inspect
+one with ``cd $MUTATION_DIR/<slug> && mutmut show NAME``. The scores are copied into
+``docs/testing.md`` by hand.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@dataclass(frozen=True)
+class Target:
+    module: str  # the file mutated, relative to the repository root
+    tests: tuple[str, ...]  # the test files that exercise it
+    names: tuple[str, ...] = ()  # mutant-name globs (empty: every mutant of the file)
+
+
+TARGETS = [
+    Target(
+        "src/motherlode/server/fairness.py",
+        (
+            "tests/server/test_fairness.py",
+            "tests/server/test_fairness_forgery.py",
+            "tests/reference/test_fairness_messages.py",
+        ),
+    ),
+    Target(
+        "src/motherlode/arena/ratings.py",
+        ("tests/arena/test_ratings.py", "tests/reference/test_ratings_summary_reference.py"),
+    ),
+    Target(
+        "src/motherlode/core/records.py",
+        (
+            "tests/test_records.py",
+            "tests/server/test_fairness.py",
+            "tests/server/test_fairness_forgery.py",
+            "tests/reference/test_fairness_messages.py",
+            "tests/reference/test_records_messages.py",
+        ),
+    ),
+    Target(
+        # the authorization surface (the other ~800 mutants, match storage and bots, take
+        # hours with the server tests)
+        "src/motherlode/server/service.py",
+        ("tests/server/test_authorization.py", "tests/reference/test_server_answers.py"),
+        ("*x_hash_token__mutmut_*", "*ǁauthenticate__mutmut_*", "*ǁjoin__mutmut_*"),
+    ),
+    Target(
+        # what each seat is told: visibility, narration, the log and the payload
+        "src/motherlode/server/runtime.py",
+        (
+            "tests/reference/test_runtime_log.py",
+            "tests/server/test_leaks.py",
+            "tests/server/test_authorization.py",
+        ),
+        (
+            "*x_visibility__mutmut_*",
+            "*x_narrations__mutmut_*",
+            "*ǁsaid_to__mutmut_*",
+            "*ǁshown_to__mutmut_*",
+            "*ǁmask__mutmut_*",
+            "*ǁlog_for__mutmut_*",
+            "*ǁpayload__mutmut_*",
+        ),
+    ),
+    Target(
+        "src/motherlode/games/eurorails/view.py",
+        (
+            # tests/test_hiding.py too would be the full proof, but with it 600 s covered
+            # 113 of the 497 mutants; the playthroughs pin every seat's digests instead
+            "tests/eurorails/test_engine_views.py",
+            "tests/playthroughs/test_playthroughs.py",
+            "tests/reference/test_eurorails_reference.py",
+        ),
+        ("*x_observation__mutmut_*", "*x_tensor__mutmut_*", "*x__second_view__mutmut_*"),
+    ),
+]
+BY_MODULE = {t.module: t for t in TARGETS}
+
+
+def slug(module: str) -> str:
+    return module.removeprefix("src/motherlode/").removesuffix(".py").replace("/", "-")
+
+
+def scratch_copy(target: Target, where: Path) -> None:
+    """A fresh copy of the tree with a ``[tool.mutmut]`` for this module only."""
+    if where.exists():
+        shutil.rmtree(where)
+    where.mkdir(parents=True)
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", ".hypothesis", "mutants")
+    for name in ("src", "tests"):
+        shutil.copytree(ROOT / name, where / name, ignore=ignore)
+    text = (ROOT / "pyproject.toml").read_text()
+    section = "\n".join(
+        [
+            "[tool.mutmut]",
+            'source_paths = ["src"]',
+            f"only_mutate = [{json.dumps(target.module)}]",
+            f"pytest_add_cli_args_test_selection = {json.dumps(list(target.tests))}",
+            'pytest_add_cli_args = ["-p", "no:cacheprovider", "-p", "no:randomly", "-q"]',
+            "use_git_change_detection = false",
+            "",
+        ]
+    )
+    # replace the repository's [tool.mutmut] (up to the next table) with this module's
+    text = re.sub(r"\[tool\.mutmut\]\n(?:(?!\[).*\n)*", "", text) + "\n" + section
+    (where / "pyproject.toml").write_text(text)
+
+
+def mutmut(where: Path, *args: str, budget: float | None = None) -> int:
+    env = dict(os.environ, CI="1")  # hypothesis's derandomised profile: a verdict replays
+    env.pop("PYTHONPATH", None)  # mutmut puts mutants/src first on sys.path itself
+    command = ["nice", "-n", "19", sys.executable, "-m", "mutmut", *args]
+    try:
+        return subprocess.run(command, cwd=where, env=env, timeout=budget).returncode
+    except subprocess.TimeoutExpired:
+        print("   (stopped by the time box)")
+        return -1
+
+
+def statuses(where: Path) -> dict[str, str]:
+    """Mutant name -> status, read back with ``mutmut results --all true``."""
+    out = subprocess.run(
+        [sys.executable, "-m", "mutmut", "results", "--all", "true"],
+        cwd=where,
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, CI="1"),
+    ).stdout
+    found = {}
+    for line in out.splitlines():
+        name, _, status = line.strip().rpartition(": ")
+        if name:
+            found[name] = status
+    return found
+
+
+def main(argv: list[str]) -> int:
+    base = Path(os.environ.get("MUTATION_DIR", "/tmp/motherlode-mutation"))
+    budget = float(os.environ.get("MUTATION_BUDGET", "900"))
+    children = os.environ.get("MUTATION_CHILDREN", "1")
+    targets = [BY_MODULE[m] for m in argv] if argv else TARGETS
+    # a quicker pass: MUTATION_TESTS / MUTATION_NAMES (space-separated) replace the
+    # module's test files / mutant-name globs
+    if os.environ.get("MUTATION_TESTS") or os.environ.get("MUTATION_NAMES"):
+        targets = [
+            Target(
+                t.module,
+                tuple(os.environ.get("MUTATION_TESTS", "").split()) or t.tests,
+                tuple(os.environ.get("MUTATION_NAMES", "").split()) or t.names,
+            )
+            for t in targets
+        ]
+    for target in targets:
+        where = base / slug(target.module)
+        print(f"== {target.module}  tests: {' '.join(target.tests)}  (budget {budget:.0f} s)")
+        scratch_copy(target, where)
+        start = time.monotonic()
+        mutmut(where, "run", "--max-children", children, *target.names, budget=budget)
+        wall = time.monotonic() - start
+        found = statuses(where)
+        if target.names:
+            found = {k: v for k, v in found.items() if any(re.fullmatch(
+                g.replace(".", r"\.").replace("*", ".*"), k) for g in target.names)}
+        count = {s: sum(1 for v in found.values() if v == s) for s in set(found.values())}
+        tested = sum(count.get(s, 0) for s in ("killed", "survived", "timeout", "suspicious"))
+        killed = count.get("killed", 0) + count.get("timeout", 0)
+        score = 100 * killed / tested if tested else 0.0
+        named = ("killed", "survived", "timeout", "no tests", "not checked")
+        other = {k: v for k, v in count.items() if k not in named}
+        print(
+            f"-- {target.module}: {len(found)} mutants, killed {count.get('killed', 0)}, "
+            f"survived {count.get('survived', 0)}, timeouts {count.get('timeout', 0)}, "
+            f"no tests {count.get('no tests', 0)}, not checked {count.get('not checked', 0)}, "
+            f"other {json.dumps(other)}; "
+            f"score {score:.1f}%; wall {wall:.0f} s"
+        )
+        for name, status in sorted(found.items()):
+            if status not in ("killed", "timeout"):
+                print(f"   {status}: {name}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
