@@ -303,7 +303,10 @@ class MatchRuntime:
         else:
             seen = visibility(state, action, actor)
         entry = LogEntry(actor, text, seen, narrations(state, action))
-        state.apply_action(action)
+        try:
+            state.apply_action(action)
+        except IllegalActionError as err:  # a rule changed since the row was written
+            raise MotherlodeError(f"{where} ({text!r}): {err}") from None
         self.entries.append(entry)
 
     def _replayed(self, texts: list[str]) -> tuple[State, random.Random]:

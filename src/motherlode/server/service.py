@@ -26,7 +26,7 @@ from sqlalchemy.orm import Session, selectinload
 import motherlode
 from motherlode.agents import create as create_agent
 from motherlode.core.chance import HMAC_SHA256
-from motherlode.core.errors import AgentSpecError, ConfigError
+from motherlode.core.errors import AgentSpecError, ConfigError, MotherlodeError
 from motherlode.core.protocol import Player
 from motherlode.core.records import GameRecord, versions_of
 from motherlode.server.bots import BotCaps
@@ -133,6 +133,18 @@ def file_options(cls: type[motherlode.Game]) -> set[str]:
         if name.endswith("_file") or "path" in text or " file" in text:
             out.add(name)
     return out
+
+
+def unplayable(game: motherlode.Game, err: Exception) -> ServerError:
+    """A stored match whose log no longer replays (a rule fixed since it was played),
+    refused naming the step and the rule changes, never a bare 500."""
+    changes = "; ".join(f"rules {v}: {text}" for v, text in sorted(game.rules_changes.items()))
+    return ServerError(
+        "match_unplayable",
+        f"this match no longer replays under {game.name} rules version {game.rules_version}:"
+        f" {err}" + (f". The rules changed since version 1: {changes}" if changes else ""),
+        409,
+    )
 
 
 class MatchService:
@@ -294,7 +306,10 @@ class MatchService:
                 match_id, game, int(row.seed), row.seed_sha256, seats, chance=row.chance,
                 caps=self.caps,
             )
-        rt.replay_rows([(k, s, a, v) for k, s, a, v in moves])
+        try:
+            rt.replay_rows([(k, s, a, v) for k, s, a, v in moves])
+        except MotherlodeError as err:
+            raise unplayable(game, err) from None
         self._remember(rt)
         return rt
 
