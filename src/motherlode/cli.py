@@ -219,7 +219,7 @@ def play_command(
     agents = []
     for i, spec in enumerate(seats):
         if spec.strip().lower() == "human":
-            agents.append(HumanAgent(console, seat=i))
+            agents.append(HumanAgent(seat=i))
         else:
             agents.append(run(lambda spec=spec, i=i: create(spec, game, seed=seed + 1000 * i)))
     if any(isinstance(a, HumanAgent) for a in agents):

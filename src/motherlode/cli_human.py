@@ -64,18 +64,13 @@ class Quit(Exception):
     """The person asked to stop (``quit``, Ctrl-C, Ctrl-D): the game is saved."""
 
 
-class HumanAgent(Agent):
-    """A seat played by a person at the terminal (the session asks; this names the seat)."""
+@dataclass(frozen=True)
+class HumanAgent:
+    """A seat played by a person at the terminal: :class:`TerminalGame` asks its moves
+    (it is no :class:`~motherlode.core.agent.Agent`: nothing else may ask it to act)."""
 
-    name = "human"
-
-    def __init__(self, console: Console, seat: int, seed: int = 0) -> None:
-        super().__init__(seed)
-        self.console = console
-        self.seat = seat
-
-    def act(self, state: State) -> Action:  # pragma: no cover - TerminalGame asks instead
-        raise NotImplementedError("a person's move is asked by TerminalGame")
+    seat: int
+    name: str = "human"
 
 
 @dataclass
@@ -124,7 +119,7 @@ class TerminalGame:
         console: Console,
         game: Game,
         seats: Sequence[str],
-        agents: Sequence[Agent],
+        agents: Sequence[Agent | HumanAgent],
         seed: int,
         *,
         save_to: Path,
@@ -224,7 +219,9 @@ class TerminalGame:
                 if action is None:  # undone: ask again from the restored position
                     continue
             else:
-                action = self.agents[seat].act(state.clone())
+                bot = self.agents[seat]
+                assert isinstance(bot, Agent)
+                action = bot.act(state.clone())
             self._apply(action)
         return self.state
 

@@ -10,6 +10,7 @@ train's fields in (Additional Trains); it declares the few turn methods that par
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from dataclasses import replace
 from typing import Self
 
@@ -376,14 +377,14 @@ class StateBase(State):
 
     # -- implemented by the rule parts (turns.py), declared for the parts before it ------------
 
+    @abstractmethod
     def turn_player(self) -> int:
         """The seat whose turn it is (turns.py)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _settle(self) -> None:
         """Resolve what follows automatically (turns.py)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _finish_turn(self) -> None:
         """End the turn player's turn and begin the next (turns.py)."""
-        raise NotImplementedError
