@@ -11,6 +11,7 @@ Every element a legal action acts on carries ``data-action`` and a ``<title>``
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from html import escape
 from typing import Any
 
@@ -55,3 +56,38 @@ def document(width: float, height: float, body: list[str], *, title: str = "") -
     )
     t = f"<title>{escape(title)}</title>" if title else ""
     return head + t + "".join(body) + "</svg>"
+
+
+Symbol = Callable[[float, float], str]
+"""Draws a symbol centred at ``(cx, cy)`` (absolute coordinates: no transforms)."""
+
+
+def flow_legend(
+    items: Sequence[tuple[Symbol, str]],
+    x: float,
+    y: float,
+    *,
+    width: float,
+    line: float,
+    gap: float,
+    per_char: float,
+    text_dx: float,
+    font_size: float = 10,
+) -> list[str]:
+    """A legend laid out like words: each symbol then its meaning, wrapped into lines
+    ``line`` apart within ``width``; an item takes ``gap + per_char * len(text)``.
+
+    >>> len(flow_legend([(lambda cx, cy: "", "a"), (lambda cx, cy: "", "b")], 0, 0,
+    ...                 width=100, line=20, gap=24, per_char=6, text_dx=12))
+    4
+    """
+    out: list[str] = []
+    cx, cy = x, y
+    for draw, text in items:
+        item = gap + per_char * len(text)
+        if cx + item > x + width:
+            cx, cy = x, cy + line
+        out.append(draw(cx, cy))
+        out.append(element("text", text, x=cx + text_dx, y=cy + 4, font_size=font_size))
+        cx += item
+    return out

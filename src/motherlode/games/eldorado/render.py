@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from motherlode.core.protocol import Player, Renderer
-from motherlode.core.svg import actionable, document, element
+from motherlode.core.svg import actionable, document, element, flow_legend
 from motherlode.games.eldorado.game import EldoradoState
 from motherlode.games.eldorado.sheets import (
     COIN0,
@@ -268,15 +268,7 @@ def _legend(x: float, y: float) -> str:
         (lambda cx, cy: symbol("start", cx, cy, 5, "#7a5c2e"), "start space"),
         (lambda cx, cy: symbol("hat", cx, cy, 5.5, "#3e2723"), "the hat (began)"),
     ]
-    out: list[str] = []
-    cx, cy = x + 8, y
-    for draw, text in items:
-        width = 24 + 5.8 * len(text)
-        if cx + width > x + 600:
-            cx, cy = x + 8, cy + 20
-        out.append(draw(cx, cy))
-        out.append(element("text", text, x=cx + 12, y=cy + 4, font_size=10))
-        cx += width
+    out = flow_legend(items, x + 8, y, width=592, line=20, gap=24, per_char=5.8, text_dx=12)
     return element("g", raw="".join(out))
 
 

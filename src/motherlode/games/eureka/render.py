@@ -16,7 +16,7 @@ from typing import Any
 
 from motherlode.core.hex import corners, hex_distance, to_pixel
 from motherlode.core.protocol import Renderer
-from motherlode.core.svg import actionable, document, element
+from motherlode.core.svg import actionable, document, element, flow_legend
 from motherlode.games.eureka.board import HOUSE, WATER, Board
 from motherlode.games.eureka.game import EurekaState
 
@@ -211,16 +211,8 @@ def _legend(x: float, y: float) -> str:
         (raft, "raft"), (loco, "locomotive"), (miner, "miner of P1"), (_house_icon, "house"),
         (rail, "railway"), (lake, "lake"), (target, "where you may move"),
     ]
-    out: list[str] = [element("text", "Legend:", x=x, y=y + 4, font_size=11,
-                              font_weight="bold")]
-    cx, cy = x + 62, y
-    for draw, text in items:
-        width = 26 + 5.6 * len(text)
-        if cx + width > x + 580:
-            cx, cy = x + 62, cy + 22
-        out.append(draw(cx, cy))
-        out.append(element("text", text, x=cx + 14, y=cy + 4, font_size=10))
-        cx += width
+    out = [element("text", "Legend:", x=x, y=y + 4, font_size=11, font_weight="bold")]
+    out += flow_legend(items, x + 62, y, width=518, line=22, gap=26, per_char=5.6, text_dx=14)
     return element("g", raw="".join(out))
 
 
