@@ -13,6 +13,7 @@ from motherlode.core.errors import NotationError
 from motherlode.games.chinagold.board import ALL_SPOTS, NUM_SPOTS, ROW_LENGTHS, count_ways
 from motherlode.games.chinagold.game import PASS, REBURY_BASE, ChinagoldState, stage_of
 from tests.chinagold.helpers import game
+from tests.tools.positions import play_on
 
 CONFIGS = [{}, {"mountains_player": 1, "river_rotation": 4, "edge_probability": 0.3}]
 choices = st.lists(st.integers(min_value=0, max_value=10**6), min_size=1, max_size=400)
@@ -130,15 +131,4 @@ def test_mutated_positions_are_refused_with_a_reason_or_playable(
         assert text not in str(err)
         return
     assert g.deserialize(again.serialize()).serialize() == again.serialize()
-    for _ in range(200):  # playable: random play from it raises nothing
-        if again.is_terminal():
-            break
-        if again.is_chance_node():
-            outcomes = again.chance_outcomes()
-            assert outcomes and abs(sum(p for _, p in outcomes) - 1.0) < 1e-9
-            again.apply_action(again.sample_chance(rng))
-        else:
-            legal = again.legal_actions()
-            assert legal, "a decision with no legal action: a stuck position"
-            again.apply_action(legal[rng.randrange(len(legal))])
-        again.observation()
+    play_on(again, rng)  # playable: random play from it raises nothing

@@ -11,6 +11,7 @@ import motherlode
 from motherlode.core.errors import NotationError
 from motherlode.games.yukon import cards as C
 from motherlode.games.yukon.game import YukonState
+from tests.tools.positions import play_on
 
 configs = st.sampled_from(
     [{"players": n, "expansion": e} for n in (2, 3, 4) for e in (False, True)]
@@ -123,16 +124,4 @@ def test_mutated_positions_are_refused_with_a_reason_or_playable(
         return
     assert isinstance(again, YukonState)
     assert again.game.deserialize(again.serialize()).serialize() == again.serialize()
-    for _ in range(200):  # playable: random play from it raises nothing
-        if again.is_terminal():
-            break
-        if again.is_chance_node():
-            outcomes = again.chance_outcomes()
-            assert outcomes and abs(sum(p for _, p in outcomes) - 1.0) < 1e-9
-            again.apply_action(again.sample_chance(rng))
-        else:
-            legal = again.legal_actions()
-            assert legal, "a decision with no legal action: a stuck position"
-            again.apply_action(legal[rng.randrange(len(legal))])
-        again.observation()
-        again.scores()
+    play_on(again, rng)  # playable: random play from it raises nothing
