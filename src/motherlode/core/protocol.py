@@ -29,6 +29,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from motherlode.core.errors import ConfigError, IllegalActionError, NotationError
+from motherlode.core.svg import Layers, single_layer
 
 if TYPE_CHECKING:
     from motherlode.core.agent import Agent
@@ -149,6 +150,9 @@ class Renderer(Generic[S]):
 
     text_board: Callable[[S, Player | None], str]
     svg_board: Callable[[S, Player | None], str]
+    svg_layers: Callable[[S, Player | None], Layers] | None = None
+    """The SVG board as DESIGN.md §3b's layers; when set, ``svg_board`` must equal
+    ``svg_layers(state, seat).compose()`` (the conformance suite checks it)."""
 
 
 @dataclass(frozen=True)
@@ -469,6 +473,13 @@ class State(ABC):
         if self.renderer is None:
             raise NotImplementedError(f"{self.game.name}: no renderer is wired")
         return self.renderer.svg_board(self, seat)
+
+    def render_layers(self, seat: Player | None = None) -> Layers:
+        """The SVG board as static, public and seat layers (DESIGN.md §3b); a game without
+        its own layering gives its whole board as one seat element."""
+        if self.renderer is not None and self.renderer.svg_layers is not None:
+            return self.renderer.svg_layers(self, seat)
+        return single_layer(self.render_svg(seat))
 
     def render_text(self, seat: Player | None = None) -> str:
         """The board as text from ``seat``'s view (the wired renderer, else ``str(self)``)."""

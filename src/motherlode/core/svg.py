@@ -12,6 +12,7 @@ Every element a legal action acts on carries ``data-action`` and a ``<title>``
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from html import escape
 from typing import Any
 
@@ -91,3 +92,64 @@ def flow_legend(
         out.append(element("text", text, x=cx + text_dx, y=cy + 4, font_size=font_size))
         cx += item
     return out
+
+
+LAYER_GROUPS = ("layer-static", "layer-public", "layer-seat")
+"""The ids of the three ``<g>`` groups a composed board holds, in drawing order."""
+
+
+@dataclass(frozen=True)
+class Layers:
+    """A board as DESIGN.md §3b's three layers, so a server draws each once per position.
+
+    - ``static``: markup that depends on the game's config only (a map, a sheet's
+      printing); the same for every state and every seat of a match, sent to a browser
+      once and cached.
+    - ``public``: ``(id, element)`` pairs the same for every viewer of this state; each
+      element is one complete SVG element whose ``id`` attribute is ``id``.
+    - ``seat``: ``(id, element)`` pairs for this seat (``None``: a spectator): its private
+      information and every element carrying ``data-action``. Public elements carry no
+      ``data-action``.
+
+    Ids are stable: the same thing keeps its id from one position to the next, so a diff
+    between two versions is the ids whose markup changed, appeared or went.
+
+    >>> b = Layers(40, 20, static='<rect width="40" height="20" fill="tan"/>',
+    ...            public=(("p1", '<circle id="p1" cx="5" cy="5" r="2"/>'),), seat=())
+    >>> b.compose().count('<g id="layer-')
+    3
+    >>> b.elements()["p1"]
+    '<circle id="p1" cx="5" cy="5" r="2"/>'
+    """
+
+    width: float
+    height: float
+    static: str
+    public: tuple[tuple[str, str], ...]
+    seat: tuple[tuple[str, str], ...]
+    title: str = ""
+
+    def elements(self) -> dict[str, str]:
+        """Every public and seat element by id (the part of a board that diffs)."""
+        return dict(self.public) | dict(self.seat)
+
+    def compose(self) -> str:
+        """The whole board as one standalone SVG document (what ``render_svg`` returns)."""
+        public = "".join(markup for _, markup in self.public)
+        seat = "".join(markup for _, markup in self.seat)
+        return document(
+            self.width,
+            self.height,
+            [
+                f'<g id="layer-static">{self.static}</g>',
+                f'<g id="layer-public">{public}</g>',
+                f'<g id="layer-seat">{seat}</g>',
+            ],
+            title=self.title,
+        )
+
+
+def single_layer(svg: str) -> Layers:
+    """A board that has no layers of its own, as one seat element (always correct: nothing
+    is shared between viewers, so nothing is saved either)."""
+    return Layers(0, 0, static="", public=(), seat=(("board", svg),))
