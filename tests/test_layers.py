@@ -21,7 +21,7 @@ _ID = re.compile(r'^<[a-zA-Z]+\b[^>]*\sid="([^"]+)"')
 CASES = [
     ("yukon", {"players": 3}),
     ("yukon", {"players": 4, "expansion": True}),
-    ("chinagold", {"players": 3}),
+    ("chinagold", {"players": 2}),
     ("eureka", {"players": 3}),
     ("eldorado", {"players": 3}),
     ("eurorails", {"players": 3}),
