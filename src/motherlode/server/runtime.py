@@ -34,6 +34,7 @@ from motherlode.core.errors import (
     MotherlodeError,
     NotationError,
 )
+from motherlode.core.narration import fold
 from motherlode.core.protocol import CHANCE, TERMINAL, Action, Game, Player, State
 from motherlode.server.bots import BotCaps
 
@@ -220,6 +221,21 @@ def board_svg(state: State, seat: Player | None) -> str:
     if seat is None or seat != state.current_player():
         svg = strip_actions(svg)
     return svg
+
+
+def _folded(run: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A run of chance entries as one log entry (none, or the single entry, unchanged)."""
+    if len(run) < 2:
+        return run
+    return [
+        {
+            "n": run[-1]["n"],
+            "label": f"{run[0]['n']}–{run[-1]['n']}",
+            "seat": CHANCE,
+            "text": "; ".join(e["text"] for e in run),
+            "said": fold([e["said"] or e["text"] for e in run]),
+        }
+    ]
 
 
 def bot_seed(seed: int, seat: int) -> int:
@@ -434,20 +450,33 @@ class MatchRuntime:
         return self.state.is_terminal()
 
     def log_for(self, seat: Player | None) -> list[dict[str, Any]]:
-        """The log as ``seat`` may read it, one entry per step (``n``): the notation
-        (``text``), the narration (``said``), and ``setup`` on the chance steps before the
-        first decision, which the page folds into one line (a replay starts after them)."""
+        """The log as ``seat`` may read it: the notation (``text``) and the narration
+        (``said``) of each step ``n``; ``setup`` on the chance steps before the first
+        decision, which the page folds into one line (a replay starts after them). A later
+        run of chance steps (El Dorado's seven dice) is one entry, ``n`` its last step and
+        ``label`` its range ("29–35"), its sentences folded into one."""
         n = self.game.num_players
         setup = 0
         while setup < len(self.entries) and self.entries[setup].seat == CHANCE:
             setup += 1
         out: list[dict[str, Any]] = []
+        run: list[dict[str, Any]] = []
         for i, e in enumerate(self.entries):
-            text, said = e.shown_to(seat, n), e.said_to(seat, n)
-            entry: dict[str, Any] = {"n": i + 1, "seat": e.seat, "text": text, "said": said}
+            entry: dict[str, Any] = {
+                "n": i + 1,
+                "seat": e.seat,
+                "text": e.shown_to(seat, n),
+                "said": e.said_to(seat, n),
+            }
             if i < setup:
                 entry["setup"] = True
+            elif e.seat == CHANCE:
+                run.append(entry)
+                continue
+            out.extend(_folded(run))
+            run = []
             out.append(entry)
+        out.extend(_folded(run))
         return out
 
     def scores_for(self, view: dict[str, Any]) -> list[float] | None:

@@ -107,7 +107,7 @@
     } else { shown = entries; }
     shown.forEach(function (e) {
       var li = el("li", e.seat < 0 ? "chance" : "p" + e.seat);
-      li.appendChild(el("span", "n", e.n));
+      li.appendChild(el("span", "n", e.label || e.n));
       li.appendChild(document.createTextNode(" " + (e.said || e.text)));
       if (e.said && e.said !== e.text) { li.title = e.text; }
       log.appendChild(li);
