@@ -18,14 +18,15 @@ from motherlode.core.svg import Layers
 
 _ID = re.compile(r'^<[a-zA-Z]+\b[^>]*\sid="([^"]+)"')
 
-CASES = [
-    ("yukon", {"players": 3}),
-    ("yukon", {"players": 4, "expansion": True}),
-    ("chinagold", {"players": 2}),
-    ("eureka", {"players": 3}),
-    ("eldorado", {"players": 3}),
-    ("eurorails", {"players": 3}),
-]
+
+def _cases() -> list[tuple[str, dict[str, object]]]:
+    """Every config variant each game's conformance suite runs."""
+    from motherlode.games import registry
+
+    return [(name, cfg) for name, cls in registry().items() for cfg in cls.conformance_configs()]
+
+
+CASES = _cases()
 
 
 def _positions(name: str, options: dict[str, object], count: int = 4) -> list[motherlode.State]:

@@ -91,7 +91,9 @@ def test_svg_no_buttons_for_a_spectator_seats_named_p1_and_the_hat_a_shape() -> 
     assert "data-action" in s.render_svg(0)
     spectator = s.render_svg(None)
     assert "data-action" not in spectator and "data-action" not in s.render_svg(1)
-    assert ">P1</text>" in spectator and ">P2 (you)</text>" in s.render_svg(1)
+    assert ">P1</text>" in spectator and ">P2</text>" in spectator
+    # the viewer's own sheet is marked in its seat layer (the public one is the same for all)
+    assert 'id="you">your sheet</text>' in s.render_svg(1) and "your sheet" not in spectator
     assert "the hat: this player began" in spectator and "player 0" not in spectator
     assert all(ord(c) < 0x2000 for c in spectator)  # every symbol an SVG shape, no glyph
     assert "golden temple" in spectator and "start space" in spectator  # the legend

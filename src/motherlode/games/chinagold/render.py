@@ -14,11 +14,13 @@ from __future__ import annotations
 import math
 from collections import deque
 from dataclasses import dataclass
+from functools import cache, lru_cache
+from html import escape
 from typing import Any
 
 from motherlode.core.hex import AXES, corners, neighbours, to_pixel
 from motherlode.core.protocol import Player, Renderer
-from motherlode.core.svg import actionable, document, element
+from motherlode.core.svg import Layers, element
 from motherlode.games.chinagold.board import (
     BOARD,
     CELLS,
@@ -115,32 +117,65 @@ class _Frame:
         return (self.ox + x, self.oy + y)
 
 
+MARGIN = 30.0
+WIDTH = SIZE * math.sqrt(3) * 11 + 2 * MARGIN + 190
+HEIGHT = SIZE * 1.5 * 10 + SIZE * 2 + 2 * MARGIN + 60
+FRAME = _Frame(MARGIN + SIZE * math.sqrt(3) * 5.5, MARGIN + SIZE * 1.5 * 5 + SIZE)
+
+
+@cache
+def _static(mountain_of: tuple[int, ...], rivers: tuple[tuple[int, ...], ...]) -> str:
+    """What no move changes in a match of this layout: the mountains, the rivers, the
+    coordinates and the legend."""
+    body: list[str] = [element("rect", x=0, y=0, width=WIDTH, height=HEIGHT, fill="#efe3c8")]
+    body += _mountains(mountain_of, FRAME)
+    body += _rivers(rivers, FRAME)
+    body += _coordinates(FRAME)
+    body.append(element("g", raw="".join(_legend(WIDTH - 180, MARGIN + 200)), id="legend"))
+    return "".join(body)
+
+
+def svg_layers(state: ChinagoldState, seat: Player | None = None) -> Layers:
+    """The board as DESIGN.md §3b's layers: the printed board (static), one element per
+    spot (its id: the spot's name) and the side panel (public), and the clickable turns,
+    lines, reburials and the pass button of the seat to move (seat)."""
+    obs = state.observation(None)  # the public layer is what a spectator sees
+    g = state.game
+    static = _static(g.mountain_of, g.layout.rivers)
+    public = [(info["spot"], _spot(s, info["spot"], info["state"], info["mountain"],
+                                    info["river"])) for s, info in enumerate(obs["spots"])]
+    public.append(("panel", _side_panel(state, obs, WIDTH - 180, MARGIN)))
+    seat_layer: list[tuple[str, str]] = []
+    if seat is None or seat == state.current_player():
+        legal = set(state.legal_actions())
+        seat_layer += _marker_actions(obs["spots"], legal)
+        seat_layer += _line_handles(legal, FRAME)
+        # the pass button is not part of the board: only the seat to move sees it
+        if PASS in legal and seat is not None:
+            seat_layer.append(("pass", _PASS))
+    return Layers(WIDTH, HEIGHT, static, tuple(public), tuple(seat_layer), title="Chinagold")
+
+
 def svg_board(state: ChinagoldState, seat: Player | None = None) -> str:
     """The board as a standalone SVG document from ``seat``'s view."""
-    obs = state.observation(seat)
-    g = state.game
-    margin = 30.0
-    width = SIZE * math.sqrt(3) * 11 + 2 * margin + 190
-    height = SIZE * 1.5 * 10 + SIZE * 2 + 2 * margin + 60
-    frame = _Frame(margin + SIZE * math.sqrt(3) * 5.5, margin + SIZE * 1.5 * 5 + SIZE)
-    body: list[str] = [element("rect", x=0, y=0, width=width, height=height, fill="#efe3c8")]
-    body += _mountains(g.mountain_of, frame)
-    body += _rivers(g.layout.rivers, frame)
-    body += _coordinates(frame)
-    # markers and their actions
-    legal = set(state.legal_actions()) if seat is None or seat == state.current_player() else set()
-    body += _markers(obs["spots"], legal, frame)
-    body += _line_handles(legal, frame)
-    # the pass button is not part of the board: only the seat to move sees it
-    if PASS in legal and seat is not None:
-        bx, by = margin, height - margin - 10
-        button = element("rect", x=bx, y=by - 18, width=70, height=24, rx=5, fill="#7a5a00")
-        button += element("text", "pass", x=bx + 35, y=by - 1, fill="white",
-                          text_anchor="middle", font_size=14)
-        body.append(actionable(button, "pass", "pass: no turning and no reburial possible"))
-    body += _side_panel(state, obs, width - 180, margin)
-    body.append(element("g", raw="".join(_legend(width - 180, margin + 200)), id="legend"))
-    return document(width, height, body, title=f"Chinagold {obs['position']}")
+    return svg_layers(state, seat).compose()
+
+
+def _pass_button() -> str:
+    bx, by = MARGIN, HEIGHT - MARGIN - 10
+    button = element("rect", x=bx, y=by - 18, width=70, height=24, rx=5, fill="#7a5a00")
+    button += element("text", "pass", x=bx + 35, y=by - 1, fill="white",
+                      text_anchor="middle", font_size=14)
+    return _clickable("pass", button, "pass", "pass: no turning and no reburial possible")
+
+
+def _clickable(element_id: str, shape: str, action: str, title: str) -> str:
+    """A seat element a click acts on: its id, ``data-action`` and a tooltip."""
+    return (f'<g id="{element_id}" class="action" data-action="{escape(action, quote=True)}"'
+            f' style="cursor:pointer"><title>{escape(title)}</title>{shape}</g>')
+
+
+_PASS = _pass_button()
 
 
 def _mountains(mountain_of: tuple[int, ...], frame: _Frame) -> list[str]:
@@ -206,58 +241,74 @@ def _coordinates(frame: _Frame) -> list[str]:
     return body
 
 
-def _markers(spots: list[dict[str, str]], legal: set[int], frame: _Frame) -> list[str]:
-    """Face-down markers, gold and cleared spots; ``turn`` and ``rebury`` where legal."""
-    body = []
+@cache
+def _spot(s: int, name: str, state: str, mountain: str, river: str) -> str:
+    """A spot as a public element: a face-down marker, gold, or a cleared spot."""
+    x, y = FRAME.px(s)
+    if state == "cleared":
+        return (f'<circle id="{name}" cx="{x:.1f}" cy="{y:.1f}" r="3" fill="#5b3b1d"'
+                ' opacity="0.6"/>')
+    title = f"{name}: mountain {mountain}, river {river}"
+    if state == "hidden":
+        fill, stroke, what = "#3b3026", "#e8dcc0", "face down"
+    else:
+        fill, stroke, what = GOLD, "#7a5a00", "gold"
+    return (f'<g id="{name}"><title>{title}, {what}</title><circle cx="{x:.1f}" cy="{y:.1f}"'
+            f' r="{SIZE * 0.45:.1f}" fill="{fill}" stroke="{stroke}" stroke-width="1.5"/></g>')
+
+
+@cache
+def _hit(s: int) -> str:
+    """The disc a click on a spot lands on (drawn over the public marker, unpainted)."""
+    x, y = FRAME.px(s)
+    return (f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{SIZE * 0.45:.1f}" fill="#fff"'
+            ' fill-opacity="0"/>')
+
+
+def _marker_actions(spots: list[dict[str, str]], legal: set[int]) -> list[tuple[str, str]]:
+    """``turn f4`` on a face-down marker, ``rebury f4`` on gold, where legal."""
+    out = []
     for s, info in enumerate(spots):
-        x, y = frame.px(s)
-        title = f"{info['spot']}: mountain {info['mountain']}, river {info['river']}"
-        if info["state"] == "cleared":
-            body.append(element("circle", cx=x, cy=y, r=3, fill="#5b3b1d", opacity=0.6))
-            continue
-        if info["state"] == "hidden":
-            disc = element("circle", cx=x, cy=y, r=SIZE * 0.45, fill="#3b3026", stroke="#e8dcc0",
-                           stroke_width=1.5)
-            if s in legal:
-                body.append(actionable(disc, decision_to_string(s), f"turn {info['spot']}"))
-            else:
-                body.append(element("g", raw=f"<title>{title}, face down</title>{disc}"))
-        else:
-            disc = element("circle", cx=x, cy=y, r=SIZE * 0.45, fill=GOLD, stroke="#7a5a00",
-                           stroke_width=1.5)
-            if REBURY_BASE + s in legal:
-                body.append(actionable(disc, f"rebury {info['spot']}",
-                                       f"rebury the gold at {info['spot']}"))
-            else:
-                body.append(element("g", raw=f"<title>{title}, gold</title>{disc}"))
-    return body
+        if info["state"] == "hidden" and s in legal:
+            out.append(_marker_action(s, info["spot"], False))
+        elif info["state"] == "gold" and REBURY_BASE + s in legal:
+            out.append(_marker_action(s, info["spot"], True))
+    return out
 
 
-def _line_handles(legal: set[int], frame: _Frame) -> list[str]:
+@cache
+def _marker_action(s: int, name: str, rebury: bool) -> tuple[str, str]:
+    if rebury:
+        key = f"rebury-{name}"
+        return key, _clickable(key, _hit(s), f"rebury {name}", f"rebury the gold at {name}")
+    key = f"turn-{name}"
+    return key, _clickable(key, _hit(s), decision_to_string(s), f"turn {name}")
+
+
+def _line_handles(legal: set[int], frame: _Frame) -> list[tuple[str, str]]:
     """A short arrow from the first marker of each legal line."""
-    body = []
-    for a in sorted(legal):
-        if a >= len(BOARD.all_windows):
-            continue
-        w = BOARD.all_windows[a]
-        if w.length == 1:
-            continue
-        x, y = frame.px(w.start)
-        dx, dy = to_pixel(AXES[w.axis], SIZE)
-        norm = math.hypot(dx, dy)
-        ux, uy = dx / norm, dy / norm
-        x1, y1 = x + ux * SIZE * 0.48, y + uy * SIZE * 0.48
-        x2, y2 = x + ux * SIZE * 0.86, y + uy * SIZE * 0.86
-        shape = element("line", x1=x1, y1=y1, x2=x2, y2=y2, stroke="#3b3026", stroke_width=8,
-                        stroke_linecap="round")
-        shape += element("line", x1=x1, y1=y1, x2=x2, y2=y2, stroke="#ffe680", stroke_width=5,
-                         stroke_linecap="round")
-        name = decision_to_string(a)
-        body.append(actionable(shape, name, f"{name} ({w.length} markers)"))
-    return body
+    return [(f"line-{a}", _handle(a, frame)) for a in sorted(legal)
+            if a < len(BOARD.all_windows) and BOARD.all_windows[a].length > 1]
 
 
-def _side_panel(state: ChinagoldState, obs: dict[str, Any], tx: float, margin: float) -> list[str]:
+@cache
+def _handle(a: int, frame: _Frame) -> str:
+    w = BOARD.all_windows[a]
+    x, y = frame.px(w.start)
+    dx, dy = to_pixel(AXES[w.axis], SIZE)
+    norm = math.hypot(dx, dy)
+    ux, uy = dx / norm, dy / norm
+    x1, y1 = x + ux * SIZE * 0.48, y + uy * SIZE * 0.48
+    x2, y2 = x + ux * SIZE * 0.86, y + uy * SIZE * 0.86
+    shape = element("line", x1=x1, y1=y1, x2=x2, y2=y2, stroke="#3b3026", stroke_width=8,
+                    stroke_linecap="round")
+    shape += element("line", x1=x1, y1=y1, x2=x2, y2=y2, stroke="#ffe680", stroke_width=5,
+                     stroke_linecap="round")
+    name = decision_to_string(a)
+    return _clickable(f"line-{a}", shape, name, f"{name} ({w.length} markers)")
+
+
+def _side_panel(state: ChinagoldState, obs: dict[str, Any], tx: float, margin: float) -> str:
     """The turn, the roles and their gold, the discs, and who does what now."""
     roles = obs["roles"]
     info_lines = [
@@ -275,11 +326,18 @@ def _side_panel(state: ChinagoldState, obs: dict[str, Any], tx: float, margin: f
     else:
         winners = state.winners()
         info_lines.append("draw" if len(winners) == 2 else f"P{winners[0] + 1} wins")
-    return [
+    return _panel(tuple(info_lines), tx, margin)
+
+
+@lru_cache(maxsize=4096)  # keyed by the panel's words: bounded, as a server runs for days
+def _panel(info_lines: tuple[str, ...], tx: float, margin: float) -> str:
+    lines = "".join(
         element("text", text, x=tx, y=margin + 20 + 22 * i, font_size=15 if i else 20,
                 fill="#3b2410")
         for i, text in enumerate(info_lines)
-    ]
+    )
+    return f'<g id="panel">{lines}</g>'
+
 
 
 def _legend(x: float, y: float) -> list[str]:
@@ -312,6 +370,8 @@ def _legend(x: float, y: float) -> list[str]:
     return out
 
 
-RENDERER: Renderer[ChinagoldState] = Renderer(text_board=text_board, svg_board=svg_board)
+RENDERER: Renderer[ChinagoldState] = Renderer(
+    text_board=text_board, svg_board=svg_board, svg_layers=svg_layers
+)
 
-__all__ = ["RENDERER", "svg_board", "text_board"]
+__all__ = ["RENDERER", "svg_board", "svg_layers", "text_board"]

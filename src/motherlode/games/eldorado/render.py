@@ -18,10 +18,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from html import escape
 from typing import Any
 
 from motherlode.core.protocol import Player, Renderer
-from motherlode.core.svg import actionable, document, element, flow_legend
+from motherlode.core.svg import Layers, element, flow_legend
 from motherlode.games.eldorado.game import EldoradoState
 from motherlode.games.eldorado.sheets import (
     COIN0,
@@ -33,6 +36,7 @@ from motherlode.games.eldorado.sheets import (
     SYMBOL_LETTERS,
     SYMBOLS,
     TEMPLE,
+    Sheet,
     face_name,
 )
 
@@ -272,111 +276,92 @@ def _legend(x: float, y: float) -> str:
     return element("g", raw="".join(out))
 
 
-def svg_board(state: EldoradoState, seat: Player | None = None) -> str:
-    """Every sheet (the viewer's first), the dice and, for the mover, the clickable actions."""
-    g = state.game
-    sh = g.sheet
-    mover = state.current_player()
-    acting = mover >= 0 and seat == mover  # spectators and other seats get no buttons
-    legal = state.legal_actions() if acting else []
-    names = {a: state.action_to_string(a) for a in legal}
-    by_target: dict[int, int] = {}
-    for a in legal:
-        if a < g.choose_base:
-            by_target.setdefault(a % g.nt, a)
-    width = max(s.col for s in sh.spaces) + 1
-    height = max(s.row for s in sh.spaces) + 1
+@dataclass(frozen=True)
+class _Layout:
+    """Where everything of one config lies (computed once per sheet and player count)."""
+
+    sheet_w: float
+    sheet_h: float
+    route_h: float
+    box_w: float
+    tops: tuple[float, ...]
+    """Per player: the top of its sheet (sheets in seat order, P1 first)."""
+    panel_y: float
+    """The top of the seat's action panel."""
+    height: float
+
+
+PANEL_ROWS = 7
+"""Rows reserved for the action panel (the most legal actions seen in random games of every
+conformance config fill 5 rows), so that the board's size is the same in every position."""
+
+
+def _layout(sheet: Sheet, players: int) -> _Layout:
+    width = max(s.col for s in sheet.spaces) + 1
+    height = max(s.row for s in sheet.spaces) + 1
     route_w = SIZE * SQ3 * (width + 0.5) + 40
     sheet_w = route_w + 150
     route_h = SIZE * 1.5 * (height - 1) + 2 * SIZE + 50
-    res_rows = (len(sh.resources) + 3) // 4
-    sheet_h = route_h + res_rows * 70
-    body: list[str] = []
-    # the dice in the middle
-    body.append(element("text", f"El Dorado - expedition {sh.number}: {sh.title}"
-                        f" ({'harder' if g.cfg.hard else 'easier'} level) - round {state.round}",
-                        x=12, y=22, font_size=16, font_weight="bold"))
-    body.append(element("text", "dice in the middle:", x=12, y=50, font_size=12))
-    for d in range(7):
-        x = 130.0 + d * 44
-        face = state.middle[d]
-        if face < 0 and d not in state.to_roll:
-            continue
-        colour = "#f4d03f" if face > COIN0 else (SYMBOL_COLOURS[face] if face >= 0 else "#ddd")
-        die = element("rect", x=x, y=32, width=32, height=32, rx=6, fill=colour, stroke="#222",
-                      stroke_width=1.5)
-        if 0 <= face <= COIN0:
-            die += symbol(face, x + 16, 48, 9)
-        else:
-            label = "?" if face < 0 else f"{face - COIN0}$"
-            die += element("text", label, x=x + 16, y=54, font_size=16, text_anchor="middle")
-        die += element("text", f"d{d}", x=x + 16, y=76, font_size=9, text_anchor="middle")
-        action = g.choose_base + d
-        if action in names:
-            die = actionable(die, names[action], f"take d{d} ({face_name(face)})")
-        body.append(die)
-    body.append(_legend(12, 98))
-    top = 134.0
-    order = list(range(g.num_players))
-    if seat is not None and 0 <= seat < g.num_players:
-        order = order[seat:] + order[:seat]
-    for p in order:
-        body.append(_sheet(state, p, 10, top, sheet_w, sheet_h, route_h,
-                           by_target if acting and p == mover else {}, names,
-                           you=(p == seat)))
-        top += sheet_h + 16
-    # the action panel
-    if legal:
-        body.append(element("text", f"P{mover + 1} to move - legal actions:", x=12, y=top + 14,
-                            font_size=12, font_weight="bold"))
-        x, y = 12.0, top + 24
-        for a in legal:
-            text = names[a]
-            w = 7.2 * len(text) + 14
-            if x + w > sheet_w:
-                x, y = 12.0, y + 26
-            chip = (element("rect", x=x, y=y, width=w, height=20, rx=10, fill="#fdf2d0",
-                            stroke="#b7950b")
-                    + element("text", text, x=x + w / 2, y=y + 14, font_size=11,
-                              text_anchor="middle", font_family="monospace"))
-            body.append(actionable(chip, text))
-            x += w + 6
-        top = y + 30
-    return document(sheet_w + 20, top + 10, body, title=f"El Dorado sheet {sh.number}")
+    sheet_h = route_h + (len(sheet.resources) + 3) // 4 * 70
+    tops = tuple(134.0 + p * (sheet_h + 16) for p in range(players))
+    panel_y = 134.0 + players * (sheet_h + 16)
+    return _Layout(sheet_w, sheet_h, route_h, (sheet_w - 30) / 4, tops, panel_y,
+                   panel_y + 24 + 26 * PANEL_ROWS + 10)
 
 
-def _sheet(state: EldoradoState, p: int, x0: float, y0: float, w: float, h: float,
-           route_h: float, by_target: dict[int, int], names: dict[int, str], you: bool) -> str:
-    g = state.game
-    sh = g.sheet
-    out: list[str] = []
-    out.append(element("rect", x=x0, y=y0, width=w, height=h, rx=10, fill="#fbf3dc",
-                       stroke="#7a5c2e", stroke_width=2))
-    head = f"P{p + 1}" + (" (you)" if you else "") + (" - IN EL DORADO" if state.entered(p)
-                                                        else "")
-    out.append(element("text", head, x=x0 + 12, y=y0 + 20, font_size=13, font_weight="bold"))
-    if p == g.cfg.first_player:  # the hat, circled by the starting player
+def _centre(sp: Any, x0: float, y0: float) -> tuple[float, float]:
+    return (x0 + 24 + SIZE * SQ3 * (sp.col + 0.5 * (sp.row % 2)) + SIZE,
+            y0 + 48 + SIZE * 1.5 * sp.row + SIZE)
+
+
+_STATIC: dict[tuple[int, int, bool, int], tuple[Sheet, _Layout, str]] = {}
+
+
+def _static(sheet: Sheet, players: int, hard: bool, first: int) -> tuple[_Layout, str]:
+    """The layout and the static layer of one config: the title, the legend and every
+    sheet's printing (its route's spaces, coordinates, temple symbols, the hat). Sheets are
+    loaded once per file (``load_sheet`` is cached), so this keeps one entry per config."""
+    key = (id(sheet), players, hard, first)
+    found = _STATIC.get(key)
+    if found is not None and found[0] is sheet:
+        return found[1], found[2]
+    lay = _layout(sheet, players)
+    body = [
+        element("text", f"El Dorado - expedition {sheet.number}: {sheet.title}"
+                f" ({'harder' if hard else 'easier'} level)", x=12, y=22, font_size=16,
+                font_weight="bold"),
+        element("text", "dice in the middle:", x=12, y=50, font_size=12),
+        _legend(12, 98),
+    ]
+    for p in range(players):
+        body.append(_sheet_static(sheet, p, 10, lay.tops[p], lay, hard, p == first))
+    markup = "".join(body)
+    _STATIC[key] = (sheet, lay, markup)
+    return lay, markup
+
+
+def _sheet_static(sheet: Sheet, p: int, x0: float, y0: float, lay: _Layout, hard: bool,
+                  hat: bool) -> str:
+    w = lay.sheet_w
+    out = [element("rect", x=x0, y=y0, width=w, height=lay.sheet_h, rx=10, fill="#fbf3dc",
+                   stroke="#7a5c2e", stroke_width=2)]
+    if hat:  # the hat, circled by the starting player
         out.append(element("circle", cx=x0 + w - 20, cy=y0 + 18, r=11, fill="none",
                            stroke="#c0392b", stroke_width=2))
         out.append(element("g", raw="<title>the hat: this player began</title>"
                            + symbol("hat", x0 + w - 20, y0 + 19, 5.5, "#3e2723")))
-    visited = state.visited[p]
-
-    def centre(col: int, row: int) -> tuple[float, float]:
-        return (x0 + 24 + SIZE * SQ3 * (col + 0.5 * (row % 2)) + SIZE,
-                y0 + 48 + SIZE * 1.5 * row + SIZE)
-
-    cols = max(sp.col for sp in sh.spaces) + 1
-    rows = max(sp.row for sp in sh.spaces) + 1
+    cols = max(sp.col for sp in sheet.spaces) + 1
+    rows = max(sp.row for sp in sheet.spaces) + 1
     for c in range(cols):  # coordinates: column letters above, row numbers on the left
-        out.append(element("text", chr(97 + c), x=centre(c, 0)[0], y=y0 + 36, font_size=10,
+        x = x0 + 24 + SIZE * SQ3 * c + SIZE
+        out.append(element("text", chr(97 + c), x=x, y=y0 + 36, font_size=10,
                            text_anchor="middle", fill="#7a5c2e"))
     for r in range(rows):
-        out.append(element("text", str(r + 1), x=x0 + 9, y=centre(0, r)[1] + 4, font_size=10,
+        y = y0 + 48 + SIZE * 1.5 * r + SIZE
+        out.append(element("text", str(r + 1), x=x0 + 9, y=y + 4, font_size=10,
                            text_anchor="middle", fill="#7a5c2e"))
-    for sp in sh.spaces:
-        cx, cy = centre(sp.col, sp.row)
-        is_visited = (visited >> sp.index) & 1
+    for sp in sheet.spaces:
+        cx, cy = _centre(sp, x0, y0)
         title = sp.label
         if sp.kind == PATH:
             fill = SYMBOL_COLOURS[sp.symbol]
@@ -392,119 +377,337 @@ def _sheet(state: EldoradoState, p: int, x0: float, y0: float, w: float, h: floa
             title += f": Muisca settlement, fee {sp.fee}"
         else:
             fill, glyph = "#f1c40f", symbol("golden", cx, cy, 11, "#fff")
-            title += f": golden temple (El Dorado), offering >= {sh.golden_minimum}"
+            title += f": golden temple (El Dorado), offering >= {sheet.golden_minimum}"
         shape = element("polygon", points=_hex_points(cx, cy, SIZE - 1), fill=fill,
                         stroke="#3e2723", stroke_width=2.5 if sp.kind == GOLDEN else 1)
         shape += glyph
         if sp.start:
             shape += symbol("start", cx - SIZE - 4, cy, 4, "#7a5c2e")
-        if sp.kind in (TEMPLE, GOLDEN):
-            offered = [c for t, c in state.offers[p] if t == sp.index]
-            if offered:  # a number ON the temple: an offering made
-                shape += element("text", str(offered[0]), x=cx + 9, y=cy + 14, font_size=11,
-                                 font_weight="bold", fill="#000")
-            minimum = sh.golden_minimum if sp.kind == GOLDEN else state.minima[sp.index]
-            if minimum >= 0 and not offered:  # a number ABOVE it: the minimum
-                mx, my = (cx + SIZE + 8, cy + 4) if sp.kind == GOLDEN else (cx, cy - SIZE + 8)
-                shape += element("text", str(minimum), x=mx, y=my, font_size=11,
-                                 text_anchor="middle", fill="#7b241c", font_weight="bold")
-        if sp.kind == SETTLEMENT:
-            paid = state.paid[p][sp.index]
+        if sp.kind == SETTLEMENT:  # the fee's boxes, filled in (public) as it is paid
             for k in range(sp.fee):
-                shape += element("circle", cx=cx - 9 + 6 * k, cy=cy + 13, r=2.5,
-                                 fill="#000" if k < paid else "#fff", stroke="#000",
-                                 stroke_width=0.6)
+                shape += element("circle", cx=cx - 9 + 6 * k, cy=cy + 13, r=2.5, fill="#fff",
+                                 stroke="#000", stroke_width=0.6)
         if sp.reward:
-            claimed = state.claimed[sp.index]
             shape += element("rect", x=cx - 6, y=cy - SIZE - 8, width=12, height=12, rx=2,
                              fill="#fff", stroke="#000", stroke_width=0.8)
             shape += symbol(5, cx, cy - SIZE - 2, 4, "#000")
-            if claimed >= 0 and claimed != p:
-                shape += element("line", x1=cx - 7, y1=cy - SIZE - 9, x2=cx + 7,
-                                 y2=cy - SIZE + 5, stroke="#c0392b", stroke_width=1.5)
-        if is_visited:  # filled in with the pencil
-            shape += element("polygon", points=_hex_points(cx, cy, SIZE - 5), fill="#000",
-                             fill_opacity=0.45)
-        shape = element("g", raw=f"<title>{title}</title>{shape}")
-        a = by_target.get(sp.index)
-        if a is not None:
-            shape = actionable(shape, names[a], f"{names[a]} ({title})")
-        out.append(shape)
+        out.append(element("g", raw=f"<title>{title}</title>{shape}"))
     # the temple symbols on the right (one yellow: crossed out at the easier level)
     tx = x0 + w - 130
     out.append(element("text", "temples", x=tx, y=y0 + 52, font_size=11))
-    ordinary = [c for t, c in state.offers[p] if t != sh.golden]
-    for k in range(sh.temple_symbols):
+    for k in range(sheet.temple_symbols):
         ty = y0 + 60 + k * 30
-        yellow = k == sh.temple_symbols - 1
+        yellow = k == sheet.temple_symbols - 1
         out.append(element("rect", x=tx, y=ty, width=26, height=24, fill="#f7dc6f" if yellow
                            else "#fff", stroke="#7d6608", stroke_width=1.2))
-        if yellow and not g.cfg.hard:
+        if yellow and not hard:
             out.append(element("line", x1=tx, y1=ty, x2=tx + 26, y2=ty + 24, stroke="#c0392b",
                                stroke_width=2))
-            continue
-        index = k if (g.cfg.hard or k < sh.temple_symbols - 1) else -1
+    ry = y0 + lay.route_h
+    out.append(element("line", x1=x0 + 8, y1=ry - 8, x2=x0 + w - 8, y2=ry - 8, stroke="#7a5c2e",
+                       stroke_dasharray="4 3"))
+    return "".join(out)
+
+
+def svg_layers(state: EldoradoState, seat: Player | None = None) -> Layers:
+    """The board as DESIGN.md §3b's layers: the title, the legend and the sheets' printing
+    (static); the round, the dice, each sheet's pencil marks and resource boxes (public,
+    ids ``die-3``, ``p1-head``, ``p1-c4``, ``p1-temples``, ``p1-machete``); the viewer's
+    marker, the clickable spaces, slots, boxes and dice and the action panel of the seat to
+    move (seat). Sheets lie in seat order, P1 first, for every viewer."""
+    g = state.game
+    sh = g.sheet
+    lay, static = _static(sh, g.num_players, g.cfg.hard, g.cfg.first_player)
+    public = [("round", element("text", f"round {state.round}", x=lay.sheet_w + 10, y=50,
+                                font_size=12, font_weight="bold", text_anchor="end",
+                                id="round"))]
+    for d in range(7):
+        face = state.middle[d]
+        if face >= 0 or d in state.to_roll:
+            public.append((f"die-{d}", _die(d, face)))
+    for p in range(g.num_players):
+        public += _sheet_public(state, p, 10, lay.tops[p], lay)
+    seat_layer: list[tuple[str, str]] = []
+    if seat is not None and 0 <= seat < g.num_players:
+        x0, y0 = 10, lay.tops[seat]
+        seat_layer.append(("you", element("text", "your sheet", x=x0 + lay.sheet_w - 40,
+                                          y=y0 + 22, font_size=12, font_style="italic",
+                                          text_anchor="end", fill="#7a5c2e", id="you")))
+    mover = state.current_player()
+    if mover >= 0 and seat == mover:  # spectators and other seats get no buttons
+        seat_layer += _actions(state, mover, lay)
+    return Layers(lay.sheet_w + 20, lay.height, static, tuple(public), tuple(seat_layer),
+                  title=f"El Dorado sheet {sh.number}")
+
+
+def svg_board(state: EldoradoState, seat: Player | None = None) -> str:
+    """Every sheet, the dice and, for the mover, the clickable actions."""
+    return svg_layers(state, seat).compose()
+
+
+@cache
+def _die(d: int, face: int) -> str:
+    """A die in the middle (``die-3``): its face, ``?`` while it is to be rolled."""
+    x = 130.0 + d * 44
+    colour = "#f4d03f" if face > COIN0 else (SYMBOL_COLOURS[face] if face >= 0 else "#ddd")
+    die = element("rect", x=x, y=32, width=32, height=32, rx=6, fill=colour, stroke="#222",
+                  stroke_width=1.5)
+    if 0 <= face <= COIN0:
+        die += symbol(face, x + 16, 48, 9)
+    else:
+        label = "?" if face < 0 else f"{face - COIN0}$"
+        die += element("text", label, x=x + 16, y=54, font_size=16, text_anchor="middle")
+    die += element("text", f"d{d}", x=x + 16, y=76, font_size=9, text_anchor="middle")
+    return f'<g id="die-{d}">{die}</g>'
+
+
+@dataclass(frozen=True)
+class _Box:
+    """What a resource box says, whatever is pencilled in it."""
+
+    id: str
+    label: str
+    helper: bool
+    visit: str
+    slot_kinds: tuple[int, ...]
+
+
+_PLANS: dict[tuple[int, int], tuple[Sheet, tuple[_SheetPlan, ...]]] = {}
+
+
+@dataclass(frozen=True)
+class _SheetPlan:
+    """One sheet's places, computed once per config: its spaces ``(index, label, kind,
+    cx, cy, reward)`` and its resource boxes ``(box, x, y, slots)``."""
+
+    spaces: tuple[tuple[int, str, str, float, float, bool], ...]
+    boxes: tuple[tuple[_Box, float, float, tuple[int, ...]], ...]
+
+
+def _plans(sh: Sheet, lay: _Layout) -> tuple[_SheetPlan, ...]:
+    key = (id(sh), len(lay.tops))
+    found = _PLANS.get(key)
+    if found is not None and found[0] is sh:
+        return found[1]
+    plans = []
+    for y0 in lay.tops:
+        spaces = tuple((sp.index, sp.label, sp.kind, *_centre(sp, 10, y0), bool(sp.reward))
+                       for sp in sh.spaces)
+        ry = y0 + lay.route_h
+        boxes = tuple((_box_text(sh, res.index), 10 + 10 + (res.index % 4) * (lay.box_w + 3),
+                       ry + (res.index // 4) * 70, tuple(res.slots)) for res in sh.resources)
+        plans.append(_SheetPlan(spaces, boxes))
+    _PLANS[key] = (sh, tuple(plans))
+    return tuple(plans)
+
+
+def _sheet_public(state: EldoradoState, p: int, x0: float, y0: float,
+                  lay: _Layout) -> list[tuple[str, str]]:
+    """One sheet's pencil marks: its heading, each marked space, the temple symbols' numbers
+    and each resource box."""
+    g = state.game
+    sh = g.sheet
+    plan = _plans(sh, lay)[p]
+    n = p + 1
+    head = f"P{n}" + (" - IN EL DORADO" if state.entered(p) else "")
+    out = [(f"p{n}-head", f'<text x="{x0 + 12}" y="{y0 + 20}" font-size="13"'
+                          f' font-weight="bold" id="p{n}-head">{head}</text>')]
+    visited = state.visited[p]
+    offers: dict[int, int] = {}
+    for t, c in state.offers[p]:
+        offers.setdefault(t, c)
+    paid, minima, claimed = state.paid[p], state.minima, state.claimed
+    golden_minimum = sh.golden_minimum
+    for i, label, kind, cx, cy, reward in plan.spaces:
+        seen = bool((visited >> i) & 1)
+        offered = offers.get(i, -1)
+        minimum = golden_minimum if kind == GOLDEN else minima[i] if kind == TEMPLE else -1
+        coins = paid[i] if kind == SETTLEMENT else 0
+        crossed = reward and claimed[i] >= 0 and claimed[i] != p
+        if seen or offered >= 0 or minimum >= 0 or coins or crossed:
+            out.append((f"p{n}-{label}", _space_marks(n, label, kind, cx, cy, seen, offered,
+                                                      minimum, coins, crossed)))
+    ordinary = tuple(c for t, c in state.offers[p] if t != sh.golden)
+    out.append((f"p{n}-temples", _temple_numbers(n, ordinary, x0 + lay.sheet_w - 130, y0,
+                                                 sh.temple_symbols, g.cfg.hard, g.required)))
+    filled, used = state.filled[p], state.used[p]
+    for index, (box, bx, by, slots) in enumerate(plan.boxes):
+        marks = tuple(bool((filled >> s) & 1) for s in slots)
+        out.append((f"p{n}-{box.id}", _resource(box, n, bx, by, lay.box_w,
+                                                state.obtained(p, index),
+                                                bool((used >> index) & 1), marks)))
+    return out
+
+
+@lru_cache(maxsize=16384)  # bounded by spaces x marks: a server runs for days
+def _space_marks(n: int, label: str, kind: str, cx: float, cy: float, visited: bool,
+                 offered: int, minimum: int, paid: int, crossed: bool) -> str:
+    """What a pencil adds to a space (``p1-c4``): an offering on a temple, the minimum above
+    it, the settlement's paid coins, a reward claimed by another, the space filled in."""
+    shape = ""
+    if offered >= 0:  # a number ON the temple: an offering made
+        shape += element("text", str(offered), x=cx + 9, y=cy + 14, font_size=11,
+                         font_weight="bold", fill="#000")
+    elif minimum >= 0:  # a number ABOVE it: the minimum
+        mx, my = (cx + SIZE + 8, cy + 4) if kind == GOLDEN else (cx, cy - SIZE + 8)
+        shape += element("text", str(minimum), x=mx, y=my, font_size=11, text_anchor="middle",
+                         fill="#7b241c", font_weight="bold")
+    for k in range(paid):
+        shape += element("circle", cx=cx - 9 + 6 * k, cy=cy + 13, r=2.5, fill="#000",
+                         stroke="#000", stroke_width=0.6)
+    if crossed:
+        shape += element("line", x1=cx - 7, y1=cy - SIZE - 9, x2=cx + 7, y2=cy - SIZE + 5,
+                         stroke="#c0392b", stroke_width=1.5)
+    if visited:  # filled in with the pencil
+        shape += element("polygon", points=_hex_points(cx, cy, SIZE - 5), fill="#000",
+                         fill_opacity=0.45)
+    return f'<g id="p{n}-{label}">{shape}</g>' if shape else ""
+
+
+@lru_cache(maxsize=4096)
+def _temple_numbers(n: int, ordinary: tuple[int, ...], tx: float, y0: float, symbols: int,
+                    hard: bool, required: int) -> str:
+    """The offerings written in the temple symbols (``p1-temples``), extras beside them."""
+    out = [f'<g id="p{n}-temples">']
+    for k in range(symbols):
+        ty = y0 + 60 + k * 30
+        if k == symbols - 1 and not hard:
+            continue  # the yellow symbol, crossed out at the easier level
+        index = k if (hard or k < symbols - 1) else -1
         if 0 <= index < len(ordinary):
-            out.append(element("text", str(ordinary[index]), x=tx + 13, y=ty + 17, font_size=13,
-                               text_anchor="middle", font_weight="bold"))
-    extras = ordinary[g.required:]
+            out.append(element("text", str(ordinary[index]), x=tx + 13, y=ty + 17,
+                               font_size=13, text_anchor="middle", font_weight="bold"))
+    extras = ordinary[required:]
     if extras:
         out.append(element("text", "+ " + " ".join(map(str, extras)), x=tx + 32, y=y0 + 78,
                            font_size=11))
-    # the resources-and-helpers zone
-    ry = y0 + route_h
-    out.append(element("line", x1=x0 + 8, y1=ry - 8, x2=x0 + w - 8, y2=ry - 8, stroke="#7a5c2e",
-                       stroke_dasharray="4 3"))
-    box_w = (w - 30) / 4
-    for res in sh.resources:
-        bx = x0 + 10 + (res.index % 4) * (box_w + 3)
-        by = ry + (res.index // 4) * 70
-        obtained = state.obtained(p, res.index)
-        used = (state.used[p] >> res.index) & 1
-        if res.helper:
-            what = {"map_as_signpost": "map die = signpost",
-                    "amulet_as_2_coins": "amulet die = 2 coins",
-                    "plus_one_coin": "+1 coin on a coin die",
-                    "reroll_on_torch": "re-roll on a torch"}[res.ability]
-            label = f"{res.name}: {what}"
-        elif res.items:
-            label = f"{len(res.items)} x {SYMBOLS[res.items[0]]}"
-        elif res.coins:
-            label = f"{res.coins} coin{'s' if res.coins > 1 else ''}"
-        elif res.zero:
-            label = "zero offering"
+    out.append("</g>")
+    return "".join(out)
+
+
+_LABELS = {"map_as_signpost": "map die = signpost", "amulet_as_2_coins": "amulet die = 2 coins",
+           "plus_one_coin": "+1 coin on a coin die", "reroll_on_torch": "re-roll on a torch"}
+
+
+def _box_text(sh: Sheet, index: int) -> _Box:
+    res = sh.resources[index]
+    if res.helper:
+        label = f"{res.name}: {_LABELS[res.ability]}"
+    elif res.items:
+        label = f"{len(res.items)} x {SYMBOLS[res.items[0]]}"
+    elif res.coins:
+        label = f"{res.coins} coin{'s' if res.coins > 1 else ''}"
+    elif res.zero:
+        label = "zero offering"
+    else:
+        label = res.name
+    visit = ", ".join(sh.spaces[s].label for s in res.visit)
+    return _Box(res.id, label, res.helper, visit, tuple(sh.slot_kind[s] for s in res.slots))
+
+
+@lru_cache(maxsize=16384)  # bounded by boxes x marks: a server runs for days
+def _resource(box: _Box, n: int, bx: float, by: float, box_w: float, obtained: bool,
+              used: bool, filled: tuple[bool, ...]) -> str:
+    """A resource or helper box (``p1-machete``): its frame, what it gives, its spaces."""
+    parts = [element("rect", x=bx, y=by, width=box_w, height=62, rx=4,
+                     fill="#d5f5e3" if obtained and not used else "#fff",
+                     stroke="#000", stroke_width=2.5 if not box.helper else 1.2,
+                     stroke_dasharray=None if not box.helper else "5 2")]
+    parts.append(element("text", box.label, x=bx + 6, y=by + 16, font_size=10.5,
+                         font_weight="bold"))
+    parts.append(element("text", box.id, x=bx + box_w - 4, y=by + 58, font_size=8,
+                         text_anchor="end", fill="#777"))
+    if box.visit:
+        parts.append(element("text", "visit " + box.visit, x=bx + 6, y=by + 40, font_size=10))
+    for k, kind in enumerate(box.slot_kinds):
+        parts.append(_slot_shape(kind, bx + 16 + k * 22, by + 38, filled[k]))
+    if used:
+        parts.append(element("line", x1=bx, y1=by, x2=bx + box_w, y2=by + 62, stroke="#555",
+                             stroke_width=2))
+    return f'<g id="p{n}-{box.id}">{"".join(parts)}</g>'
+
+
+def _actions(state: EldoradoState, mover: int, lay: _Layout) -> list[tuple[str, str]]:
+    """The mover's clickable dice, boxes, spaces and slots (unpainted shapes over the
+    public ones), then every legal action as a chip in the panel below the sheets."""
+    g = state.game
+    sh = g.sheet
+    legal = state.legal_actions()
+    names = {a: state.action_to_string(a) for a in legal}
+    x0, y0 = 10, lay.tops[mover]
+    ry = y0 + lay.route_h
+    out: list[tuple[str, str]] = []
+    done: set[int] = set()
+    for a in legal:
+        name = names[a]
+        if a >= g.choose_base + 7 and a - g.activate_base in range(len(sh.resources)):
+            res = sh.resources[a - g.activate_base]
+            bx = x0 + 10 + (res.index % 4) * (lay.box_w + 3)
+            by = ry + (res.index // 4) * 70
+            hit = _hit_rect(bx, by, lay.box_w, 62)
+            out.append(_clickable(f"use-{res.id}", hit, name, f"use {res.name}"))
+        elif a >= g.choose_base and a - g.choose_base < 7:
+            d = a - g.choose_base
+            hit = _hit_rect(130.0 + d * 44, 32, 32, 32)
+            out.append(_clickable(f"take-d{d}", hit, name,
+                                  f"take d{d} ({face_name(state.middle[d])})"))
+    for a in legal:  # spaces and slots over the boxes: the first action on each target
+        if a >= g.choose_base or a % g.nt in done:
+            continue
+        target = a % g.nt
+        done.add(target)
+        name = names[a]
+        if target < g.ns:
+            sp = sh.spaces[target]
+            cx, cy = _centre(sp, x0, y0)
+            hit = (f'<polygon points="{_hex_points(cx, cy, SIZE - 1)}" fill="#fff"'
+                   ' fill-opacity="0"/>')
+            out.append(_clickable(f"space-{sp.label}", hit, name, f"{name} ({sp.label})"))
         else:
-            label = res.name
-        frame = element("rect", x=bx, y=by, width=box_w, height=62, rx=4,
-                        fill="#d5f5e3" if obtained and not used else "#fff",
-                        stroke="#000", stroke_width=2.5 if not res.helper else 1.2,
-                        stroke_dasharray=None if not res.helper else "5 2")
-        frame += element("text", label, x=bx + 6, y=by + 16, font_size=10.5, font_weight="bold")
-        frame += element("text", res.id, x=bx + box_w - 4, y=by + 58, font_size=8,
-                         text_anchor="end", fill="#777")
-        if res.visit:
-            frame += element("text", "visit " + ", ".join(sh.spaces[s].label for s in res.visit),
-                             x=bx + 6, y=by + 40, font_size=10)
-        parts = [frame]
-        for k, slot in enumerate(res.slots):
-            sx, sy = bx + 16 + k * 22, by + 38
-            shape = _slot_shape(sh.slot_kind[slot], sx, sy, bool((state.filled[p] >> slot) & 1))
-            a = by_target.get(g.ns + slot)
-            if a is not None:
-                shape = actionable(shape, names[a], f"{names[a]}")
-            parts.append(shape)
-        if used:
-            parts.append(element("line", x1=bx, y1=by, x2=bx + box_w, y2=by + 62, stroke="#555",
-                                 stroke_width=2))
-        group = "".join(parts)
-        act = g.activate_base + res.index
-        if act in names:
-            group = actionable(group, names[act], f"use {res.name}")
-        out.append(group)
-    return element("g", raw="".join(out))
+            slot = target - g.ns
+            res = sh.resources[sh.slot_owner[slot]]
+            bx = x0 + 10 + (res.index % 4) * (lay.box_w + 3)
+            by = ry + (res.index // 4) * 70
+            k = res.slots.index(slot)
+            hit = _hit_rect(bx + 16 + k * 22 - 8, by + 30, 16, 16)
+            out.append(_clickable(f"slot-{sh.slot_label(slot).replace('/', '-')}", hit, name,
+                                  name))
+    out.append(("panel-head", element("text", f"P{mover + 1} to move - legal actions:", x=12,
+                                      y=lay.panel_y + 14, font_size=12, font_weight="bold",
+                                      id="panel-head")))
+    x, y = 12.0, lay.panel_y + 24
+    for i, a in enumerate(legal):
+        text = names[a]
+        w = 7.2 * len(text) + 14
+        if x + w > lay.sheet_w:
+            x, y = 12.0, y + 26
+        out.append(_chip(i, text, x, y, w))
+        x += w + 6
+    return out
+
+
+@lru_cache(maxsize=4096)
+def _chip(i: int, text: str, x: float, y: float, w: float) -> tuple[str, str]:
+    chip = (element("rect", x=x, y=y, width=w, height=20, rx=10, fill="#fdf2d0",
+                    stroke="#b7950b")
+            + element("text", text, x=x + w / 2, y=y + 14, font_size=11, text_anchor="middle",
+                      font_family="monospace"))
+    return _clickable(f"act-{i + 1}", chip, text, text)
+
+
+def _hit_rect(x: float, y: float, w: float, h: float) -> str:
+    return (f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" fill="#fff"'
+            ' fill-opacity="0"/>')
+
+
+def _clickable(element_id: str, shape: str, action: str, title: str) -> tuple[str, str]:
+    """A seat element a click acts on: its id, ``data-action`` and a tooltip."""
+    return element_id, (
+        f'<g id="{element_id}" class="action" data-action="{escape(action, quote=True)}"'
+        f' style="cursor:pointer"><title>{escape(title)}</title>{shape}</g>')
 
 
 render_text = text_board  # alias for one release
 render_svg = svg_board  # alias for one release
 
-RENDERER = Renderer(text_board=text_board, svg_board=svg_board)
+RENDERER = Renderer(text_board=text_board, svg_board=svg_board, svg_layers=svg_layers)

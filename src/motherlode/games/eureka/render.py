@@ -12,11 +12,14 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from html import escape
 from typing import Any
 
 from motherlode.core.hex import corners, hex_distance, to_pixel
 from motherlode.core.protocol import Renderer
-from motherlode.core.svg import actionable, document, element, flow_legend
+from motherlode.core.svg import Layers, element, flow_legend
 from motherlode.games.eureka.board import HOUSE, WATER, Board
 from motherlode.games.eureka.game import EurekaState
 
@@ -216,29 +219,59 @@ def _legend(x: float, y: float) -> str:
     return element("g", raw="".join(out))
 
 
-def svg_board(state: EurekaState, seat: int | None = None) -> str:
-    """The board as SVG from ``seat``'s view; legal actions of the seat to move clickable."""
-    obs = state.observation(seat)
-    board = state.game.board
-    idx = board.index
+@dataclass(frozen=True)
+class _Geometry:
+    """Where a board's hexes lie in the picture (computed once per board file)."""
+
+    width: float
+    half_h: float
+    centres: tuple[tuple[float, float], ...]
+    outlines: tuple[str, ...]
+    """Per node: its hexagon's ``points``."""
+
+
+_GEOMETRY: dict[int, tuple[Board, _Geometry]] = {}
+
+
+def _geometry(board: Board) -> _Geometry:
+    """The board's geometry; boards are loaded once per file (``load_board`` is cached), so
+    this keeps one entry per board file."""
+    found = _GEOMETRY.get(id(board))
+    if found is not None and found[0] is board:
+        return found[1]
     radius = board.radius
     half_w = SIZE * 3**0.5 * (radius + 0.6)
     half_h = SIZE * (1.5 * radius + 1.2)
     ox, oy = half_w + 28, half_h + 46
-    width = 2 * half_w + 56
-    panel = 26 + 16 * len(obs["miners"]) + LEGEND_H
+    centres = []
+    for h in board.hexes:
+        x, y = to_pixel(h, SIZE)
+        centres.append((x + ox, y + oy))
+    outlines = tuple(" ".join(f"{x:.1f},{y:.1f}" for x, y in corners(c, SIZE)) for c in centres)
+    geo = _Geometry(2 * half_w + 56, half_h, tuple(centres), outlines)
+    _GEOMETRY[id(board)] = (board, geo)
+    return geo
+
+
+def _static(board: Board, players: int) -> tuple[float, str]:
+    """The height and the static layer: terrain, houses, doors, the railway, the
+    coordinates and the legend (what no move changes)."""
+    geo = _geometry(board)
+    key = (id(board), players)
+    found = _STATIC.get(key)
+    if found is not None:
+        return found
+    width, half_h = geo.width, geo.half_h
+    panel = 26 + 16 * players + LEGEND_H
     height = 2 * half_h + 74 + panel
 
     def centre(node: int) -> tuple[float, float]:
-        x, y = to_pixel(board.hexes[node], SIZE)
-        return (x + ox, y + oy)
+        return geo.centres[node]
 
     def poly(node: int, **kw: Any) -> str:
-        pts = " ".join(f"{x:.1f},{y:.1f}" for x, y in corners(centre(node), SIZE))
-        return element("polygon", points=pts, **kw)
+        return element("polygon", points=geo.outlines[node], **kw)
 
     body: list[str] = [element("rect", x=0, y=0, width=width, height=height, fill="#f4ecd8")]
-    body.append(element("text", _status(obs, board.colours), x=10, y=20, font_size=13))
     # Terrain.
     house_owner = {h: i for i, h in enumerate(board.houses)}
     for i, t in enumerate(board.terrain):
@@ -271,96 +304,187 @@ def svg_board(state: EurekaState, seat: int | None = None) -> str:
     lx, ly = centre(board.track[-1])
     body.append(element("circle", cx=lx, cy=ly, r=SIZE * 0.55, fill="none", stroke="#b8860b",
                         stroke_width=2, raw="<title>last track space (Golden City)</title>"))
-    # Clickable legal actions of the seat to move (under the pieces, which let clicks
-    # through).
     body.append(_coordinates(board, centre))
-    to_move = obs["to_move"]
-    buttons: list[tuple[str, str]] = []
-    if to_move >= 0 and seat == to_move:  # spectators and other seats get no buttons
-        for a in state.legal_actions():
-            text = state.action_to_string(a)
-            verb, _, arg = text.partition(" ")
-            if verb in ("move", "cross"):
-                node = idx[arg]
-                what = "Move to" if verb == "move" else "Cross the lake to"
-                kind = board.kind[node]
-                label = " (house)" if kind == HOUSE else ""
-                if verb == "move" and arg in obs["rafts"]:
-                    label = " (raft)"
-                body.append(actionable(
-                    poly(node, fill="#ffeb3b", fill_opacity=0.55, stroke="#c08000",
-                         stroke_width=2),
-                    text, f"{what} {arg}{label}"))
-            else:
-                buttons.append((text, {"roll": "Throw the die", "pass": "Pass this turn",
-                                       "stay": "Stay here"}[verb]))
-    # Rafts: each moored at a landing space, drawn on its lake's side of that space.
-    pieces_start = len(body)
+    body.append(_legend(10, 2 * half_h + 74 + 30 + 16 * players))
+    found = (height, "".join(body))
+    _STATIC[key] = found
+    return found
+
+
+_STATIC: dict[tuple[int, int], tuple[float, str]] = {}
+
+
+def svg_layers(state: EurekaState, seat: int | None = None) -> Layers:
+    """The board as DESIGN.md §3b's layers: the printed board (static); the status line,
+    each hex's pieces (its id: the hex's name) and each player's line (public); the seat's
+    move targets and buttons (seat)."""
+    obs = state.observation(None)  # the public layer is what a spectator sees
+    board = state.game.board
+    geo = _geometry(board)
+    height, static = _static(board, len(obs["miners"]))
+    public = [("status", element("text", _status(obs, board.colours), x=10, y=20,
+                                 font_size=13, id="status"))]
+    public += _pieces(board, geo, obs)
+    y0 = 2 * geo.half_h + 74
+    for i, m in enumerate(obs["miners"]):
+        public.append((f"p{m['seat'] + 1}-panel", _miner_line(
+            m["seat"], m["colour"], m["gold"], m["robbers"], m["house_gold"],
+            m["house_robbers"], y0 + 14 + 16 * i)))
+    seat_layer: list[tuple[str, str]] = []
+    if obs["to_move"] >= 0 and seat == obs["to_move"]:  # no buttons for the others
+        seat_layer = _actions(state, obs, geo, y0)
+    return Layers(geo.width, height, static, tuple(public), tuple(seat_layer), title="Eureka")
+
+
+def svg_board(state: EurekaState, seat: int | None = None) -> str:
+    """The board as SVG from ``seat``'s view; legal actions of the seat to move clickable."""
+    return svg_layers(state, seat).compose()
+
+
+def _pieces(board: Board, geo: _Geometry, obs: dict[str, Any]) -> list[tuple[str, str]]:
+    """One public element per hex with pieces on it (its id: the hex's name): the raft
+    moored there, its chip or robber, the locomotive, its miners."""
+    here: dict[str, list[str]] = {}
+    idx = board.index
     for name in obs["rafts"]:
-        rx, ry = _raft_spot(board, idx[name], centre)
-        body.append(element("rect", x=rx - 9, y=ry - 6, width=18, height=12, rx=2,
-                            fill="#9c6b30", stroke="#4a3520",
-                            raw=f"<title>raft at {name}</title>"))
-    # Chips.
+        here.setdefault(name, []).append(_raft(board, idx[name], geo))
     for name in obs["face_down_chips"]:
-        cx, cy = centre(idx[name])
-        body.append(element("circle", cx=cx, cy=cy, r=SIZE * 0.55, fill="#7a5230",
-                            stroke="#3d2914", raw=f"<title>face-down chip at {name}</title>"))
+        here.setdefault(name, []).append(_chip(name, *geo.centres[idx[name]]))
     for rb in obs["robbers"]:
-        cx, cy = centre(idx[rb["hex"]])
-        title = f"robber (hat {rb['hat']}) at {rb['hex']} with {rb['gold']} gold"
-        body.append(element("circle", cx=cx, cy=cy, r=SIZE * 0.62, fill="#8b0000",
-                            stroke="#f0c000" if rb["gold"] else "#300",
-                            stroke_width=2, raw=f"<title>{title}</title>"))
-        body.append(element("text", f"{rb['hat']}", x=cx, y=cy + 4, font_size=10,
-                            text_anchor="middle", fill="#fff"))
-    # Locomotive.
-    cx, cy = centre(idx[obs["locomotive"]["hex"]])
-    body.append(element("rect", x=cx - 9, y=cy - 7, width=18, height=14, rx=3, fill="#111",
-                        raw="<title>locomotive</title>"))
-    body.append(element("text", "L", x=cx, y=cy + 4, font_size=10, text_anchor="middle",
-                        fill="#ffd700"))
-    # Miners.
+        name = rb["hex"]
+        here.setdefault(name, []).append(
+            _robber(name, rb["hat"], rb["gold"], *geo.centres[idx[name]]))
+    name = obs["locomotive"]["hex"]
+    here.setdefault(name, []).append(_loco(*geo.centres[idx[name]]))
     count: dict[int, int] = {}
     for m in obs["miners"]:
         h = idx[m["hex"]]
         k = count.get(h, 0)
         count[h] = k + 1
-        mx, my = centre(h)
+        mx, my = geo.centres[h]
         mx += (k % 3 - 1) * 5 * (1 if k else 0)
         my += -4 * (k // 3) + (3 if k else 0)
-        colour = m["colour"]
-        title = (f"{colour} miner at {m['hex']}: {m['gold']} gold and {m['robbers']} robbers"
-                 f" in the open; house {m['house_gold']} gold, {m['house_robbers']} robbers")
-        body.append(element("circle", cx=mx, cy=my, r=SIZE * 0.45, fill=MINER.get(colour, "#999"),
-                            stroke="#000", stroke_width=1.2, raw=f"<title>{title}</title>"))
-        body.append(element("text", str(m["seat"] + 1), x=mx, y=my + 3.5, font_size=9,
-                            text_anchor="middle", fill=TEXT_ON.get(colour, "#fff")))
-    pieces = "".join(body[pieces_start:])
-    del body[pieces_start:]
-    body.append(f'<g pointer-events="none">{pieces}</g>')
-    y0 = 2 * half_h + 74
-    for i, (text, title) in enumerate(buttons):
+        here.setdefault(m["hex"], []).append(_miner(
+            m["seat"], m["colour"], m["hex"], m["gold"], m["robbers"], m["house_gold"],
+            m["house_robbers"], mx, my))
+    return [(name, f'<g id="{name}">{"".join(parts)}</g>') for name, parts in here.items()]
+
+
+_RAFTS: dict[tuple[int, int], str] = {}
+
+
+def _raft(board: Board, node: int, geo: _Geometry) -> str:
+    """A raft moored at landing space ``node`` (one entry per board file and landing)."""
+    key = (id(board), node)
+    found = _RAFTS.get(key)
+    if found is None:  # boards live as long as the process (load_board is cached)
+        x, y = _raft_spot(board, node, lambda n: geo.centres[n])
+        found = element("rect", x=x - 9, y=y - 6, width=18, height=12, rx=2, fill="#9c6b30",
+                        stroke="#4a3520", raw=f"<title>raft at {board.names[node]}</title>")
+        _RAFTS[key] = found
+    return found
+
+
+@cache
+def _chip(name: str, cx: float, cy: float) -> str:
+    return element("circle", cx=cx, cy=cy, r=SIZE * 0.55, fill="#7a5230", stroke="#3d2914",
+                   raw=f"<title>face-down chip at {name}</title>")
+
+
+@cache
+def _robber(name: str, hat: int, gold: int, cx: float, cy: float) -> str:
+    title = f"robber (hat {hat}) at {name} with {gold} gold"
+    return (element("circle", cx=cx, cy=cy, r=SIZE * 0.62, fill="#8b0000",
+                    stroke="#f0c000" if gold else "#300", stroke_width=2,
+                    raw=f"<title>{title}</title>")
+            + element("text", f"{hat}", x=cx, y=cy + 4, font_size=10, text_anchor="middle",
+                      fill="#fff"))
+
+
+@cache
+def _loco(cx: float, cy: float) -> str:
+    return (element("rect", x=cx - 9, y=cy - 7, width=18, height=14, rx=3, fill="#111",
+                    raw="<title>locomotive</title>")
+            + element("text", "L", x=cx, y=cy + 4, font_size=10, text_anchor="middle",
+                      fill="#ffd700"))
+
+
+@lru_cache(maxsize=8192)  # keyed by a miner's holdings: bounded, as a server runs for days
+def _miner(seat: int, colour: str, where: str, gold: int, robbers: int, house_gold: int,
+           house_robbers: int, mx: float, my: float) -> str:
+    title = (f"{colour} miner at {where}: {gold} gold and {robbers} robbers"
+             f" in the open; house {house_gold} gold, {house_robbers} robbers")
+    return (element("circle", cx=mx, cy=my, r=SIZE * 0.45, fill=MINER.get(colour, "#999"),
+                    stroke="#000", stroke_width=1.2, raw=f"<title>{title}</title>")
+            + element("text", str(seat + 1), x=mx, y=my + 3.5, font_size=9,
+                      text_anchor="middle", fill=TEXT_ON.get(colour, "#fff")))
+
+
+@lru_cache(maxsize=4096)
+def _miner_line(seat: int, colour: str, gold: int, robbers: int, house_gold: int,
+                house_robbers: int, y: float) -> str:
+    """A player's line under the board (``p1-panel``): carried and banked chips, points."""
+    text = (f"P{seat + 1} ({colour}): {gold} gold, {robbers} robbers in the open;"
+            f" house {house_gold} + 2×{house_robbers} = {house_gold + 2 * house_robbers} points")
+    return (f'<g id="p{seat + 1}-panel">'
+            + element("circle", cx=16, cy=y - 4, r=5, fill=MINER.get(colour, "#999"),
+                      stroke="#000")
+            + element("text", text, x=26, y=y, font_size=11) + "</g>")
+
+
+BUTTON_TITLES = {"roll": "Throw the die", "pass": "Pass this turn", "stay": "Stay here"}
+
+
+def _actions(state: EurekaState, obs: dict[str, Any], geo: _Geometry,
+             y0: float) -> list[tuple[str, str]]:
+    """The seat's clickable targets (over the pieces, tinting them as a highlighter does)
+    and its buttons."""
+    board = state.game.board
+    out: list[tuple[str, str]] = []
+    buttons: list[str] = []
+    rafts = set(obs["rafts"])
+    for a in state.legal_actions():
+        text = state.action_to_string(a)
+        verb, _, arg = text.partition(" ")
+        if verb in ("move", "cross"):
+            node = board.index[arg]
+            label = " (house)" if board.kind[node] == HOUSE else ""
+            if verb == "move" and arg in rafts:
+                label = " (raft)"
+            out.append(_target(verb, arg, geo.outlines[node], label))
+        else:
+            buttons.append(text)
+    width = geo.width
+    for i, text in enumerate(buttons):
         x = width - 10 - 70 * (len(buttons) - i)
-        shape = element("rect", x=x, y=y0, width=62, height=22, rx=4, fill="#6b4f2a") + element(
-            "text", text, x=x + 31, y=y0 + 15, font_size=12, text_anchor="middle", fill="#fff")
-        body.append(actionable(shape, text, title))
-    for i, m in enumerate(obs["miners"]):
-        y = y0 + 14 + 16 * i
-        body.append(element("circle", cx=16, cy=y - 4, r=5, fill=MINER.get(m["colour"], "#999"),
-                            stroke="#000"))
-        body.append(element(
-            "text",
-            f"P{m['seat'] + 1} ({m['colour']}): {m['gold']} gold, {m['robbers']} robbers in"
-            " the open;"
-            f" house {m['house_gold']} + 2×{m['house_robbers']} ="
-            f" {m['house_gold'] + 2 * m['house_robbers']} points",
-            x=26, y=y, font_size=11))
-    body.append(_legend(10, y0 + 30 + 16 * len(obs["miners"])))
-    return document(width, height, body, title="Eureka")
+        out.append(_button(text, x, y0))
+    return out
+
+
+@cache
+def _target(verb: str, arg: str, outline: str, label: str) -> tuple[str, str]:
+    what = "Move to" if verb == "move" else "Cross the lake to"
+    key = f"{verb}-{arg}"
+    shape = (f'<polygon points="{outline}" fill="#ffeb3b" fill-opacity="0.55" stroke="#c08000"'
+             ' stroke-width="2" style="mix-blend-mode:multiply"/>')
+    return key, _clickable(key, shape, f"{verb} {arg}", f"{what} {arg}{label}")
+
+
+@cache
+def _button(text: str, x: float, y0: float) -> tuple[str, str]:
+    shape = element("rect", x=x, y=y0, width=62, height=22, rx=4, fill="#6b4f2a") + element(
+        "text", text, x=x + 31, y=y0 + 15, font_size=12, text_anchor="middle", fill="#fff")
+    key = f"button-{text}"
+    return key, _clickable(key, shape, text, BUTTON_TITLES[text])
+
+
+def _clickable(element_id: str, shape: str, action: str, title: str) -> str:
+    """A seat element a click acts on: its id, ``data-action`` and a tooltip."""
+    return (f'<g id="{element_id}" class="action" data-action="{escape(action, quote=True)}"'
+            f' style="cursor:pointer"><title>{escape(title)}</title>{shape}</g>')
 
 
 render_text = text_board  # alias for one release
 render_svg = svg_board  # alias for one release
 
-RENDERER = Renderer(text_board=text_board, svg_board=svg_board)
+RENDERER = Renderer(text_board=text_board, svg_board=svg_board, svg_layers=svg_layers)

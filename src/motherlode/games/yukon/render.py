@@ -6,6 +6,8 @@ keeps to the view so that it can never show what a seat may not see.
 
 from __future__ import annotations
 
+from functools import cache, lru_cache
+from html import escape
 from typing import Any
 
 from motherlode.core import svg
@@ -85,6 +87,7 @@ CARD_W, CARD_H, GAP = 64, 88, 8
 TOWNSFOLK_FILL = "#f5e6c8"
 
 
+@cache
 def _card(tok: str, x: float, y: float, w: float = CARD_W, h: float = CARD_H) -> str:
     if tok == ".":
         return svg.element(
@@ -153,19 +156,15 @@ def _card(tok: str, x: float, y: float, w: float = CARD_W, h: float = CARD_H) ->
     return "".join(parts)
 
 
-def svg_board(state: YukonState, seat: int | None = None) -> str:
-    view = state.observation(seat)
-    g = state.game
-    size = view["size"]
-    legal = {state.action_to_string(a): a for a in state.legal_actions()}
-    to_move = view["to_move"]
-    acting = seat is None or seat == to_move
-    ox, oy = 40, 74
+@cache
+def _static(size: int, players: int, expansion: bool) -> tuple[float, float, str]:
+    """The width, the height and the static layer of one config: what no move changes (the
+    background, the title, the coordinates, the dashed places of the grid, the legend)."""
+    ox, oy = OX, OY
     grid_w = size * (CARD_W + GAP)
-    panel_x = ox + grid_w + 30
-    width = panel_x + 330
+    width = ox + grid_w + 30 + 330
     legend_y = oy + size * (CARD_H + GAP) + 6
-    height = max(legend_y + 64, 120 + 150 * g.num_players)
+    height = max(legend_y + 64, 120 + 150 * players)
     body: list[str] = [
         "<defs>"
         '<linearGradient id="gold" x1="0" y1="0" x2="1" y2="1">'
@@ -188,74 +187,95 @@ def svg_board(state: YukonState, seat: int | None = None) -> str:
         ),
     ]
     for c in range(size):
+        x = ox + c * (CARD_W + GAP) + CARD_W / 2
         body.append(
-            svg.element(
-                "text",
-                chr(ord("a") + c),
-                x=ox + c * (CARD_W + GAP) + CARD_W / 2,
-                y=oy - 6,
-                text_anchor="middle",
-                font_size=12,
-                fill="#6b5420",
-            )
+            f'<text x="{x}" y="{oy - 6}" text-anchor="middle" font-size="12"'
+            f' fill="#6b5420">{chr(ord("a") + c)}</text>'
         )
     for r in range(size):
+        y = oy + r * (CARD_H + GAP) + CARD_H / 2 + 4
         body.append(
-            svg.element(
-                "text",
-                str(r + 1),
-                x=ox - 14,
-                y=oy + r * (CARD_H + GAP) + CARD_H / 2 + 4,
-                text_anchor="middle",
-                font_size=12,
-                fill="#6b5420",
-            )
+            f'<text x="{ox - 14}" y="{y}" text-anchor="middle" font-size="12"'
+            f' fill="#6b5420">{r + 1}</text>'
         )
+    # every place of the grid as an empty place; a card in the public layer covers it
+    for r in range(size):
+        for c in range(size):
+            body.append(_card(".", ox + c * (CARD_W + GAP), oy + r * (CARD_H + GAP)))
+    body.extend(_legend(ox, legend_y, expansion))
+    return width, height, "".join(body)
+
+
+OX, OY = 40, 74
+
+
+@cache
+def _cell(name: str, tok: str, x: float, y: float, pans: int | None, prospector: bool) -> str:
+    """One place of the grid as a public element (its id: the place's name)."""
+    shape = "" if tok == "." else _card(tok, x, y)
+    if pans is not None:
+        shape += (
+            f'<text x="{x + CARD_W / 2}" y="{y + CARD_H - 8}" text-anchor="middle"'
+            f' font-size="10" fill="#5b2c06">{pans} discs</text>'
+        )
+    if prospector:
+        shape += _prospector(x + CARD_W / 2, y + CARD_H / 2)
+    return f'<g id="{name}">{shape}</g>'
+
+
+@cache
+def _take(name: str, action: str, title: str, x: float, y: float) -> str:
+    """The seat's clickable frame round a card it may take (on top of the public card)."""
+    return (
+        f'<g id="take-{name}" class="action" data-action="{escape(action, quote=True)}"'
+        f' style="cursor:pointer"><title>{escape(title)}</title>'
+        f'<rect x="{x - 2}" y="{y - 2}" width="{CARD_W + 4}" height="{CARD_H + 4}" rx="10"'
+        f' fill="#fff" fill-opacity="0" stroke="#1b7f3a" stroke-width="3"/></g>'
+    )
+
+
+def svg_layers(state: YukonState, seat: int | None = None) -> svg.Layers:
+    """The board as DESIGN.md §3b's layers: the grid's printing (static), the cards and
+    the players' piles (public, one element per place and per player), the frames and
+    buttons of the seat's legal moves (seat)."""
+    g = state.game
+    view = state.observation(None)  # the public layer is what a spectator sees
+    size = view["size"]
+    width, height, static = _static(size, g.num_players, g.expansion)
+    to_move = view["to_move"]
+    public: list[tuple[str, str]] = []
+    pans, here = view["pans"], view["prospector"]
     for r, row in enumerate(view["grid"]):
+        y = OY + r * (CARD_H + GAP)
         for c, tok in enumerate(row):
             name = f"{chr(ord('a') + c)}{r + 1}"
-            x, y = ox + c * (CARD_W + GAP), oy + r * (CARD_H + GAP)
-            shape = _card(tok, x, y)
-            if tok == "Pa" and name in view["pans"]:
-                shape += svg.element(
-                    "text",
-                    f"{view['pans'][name]} discs",
-                    x=x + CARD_W / 2,
-                    y=y + CARD_H - 8,
-                    text_anchor="middle",
-                    font_size=10,
-                    fill="#5b2c06",
-                )
-            if view["prospector"] == name:
-                shape += _prospector(x + CARD_W / 2, y + CARD_H / 2)
-            actions = [s for s in legal if _target(s) == name] if acting else []
-            if actions:
-                shape += svg.element(
-                    "rect",
-                    x=x - 2,
-                    y=y - 2,
-                    width=CARD_W + 4,
-                    height=CARD_H + 4,
-                    rx=10,
-                    fill="none",
-                    stroke="#1b7f3a",
-                    stroke_width=3,
-                )
-                body.append(
-                    svg.actionable(
-                        shape,
-                        actions[0],
-                        f"take {C.name(C.parse_token(tok))} at {name} ({actions[0]})",
-                    )
-                )
-            else:
-                body.append(shape)
-    body.extend(_legend(ox, legend_y, g.expansion))
-    # the buttons beside the board only for the seat to move, never for a spectator
-    body.extend(
-        _panel(state, view, panel_x, oy, legal if seat is not None and seat == to_move else {})
-    )
-    return svg.document(width, height, body, title="Yukon")
+            pan = pans.get(name) if tok == "Pa" else None
+            public.append((name, _cell(name, tok, OX + c * (CARD_W + GAP), y, pan, here == name)))
+    panel_x = OX + size * (CARD_W + GAP) + 30
+    panel, yy = _panel(view, panel_x, OY)
+    public.extend(panel)
+    seat_layer: list[tuple[str, str]] = []
+    if seat is None or seat == to_move:
+        legal = [state.action_to_string(a) for a in state.legal_actions()]
+        taken: set[str] = set()
+        grid = view["grid"]
+        for s in legal:
+            target = _target(s)
+            if target is None or target in taken:
+                continue
+            taken.add(target)
+            c, r = ord(target[0]) - ord("a"), int(target[1:]) - 1
+            title = f"take {C.name(C.parse_token(grid[r][c]))} at {target} ({s})"
+            x, y = OX + c * (CARD_W + GAP), OY + r * (CARD_H + GAP)
+            seat_layer.append((f"take-{target}", _take(target, s, title, x, y)))
+        # the buttons beside the board only for the seat to move, never for a spectator
+        if seat is not None:
+            seat_layer.extend(_choices([s for s in legal if _target(s) is None], panel_x, yy))
+    return svg.Layers(width, height, static, tuple(public), tuple(seat_layer), title="Yukon")
+
+
+def svg_board(state: YukonState, seat: int | None = None) -> str:
+    return svg_layers(state, seat).compose()
 
 
 def _target(action: str) -> str | None:
@@ -267,6 +287,7 @@ def _target(action: str) -> str | None:
     return None
 
 
+@cache
 def _mini_card(tok: str, x: float, y: float) -> str:
     """A collected card in a player's row: 24 x 32, its token written on it."""
     fill = (
@@ -300,60 +321,91 @@ def _prospector(cx: float, cy: float) -> str:
     )
 
 
-def _panel(
-    state: YukonState, view: dict[str, Any], x: float, y: float, legal: dict[str, int]
-) -> list[str]:
+def _panel(view: dict[str, Any], x: float, y: float) -> tuple[list[tuple[str, str]], float]:
+    """The status line and one element per player (``p1-panel``...), and where the panel
+    ends (the seat's buttons go below)."""
     out = []
     status = "Game over" if view["terminal"] else f"Next take: {view['axis']}"
     if view["order"] != "clockwise":
         status += " · order reversed"
-    out.append(svg.element("text", status, x=x, y=y + 4, font_size=15, fill="#3b2a14"))
+    out.append(
+        (
+            "status",
+            f'<text id="status" x="{x}" y="{y + 4}" font-size="15" fill="#3b2a14">'
+            f"{escape(status)}</text>",
+        )
+    )
     yy = y + 24
     for p, info in enumerate(view["players"]):
-        colour = PLAYER_COLOURS[p]
-        bold = "bold" if view["to_move"] == p else "normal"
-        label = f"P{p + 1}  {info['points']} pts" + (
-            "  + Prospector 5" if info["prospector"] else ""
-        )
-        if view["to_move"] == p:  # a triangle drawn as a shape, not a font glyph
-            out.append(
-                svg.element(
-                    "path",
-                    d=f"M{x - 14},{yy + 3} L{x - 4},{yy + 9} L{x - 14},{yy + 15} Z",
-                    fill=colour,
-                )
-            )
-        out.append(
-            svg.element("text", label, x=x, y=yy + 14, font_size=15, font_weight=bold, fill=colour)
-        )
-        yy += 22
+        moving = view["to_move"] == p
+        out.append((f"p{p + 1}-name", _name(p, yy, x, moving, info["points"], info["prospector"])))
         cards = info["cards"] + info["townsfolk"] + [f"{t}" for t in info["taught"]]
-        for i, tok in enumerate(cards[:24]):
-            cx, cy = x + (i % 12) * 26, yy + (i // 12) * 36
-            out.append(_mini_card(tok, cx, cy))
-        yy += 36 * max(1, (min(len(cards), 24) + 11) // 12) + 6
-        if info["discs"]:
-            out.append(
-                svg.element(
-                    "text",
-                    "discs: " + " ".join(map(str, info["discs"])),
-                    x=x,
-                    y=yy + 4,
-                    font_size=12,
-                    fill="#5a3d00",
-                )
+        markup, yy = _pile(p, yy + 22, x, tuple(cards), tuple(info["discs"]))
+        out.append((f"p{p + 1}-panel", markup))
+    return out, yy
+
+
+@cache
+def _name(p: int, yy: float, x: float, moving: bool, points: int, prospector: bool) -> str:
+    """A player's name and points (``p1-name``), an arrow before the one to move."""
+    colour = PLAYER_COLOURS[p]
+    arrow = ""
+    if moving:  # a triangle drawn as a shape, not a font glyph
+        arrow = (
+            f'<path d="M{x - 14},{yy + 3} L{x - 4},{yy + 9} L{x - 14},{yy + 15} Z"'
+            f' fill="{colour}"/>'
+        )
+    label = f"P{p + 1}  {points} pts" + ("  + Prospector 5" if prospector else "")
+    weight = "bold" if moving else "normal"
+    return (
+        f'<g id="p{p + 1}-name">{arrow}<text x="{x}" y="{yy + 14}" font-size="15"'
+        f' font-weight="{weight}" fill="{colour}">{label}</text></g>'
+    )
+
+
+@lru_cache(maxsize=2048)  # keyed by piles: bounded, as a server runs for days
+def _pile(
+    p: int, yy: float, x: float, cards: tuple[str, ...], discs: tuple[int, ...]
+) -> tuple[str, float]:
+    """One player's collected cards and discs (``p1-panel``), and where it ends."""
+    out = [f'<g id="p{p + 1}-panel">']
+    for i, tok in enumerate(cards[:24]):
+        out.append(_mini_card(tok, x + (i % 12) * 26, yy + (i // 12) * 36))
+    yy += 36 * max(1, (min(len(cards), 24) + 11) // 12) + 6
+    if discs:
+        out.append(
+            f'<text x="{x}" y="{yy + 4}" font-size="12" fill="#5a3d00">'
+            f"discs: {' '.join(map(str, discs))}</text>"
+        )
+        yy += 16
+    out.append("</g>")
+    return "".join(out), yy
+
+
+def _choices(choices: list[str], x: float, yy: float) -> list[tuple[str, str]]:
+    """The seat's buttons for the moves that name no card (``choice-1``...)."""
+    if not choices:
+        return []
+    out = [
+        (
+            "choose",
+            f'<text id="choose" x="{x}" y="{yy + 14}" font-size="14" fill="#3b2a14">Choose:</text>',
+        )
+    ]
+    yy += 20
+    for i, s in enumerate(choices[:16]):
+        box = svg.element(
+            "rect", x=x, y=yy, width=200, height=22, rx=5, fill="#fff8e6", stroke="#1b7f3a"
+        ) + svg.element("text", s, x=x + 8, y=yy + 15, font_size=13, fill="#1b3a1b")
+        a = escape(s, quote=True)
+        out.append(
+            (
+                f"choice-{i + 1}",
+                f'<g id="choice-{i + 1}" class="action" data-action="{a}" style="cursor:pointer">'
+                f"<title>{escape(s)}</title>{box}</g>",
             )
-            yy += 16
-    choices = [s for s in legal if _target(s) is None]
-    if choices:
-        out.append(svg.element("text", "Choose:", x=x, y=yy + 14, font_size=14, fill="#3b2a14"))
-        yy += 20
-        for s in choices[:16]:
-            box = svg.element(
-                "rect", x=x, y=yy, width=200, height=22, rx=5, fill="#fff8e6", stroke="#1b7f3a"
-            ) + svg.element("text", s, x=x + 8, y=yy + 15, font_size=13, fill="#1b3a1b")
-            out.append(svg.actionable(box, s))
-            yy += 26
+        )
+        yy += 26
     return out
 
 
@@ -427,4 +479,6 @@ def _legend(x: float, y: float, expansion: bool) -> list[str]:
     return out
 
 
-RENDERER: Renderer[YukonState] = Renderer(text_board=text_board, svg_board=svg_board)
+RENDERER: Renderer[YukonState] = Renderer(
+    text_board=text_board, svg_board=svg_board, svg_layers=svg_layers
+)
