@@ -28,7 +28,9 @@ Any atomic action (``build 612>613``, ``move 613``, ``end move``) is a command t
 from __future__ import annotations
 
 import html
+import itertools
 from collections.abc import Sequence
+from typing import Any
 
 from motherlode.core import svg as svgh
 from motherlode.core.errors import IllegalActionError, NotationError
@@ -96,8 +98,11 @@ def _build_route(state: EurorailsState, text: str) -> BuildRoute:
     body = t[6:].strip()
     p = state.current_player()
     if state.phase != BUILD or p < 0:
-        raise _refuse(t, "track is built in the building phase, after the train moves "
-                      "('end move' first)", "How to Play")
+        raise _refuse(
+            t,
+            "track is built in the building phase, after the train moves ('end move' first)",
+            "How to Play",
+        )
     if body.lower().startswith("to "):
         goal = place_posts(state, body[3:])
         sources = _build_sources(state, p)
@@ -109,9 +114,7 @@ def _build_route(state: EurorailsState, text: str) -> BuildRoute:
             )
         start, goal = pair
         b = state.game.board
-        sources = {
-            m for m in start if m in state.net[p] or b.terrain[m] in (CENTRE, OUTPOST)
-        }
+        sources = {m for m in start if m in state.net[p] or b.terrain[m] in (CENTRE, OUTPOST)}
         if not sources:
             raise _refuse(
                 t,
@@ -121,15 +124,24 @@ def _build_route(state: EurorailsState, text: str) -> BuildRoute:
         if b.terrain[start[0]] in (CENTRE, OUTPOST):
             sources = set(b.city_posts[b.city_of[start[0]]]) | (sources & set(state.net[p]))
     if set(goal) & sources and not state.net[p]:
-        raise _refuse(t, f"P{p + 1} has no track yet: name where it starts, "
-                      f"'build Paris-{post_name(state, goal[0])}'", "Building Railroads")
+        raise _refuse(
+            t,
+            f"P{p + 1} has no track yet: name where it starts, "
+            f"'build Paris-{post_name(state, goal[0])}'",
+            "Building Railroads",
+        )
     if set(goal) & sources:
-        raise _refuse(t, f"P{p + 1}'s track already reaches {post_name(state, goal[0])}",
-                      "Building Railroads")
+        raise _refuse(
+            t, f"P{p + 1}'s track already reaches {post_name(state, goal[0])}", "Building Railroads"
+        )
     route = plan_build(state, p, goal, sources)
     if route is None or not route.builds:
-        raise _refuse(t, "no legal track leads there (right of way, city limits, ferry "
-                      "limits, red areas, the blocking rule)", "Building Railroads")
+        raise _refuse(
+            t,
+            "no legal track leads there (right of way, city limits, ferry "
+            "limits, red areas, the blocking rule)",
+            "Building Railroads",
+        )
     if route.now == 0:
         raise _refuse(t, _no_room(state, p, route), "Building Railroads; No Credit / No Loans")
     return route
@@ -146,20 +158,26 @@ def _move_route(state: EurorailsState, text: str) -> MoveRoute:
     t = _words(text)
     p = state.current_player()
     if state.phase != OPS or p < 0:
-        raise _refuse(t, "the train moves in the operations phase, before building",
-                      "How to Play")
+        raise _refuse(t, "the train moves in the operations phase, before building", "How to Play")
     if state.pos[p] < 0:
-        raise _refuse(t, "the train is not on the map yet ('start Paris' first)",
-                      "Hauling Freight: Starting Your Train")
+        raise _refuse(
+            t,
+            "the train is not on the map yet ('start Paris' first)",
+            "Hauling Freight: Starting Your Train",
+        )
     goal = place_posts(state, t[8:])
     route = plan_move(state, goal)
     if route is None:
-        raise _refuse(t, f"no track the train may use leads to {post_name(state, goal[0])}",
-                      "Running the Train")
+        raise _refuse(
+            t,
+            f"no track the train may use leads to {post_name(state, goal[0])}",
+            "Running the Train",
+        )
     if not route.actions:
         if route.arrives:
-            raise _refuse(t, f"the train is at {post_name(state, goal[0])} already",
-                          "Running the Train")
+            raise _refuse(
+                t, f"the train is at {post_name(state, goal[0])} already", "Running the Train"
+            )
         raise _refuse(t, "the train has no movement left this turn", "Running the Train")
     return route
 
@@ -198,8 +216,12 @@ def _upgrade(state: EurorailsState, t: str) -> list[Action]:
     if len(options) == 1:
         return options
     if not options:
-        raise _refuse(t, "no upgrade is open now (20 M instead of building, in the building "
-                      "phase, before any track)", "Loco (Locomotive) Cards")
+        raise _refuse(
+            t,
+            "no upgrade is open now (20 M instead of building, in the building "
+            "phase, before any track)",
+            "Loco (Locomotive) Cards",
+        )
     names = " or ".join(f"'{state.action_to_string(a)}'" for a in options)
     raise NotationError(f"eurorails: {t!r}: which train? {names}")
 
@@ -241,14 +263,21 @@ def _at(state: EurorailsState, m: int) -> tuple[float, float]:
 
 def _line(state: EurorailsState, a: int, c: int, dashed: bool) -> str:
     (ax, ay), (cx, cy) = _at(state, a), _at(state, c)
-    style = {"stroke_dasharray": "5 4", "stroke_opacity": 0.6} if dashed else {}
+    style: dict[str, Any] = {"stroke_dasharray": "5 4", "stroke_opacity": 0.6} if dashed else {}
     return svgh.element(
-        "line", x1=ax, y1=ay, x2=cx, y2=cy, stroke=ROUTE_COLOUR, stroke_width=4,
-        stroke_linecap="round", **style,
+        "line",
+        x1=ax,
+        y1=ay,
+        x2=cx,
+        y2=cy,
+        stroke=ROUTE_COLOUR,
+        stroke_width=4,
+        stroke_linecap="round",
+        **style,
     )
 
 
-def _dot(state: EurorailsState, m: int, r: float, **style: object) -> str:
+def _dot(state: EurorailsState, m: int, r: float, **style: Any) -> str:
     x, y = _at(state, m)
     return svgh.element("circle", cx=x, cy=y, r=r, **style)
 
@@ -280,7 +309,11 @@ def _build_preview(state: EurorailsState, text: str) -> Preview:
     parts = [_line(state, a, c, i >= now) for i, (a, c) in enumerate(segs)]
     parts.append(_dot(state, segs[-1][1], 6, fill="none", stroke=ROUTE_COLOUR, stroke_width=2))
     return Preview(
-        text, summary, route.builds[:now], tuple(details), _group(parts, summary),
+        text,
+        summary,
+        route.builds[:now],
+        tuple(details),
+        _group(parts, summary),
         _texts(state, route.builds[:now]),
     )
 
@@ -308,14 +341,20 @@ def _move_preview(state: EurorailsState, text: str) -> Preview:
     if route.actions and g.FERRY0 <= route.actions[-1] < g.FERRY0 + 6:
         details.append(f"boards the ferry at {post_name(state, posts[-1])}: the move ends here")
     elif not route.arrives:
-        details.append(f"the movement ends at {post_name(state, posts[-1])}; "
-                       f"{route.left} more steps in a later turn")
+        details.append(
+            f"the movement ends at {post_name(state, posts[-1])}; "
+            f"{route.left} more steps in a later turn"
+        )
     details.append(f"{state.moves - steps} mileposts of movement left after it")
     parts = [_dot(state, m, 4, fill=ROUTE_COLOUR, fill_opacity=0.18) for m in sorted(reach(state))]
-    parts += [_line(state, a, c, False) for a, c in zip(posts, posts[1:], strict=False)]
+    parts += [_line(state, a, c, False) for a, c in itertools.pairwise(posts)]
     parts.append(_dot(state, posts[-1], 6, fill="none", stroke=ROUTE_COLOUR, stroke_width=2))
     return Preview(
-        text, summary, route.actions, tuple(details), _group(parts, summary),
+        text,
+        summary,
+        route.actions,
+        tuple(details),
+        _group(parts, summary),
         _texts(state, route.actions),
     )
 
@@ -401,11 +440,16 @@ def _phrase(s: EurorailsState, a: Action) -> str:
         return "ends the move"
     if a == g.DISCARD:
         return "discards the hand"
-    for verb, said in (("pick ", "picks up "), ("drop ", "drops "), ("deliver ", "delivers "),
-                       ("upgrade ", "upgrades to "), ("start ", "starts the train in "),
-                       ("ferry ", "boards the ferry of ")):
+    for verb, said in (
+        ("pick ", "picks up "),
+        ("drop ", "drops "),
+        ("deliver ", "delivers "),
+        ("upgrade ", "upgrades to "),
+        ("start ", "starts the train in "),
+        ("ferry ", "boards the ferry of "),
+    ):
         if text.startswith(verb):
-            return said + text[len(verb):]
+            return said + text[len(verb) :]
     return text
 
 

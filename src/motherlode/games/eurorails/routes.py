@@ -349,9 +349,7 @@ def plan_move(state: EurorailsState, targets: list[int] | set[int]) -> MoveRoute
     return None
 
 
-def _move_search(
-    state: EurorailsState, goal: set[int], own_only: bool
-) -> list[Action] | None:
+def _move_search(state: EurorailsState, goal: set[int], own_only: bool) -> list[Action] | None:
     """Fewest-fee then fewest-milepost actions to ``goal`` with unlimited movement, the
     engine's move rules (reversing only in cities, rent) applied on copies; a ferry port
     on the way is boarded when the place lies beyond it."""
@@ -360,7 +358,9 @@ def _move_search(
     s0.moves = 10**4
     key0 = (s0.pos[p], s0.prev[p], tuple(s0.rented))
     heap: list[tuple[int, int, int, tuple[int, int, tuple[int, ...]]]] = [(0, 0, 0, key0)]
-    states = {key0: (s0, [])}
+    states: dict[tuple[int, int, tuple[int, ...]], tuple[EurorailsState, list[Action]]] = {
+        key0: (s0, [])
+    }
     seen: set[tuple[int, int, tuple[int, ...]]] = set()
     tick = 0
     ferries: list[tuple[int, int, list[Action], EurorailsState]] = []
