@@ -204,6 +204,11 @@ class Orders(Generic[S]):
     describe: Callable[[S, Sequence[Action]], list[str]]
     """Phrases for a run of actions applied from this state on ("builds Paris-Lyon (9
     mileposts, 11 M)", "ends the turn"): a bot's turn in one line."""
+    examples: tuple[tuple[str, str], ...] = ()
+    """``(command, what it does)`` pairs for a help screen."""
+    ends_turn: Callable[[S, Action], bool] | None = None
+    """Does this action (legal here, not yet applied) end the seat's turn? Where a seat
+    takes turns in a row, a bot's turns are then told one line each."""
 
 
 def wire(

@@ -57,6 +57,11 @@ def _refuse(text: str, why: str, rule: str) -> IllegalActionError:
     return IllegalActionError(f"eurorails: {text!r}: {why} (rulebook: {rule})", rule=rule)
 
 
+def _n(k: int, what: str) -> str:
+    """``3 mileposts``, ``1 milepost``."""
+    return f"{k} {what}" + ("" if k == 1 else "s")
+
+
 def _words(text: str) -> str:
     return " ".join(text.split())
 
@@ -303,7 +308,7 @@ def _build_preview(state: EurorailsState, text: str) -> Preview:
     if now < len(segs):
         rest = route.cost - route.now_cost
         details.append(
-            f"the rest, {len(segs) - now} mileposts for {rest} M, in a later turn "
+            f"the rest, {_n(len(segs) - now, 'milepost')} for {rest} M, in a later turn "
             f"(from {post_name(state, segs[now][0])})"
         )
     parts = [_line(state, a, c, i >= now) for i, (a, c) in enumerate(segs)]
@@ -343,9 +348,9 @@ def _move_preview(state: EurorailsState, text: str) -> Preview:
     elif not route.arrives:
         details.append(
             f"the movement ends at {post_name(state, posts[-1])}; "
-            f"{route.left} more steps in a later turn"
+            f"{_n(route.left, 'more milepost')} in a later turn"
         )
-    details.append(f"{state.moves - steps} mileposts of movement left after it")
+    details.append(f"{_n(state.moves - steps, 'milepost')} of movement left after it")
     parts = [_dot(state, m, 4, fill=ROUTE_COLOUR, fill_opacity=0.18) for m in sorted(reach(state))]
     parts += [_line(state, a, c, False) for a, c in itertools.pairwise(posts)]
     parts.append(_dot(state, posts[-1], 6, fill="none", stroke=ROUTE_COLOUR, stroke_width=2))
@@ -453,4 +458,23 @@ def _phrase(s: EurorailsState, a: Action) -> str:
     return text
 
 
-ORDERS: Orders[EurorailsState] = Orders(expand=expand, preview=preview, describe=describe)
+EXAMPLES = (
+    ("build to Lyon", "the cheapest track from your network to a place"),
+    ("build Paris-Lyon", "the cheapest track between two places"),
+    ("move to Lyon", "the train along the track to a place"),
+    ("pick Wine", "pick up a load here"),
+    ("drop Wine", "deliver it here (else drop it)"),
+    ("upgrade", "upgrade the train"),
+    ("discard", "discard the hand instead of the turn"),
+    ("end", "end the turn"),
+)
+
+
+def ends_turn(state: EurorailsState, action: Action) -> bool:
+    """``end turn`` ends a turn (and so does boarding a ferry with ``end`` to follow)."""
+    return action == state.game.END_BUILD
+
+
+ORDERS: Orders[EurorailsState] = Orders(
+    expand=expand, preview=preview, describe=describe, examples=EXAMPLES, ends_turn=ends_turn
+)
