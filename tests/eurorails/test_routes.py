@@ -228,7 +228,7 @@ def test_right_of_way_a_route_goes_round_another_players_track() -> None:
 
 def test_building_refusals_name_the_rule() -> None:
     s = standard()
-    with pytest.raises(NotationError, match="no place 'Atlantis'"):
+    with pytest.raises(NotationError, match="no place called 'Atlantis'"):
         s.expand("build to Atlantis")
     with pytest.raises(IllegalActionError, match="Beginning Construction"):
         s.expand("build Lyon-Paris")

@@ -203,7 +203,7 @@ def test_a_route_command_is_previewed_on_the_first_click_and_built_on_the_second
 
     target("build to Atlantis").click()
     page.wait_for_selector("#message:not([hidden])")
-    assert "no place 'Atlantis'" in page.inner_text("#message")
+    assert "no place called 'Atlantis'" in page.inner_text("#message")
     page.evaluate("document.getElementById('cmd-target').remove()")
     version = page.get_attribute("#match", "data-version")
     target("build Paris-Lyon").click()

@@ -71,7 +71,7 @@ def test_a_command_replays_from_the_database_as_one_line(client: TestClient) -> 
 def test_a_bad_command_is_refused_with_the_reason_and_changes_nothing(client: TestClient) -> None:
     mid, token, s = _eurorails(client)
     for command, words in [
-        ("build to Atlantis", "no place 'Atlantis'"),
+        ("build to Atlantis", "no place called 'Atlantis'"),
         ("move to Lyon", "the operations phase"),
         ("build Lyon-Paris", "Lyon is neither on P1's track nor a major city"),
     ]:

@@ -44,7 +44,7 @@ def test_two_building_turns_and_an_operating_turn_with_route_commands(tmp_path: 
     out = answer(child, "help")
     assert "build Paris-Lyon   the cheapest track between two places" in out
     out = answer(child, "build to Atlantis")  # the wrong input
-    assert "eurorails: no place 'Atlantis' on the map" in out
+    assert "eurorails: no place called 'Atlantis'" in out
     # building turn 1
     out = ask(child, "build Paris-Lyon")
     assert "P1 builds Paris–Lyon: 9 mileposts, 11 M" in out
@@ -76,15 +76,15 @@ def test_two_building_turns_and_an_operating_turn_with_route_commands(tmp_path: 
     out = answer(child, "start Paris")
     assert "P1 puts its train in Paris" in out
     out = ask(child, "move to Marseille")
-    assert "P1 moves Paris–1311: 9 mileposts" in out
-    assert "the movement ends at 1311; 8 more mileposts in a later turn" in out
+    assert "P1 moves Paris–AD46: 9 mileposts" in out
+    assert "the movement ends at AD46; 8 more mileposts in a later turn" in out
     out = answer(child, "y")
     assert "Freight at 1311" in out
     ask(child, "end")
     out = answer(child, "y")
     out = answer(child, "log")
     assert "P1 builds Paris–Lyon: 9 mileposts, 11 M" in out
-    assert "P1 moves Paris–1311: 9 mileposts" in out
+    assert "P1 moves Paris–AD46: 9 mileposts" in out
     child.sendline("quit")
     child.expect(pexpect.EOF)
     record = json.loads(saved.read_text())

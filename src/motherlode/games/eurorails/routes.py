@@ -31,8 +31,8 @@ from __future__ import annotations
 import heapq
 from dataclasses import dataclass
 
-from motherlode.core.errors import NotationError
 from motherlode.core.protocol import Action
+from motherlode.games.eurorails import places
 from motherlode.games.eurorails.board import OUTPOST
 from motherlode.games.eurorails.constants import BUILD, OPS, SPEND_LIMIT
 from motherlode.games.eurorails.game import EurorailsState
@@ -88,43 +88,32 @@ class MoveRoute:
 
 
 def place_posts(state: EurorailsState, text: str) -> list[int]:
-    """The mileposts of a place: a city's (every milepost of a major city), or a milepost
-    by its name or number. Unknown text raises :class:`NotationError` naming it.
+    """The mileposts of a place: a city's (every milepost of a major city), or one milepost
+    by its name (``Paris-NE``, a square ``AD46``, a legacy number). Case and accents do not
+    matter; unknown text raises :class:`NotationError` naming it, with the nearest names.
 
     >>> import motherlode
     >>> s = motherlode.load("eurorails", players=2).new_initial_state()
-    >>> len(place_posts(s, "paris")), len(place_posts(s, "Lyon"))
-    (7, 1)
+    >>> len(place_posts(s, "paris")), len(place_posts(s, "Lyon")), len(place_posts(s, "munchen"))
+    (7, 1, 1)
+    >>> place_posts(s, "Paris-NE") == [s.game.board.nb[place_posts(s, "Paris")[0] * 6 + 1]]
+    True
     """
     b = state.game.board
-    t = " ".join(text.split())
-    lowered = {name.lower(): k for k, name in enumerate(b.city_names)}
-    k = lowered.get(t.lower())
+    key = places.fold(text)
+    cities = {places.fold(name): k for k, name in enumerate(b.city_names)}
+    k = cities.get(key)
     if k is not None:
         return list(b.city_posts[k])
-    try:  # the milepost names of places.py, where that module is present
-        from motherlode.games.eurorails import places  # type: ignore[attr-defined]
-
-        return [int(places.milepost_index(b, t))]
-    except (ImportError, AttributeError):
-        pass
-    except (ValueError, KeyError) as err:
-        raise NotationError(f"eurorails: no place {text!r} on the map ({err})") from None
-    if t.isdigit() and int(t) < b.n:
-        return [int(t)]
-    raise NotationError(f"eurorails: no place {text!r} on the map (a city's name or a milepost)")
+    return [places.milepost_index(b, text)]
 
 
 def post_name(state: EurorailsState, m: int) -> str:
-    """A milepost as a person reads it (places.py's names where present)."""
+    """A milepost as a route names it: its city (a major city's outposts too, so that a
+    route out of Paris is "Paris–Lyon"), else its name on the map (a square, ``AD46``)."""
     b = state.game.board
-    try:
-        from motherlode.games.eurorails import places  # type: ignore[attr-defined]
-
-        return str(places.milepost_name(b, m))
-    except (ImportError, AttributeError):
-        c = b.city_of[m]
-        return b.city_names[c] if c >= 0 else str(m)
+    c = b.city_of[m]
+    return b.city_names[c] if c >= 0 else places.milepost_name(b, m)
 
 
 # -- building ---------------------------------------------------------------------------
