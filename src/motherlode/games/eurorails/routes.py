@@ -316,8 +316,29 @@ def _move_options(s: EurorailsState, own_only: bool) -> list[Action]:
     return out
 
 
-def _fee_paid(before: EurorailsState, after: EurorailsState, p: int) -> int:
-    return max(0, before.cash[p] - after.cash[p])
+Snap = tuple[int, int, int, int, tuple[int, ...], tuple[int, ...], int]
+"""What a move changes: the train's milepost and the one it came from, the movement left,
+the half-rate bits, the rent paid this turn, the cash, and the fees owed (Late Payment)."""
+
+
+def _save(w: EurorailsState, p: int) -> Snap:
+    return (w.pos[p], w.prev[p], w.moves, w.halved, tuple(w.rented), tuple(w.cash), len(w.late))
+
+
+def _load(w: EurorailsState, p: int, snap: Snap) -> None:
+    w.pos[p], w.prev[p], w.moves, w.halved = snap[0], snap[1], snap[2], snap[3]
+    w.rented[:] = snap[4]
+    w.cash[:] = snap[5]
+    del w.late[snap[6] :]
+
+
+def _step(w: EurorailsState, p: int, a: Action) -> None:
+    """One move (or the Chunnel) by the engine's own rule methods, on the probe ``w``."""
+    g = w.game
+    if a == g.CHUNNEL_MOVE:
+        w._chunnel(p)
+    else:
+        w._move(p, a - g.MOVE0)
 
 
 def plan_move(state: EurorailsState, targets: list[int] | set[int]) -> MoveRoute | None:
@@ -328,6 +349,8 @@ def plan_move(state: EurorailsState, targets: list[int] | set[int]) -> MoveRoute
     if state.phase != OPS or state.current_player() < 0:
         return None
     p = state.current_player()
+    if state.pos[p] < 0:
+        return None
     goal = set(targets)
     if state.pos[p] in goal:
         return MoveRoute((), (state.pos[p],), 0, True, 0)
@@ -340,81 +363,80 @@ def plan_move(state: EurorailsState, targets: list[int] | set[int]) -> MoveRoute
 
 def _move_search(state: EurorailsState, goal: set[int], own_only: bool) -> list[Action] | None:
     """Fewest-fee then fewest-milepost actions to ``goal`` with unlimited movement, the
-    engine's move rules (reversing only in cities, rent) applied on copies; a ferry port
-    on the way is boarded when the place lies beyond it."""
+    engine's move rules (reversing only in cities, rent) applied on one probe copy whose
+    moving fields are saved and restored; a ferry port on the way is boarded when the
+    place lies beyond it."""
     p = state.current_player()
-    s0 = state.clone()
-    s0.moves = 10**4
-    key0 = (s0.pos[p], s0.prev[p], tuple(s0.rented))
+    w = state.clone()
+    w.moves = 10**4
+    start = _save(w, p)
+    key0 = (start[0], start[1], start[4])
     heap: list[tuple[int, int, int, tuple[int, int, tuple[int, ...]]]] = [(0, 0, 0, key0)]
-    states: dict[tuple[int, int, tuple[int, ...]], tuple[EurorailsState, list[Action]]] = {
-        key0: (s0, [])
-    }
+    states: dict[tuple[int, int, tuple[int, ...]], tuple[Snap, list[Action]]] = {key0: (start, [])}
     seen: set[tuple[int, int, tuple[int, ...]]] = set()
     tick = 0
-    ferries: list[tuple[int, int, list[Action], EurorailsState]] = []
+    ferries: list[tuple[int, int, list[Action], Snap]] = []
+    b = w.game.board
     while heap:
         fee, steps, _, key = heapq.heappop(heap)
         if key in seen:
             continue
         seen.add(key)
-        s, acts = states[key]
-        if s.pos[p] in goal:
+        snap, acts = states[key]
+        if snap[0] in goal:
             return acts
-        ferries.extend(_ferry_options(s, acts, fee, steps))
-        for a in _move_options(s, own_only):
-            t = s.clone()
-            t.apply_unchecked(a)
-            nkey = (t.pos[p], t.prev[p], tuple(t.rented))
+        _load(w, p, snap)
+        if b.link_at[snap[0]] >= 0:
+            ferries.extend((fee, steps, [*acts, a], snap) for a in _ferry_actions(w))
+        for a in _move_options(w, own_only):
+            _step(w, p, a)
+            after = _save(w, p)
+            _load(w, p, snap)
+            nkey = (after[0], after[1], after[4])
             if nkey in seen:
                 continue
-            nfee = fee + _fee_paid(s, t, p)
             old = states.get(nkey)
             if old is None or len(old[1]) > len(acts) + 1:
-                states[nkey] = (t, [*acts, a])
+                states[nkey] = (after, [*acts, a])
                 tick += 1
+                nfee = fee + max(0, snap[5][p] - after[5][p])
                 heapq.heappush(heap, (nfee, steps + 1, tick, nkey))
-    for _, _, acts, t in sorted(ferries, key=lambda f: (f[0], f[1])):
-        if _beyond(t, goal, own_only):
+    for _, _, acts, snap in sorted(ferries, key=lambda f: (f[0], f[1])):
+        _load(w, p, snap)
+        if _beyond(w, goal, own_only):
             return acts
     return None
 
 
-def _ferry_options(
-    s: EurorailsState, acts: list[Action], fee: int, steps: int
-) -> list[tuple[int, int, list[Action], EurorailsState]]:
-    g = s.game
-    out = []
-    for a in s.legal_actions() if s.phase == OPS else []:
-        if g.FERRY0 <= a < g.FERRY0 + 6:
-            out.append((fee, steps, [*acts, a], s))
-    return out
+def _ferry_actions(w: EurorailsState) -> list[Action]:
+    g = w.game
+    return [a for a in w.legal_actions() if g.FERRY0 <= a < g.FERRY0 + 6]
 
 
 def _beyond(s: EurorailsState, goal: set[int], own_only: bool) -> bool:
     """Does track lead from the far port of the ferry at ``s``'s train to ``goal``?"""
-    g = s.game
-    b = g.board
+    b = s.game.board
     p = s.current_player()
     k = b.link_at[s.pos[p]]
     ends = b.links[k].ends
     far = ends[1] if ends[0] == s.pos[p] else ends[0]
-    t = s.clone()
-    t.pos[p], t.prev[p] = far, -1
-    t.halved = 0
+    w = s.clone()
+    w.pos[p], w.prev[p], w.halved, w.moves = far, -1, 0, 10**4
+    first = _save(w, p)
     seen = {far}
-    todo = [t]
+    todo = [first]
     while todo:
-        u = todo.pop()
-        if u.pos[p] in goal:
+        snap = todo.pop()
+        if snap[0] in goal:
             return True
-        u.moves = 10**4
-        for a in _move_options(u, own_only):
-            v = u.clone()
-            v.apply_unchecked(a)
-            if v.pos[p] not in seen:
-                seen.add(v.pos[p])
-                todo.append(v)
+        _load(w, p, snap)
+        for a in _move_options(w, own_only):
+            _step(w, p, a)
+            after = _save(w, p)
+            _load(w, p, snap)
+            if after[0] not in seen:
+                seen.add(after[0])
+                todo.append(after)
     return False
 
 
@@ -447,18 +469,22 @@ def reach(state: EurorailsState) -> set[int]:
     p = state.current_player()
     if state.pos[p] < 0:
         return set()
-    out = {state.pos[p]}
-    todo = [state.clone()]
-    seen = {(state.pos[p], state.prev[p], state.moves)}
+    w = state.clone()
+    first = _save(w, p)
+    out = {first[0]}
+    todo = [first]
+    seen = {(first[0], first[1], first[2], first[4])}
     while todo:
-        s = todo.pop()
-        for a in _move_options(s, own_only=False):
-            t = s.clone()
-            t.apply_unchecked(a)
-            key = (t.pos[p], t.prev[p], t.moves)
+        snap = todo.pop()
+        _load(w, p, snap)
+        for a in _move_options(w, own_only=False):
+            _step(w, p, a)
+            after = _save(w, p)
+            _load(w, p, snap)
+            key = (after[0], after[1], after[2], after[4])
             if key not in seen:
                 seen.add(key)
-                out.add(t.pos[p])
-                if t.moves > 0 and t.phase == OPS:
-                    todo.append(t)
+                out.add(after[0])
+                if after[2] > 0:
+                    todo.append(after)
     return out
