@@ -168,7 +168,7 @@ def _search(
         parent[(m, 0)] = None
         heap.append((0, 0, m, 0))
     heapq.heapify(heap)
-    refused: dict[int, bool] = {}
+    costs: dict[int, int] = {}
     while heap:
         cost, steps, m, k = heapq.heappop(heap)
         key = (m, k)
@@ -191,11 +191,12 @@ def _search(
                 to = b.nb[seg]
                 if to < 0 or seg in banned or (region is not None and to not in region):
                     continue
-                ok = refused.get(seg)
-                if ok is None:
-                    ok = refused[seg] = segment_refusal(state, p, m, d) is None
-                if ok:
-                    out.append((state.build_cost(p, m, d), seg, (to, k2), 1))
+                c = costs.get(seg)
+                if c is None:  # -1: refused (the rules that do not depend on the route)
+                    ok = segment_refusal(state, p, m, d) is None
+                    c = costs[seg] = state.build_cost(p, m, d) if ok else -1
+                if c >= 0:
+                    out.append((c, seg, (to, k2), 1))
         for c, seg, nkey, s in out:
             nc = cost + c
             if nc < best.get(nkey, 1 << 30):
