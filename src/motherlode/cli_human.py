@@ -10,6 +10,12 @@ so a game played here and its record replay identically.
 ``undo`` follows the web page's rule: back to the asking person's last decision, never
 past a roll, a draw or a reveal, nor past another person's decision (bots' replies to the
 undone move are undone with it).
+
+A game with commands for people (``state.expand``, e.g. Eurorails' ``build to Lyon``)
+takes them at the prompt: the state's ``preview`` (the route, its cost, what remains this
+turn) is shown to confirm with ``y`` (or ``n``, or another command instead); the command's
+actions are then applied as one step (one line in the log, one ``undo``). A bot's run of
+decisions in such a game is printed as one line from the state's ``describe``.
 """
 
 from __future__ import annotations
@@ -142,6 +148,9 @@ class TerminalGame:
         self._setup_draws = 0
         self._setup_line = ""
         self._decided = False
+        self._queue: list[Action] = []  # a confirmed command's actions still to apply
+        self._commanded = False  # the action being applied is a command's (logged whole)
+        self._bot_run: tuple[int, State, list[Action]] | None = None  # a bot's actions
 
     # -- naming ---------------------------------------------------------------------
 
@@ -173,9 +182,14 @@ class TerminalGame:
 
     # -- playing ---------------------------------------------------------------------
 
-    def _apply(self, action: Action, narrate: bool = True) -> None:
+    def _apply(self, action: Action, narrate: bool = True, logged: bool = True) -> None:
         state = self.state
         chance = state.is_chance_node()
+        if not logged:  # one of a command's or a bot run's actions: its line comes whole
+            state.apply_action(action)
+            if self.svg is not None:
+                self.svg.write_text(self.state.render_svg(None))
+            return
         viewer = next(iter(self.humans)) if len(self.humans) == 1 else None
         try:
             line = state.narrate(action, viewer)
@@ -207,23 +221,69 @@ class TerminalGame:
         while not self.state.is_terminal():
             state = self.state
             if state.is_chance_node():
+                self._end_bot_run()
                 self._apply(state.sample_chance(self.rng))
                 continue
             seat = state.current_player()
             self._log_setup()
             if seat in self.humans:
+                self._end_bot_run()
+                if self._queue:  # the rest of a confirmed command
+                    self._apply_queued(seat)
+                    continue
                 self.snapshots.append(
                     _Snapshot(state.clone(), self.rng.getstate(), len(self.log), seat)
                 )
                 action = self.ask(seat)
                 if action is None:  # undone: ask again from the restored position
                     continue
-            else:
-                bot = self.agents[seat]
-                assert isinstance(bot, Agent)
-                action = bot.act(state.clone())
-            self._apply(action)
+                self._apply(action, logged=not self._queue and not self._commanded)
+                self._commanded = False
+                continue
+            bot = self.agents[seat]
+            assert isinstance(bot, Agent)
+            action = bot.act(state.clone())
+            if state.orders is None:
+                self._apply(action)
+                continue
+            if self._bot_run is None or self._bot_run[0] != seat:
+                self._end_bot_run()
+                self._bot_run = (seat, state.clone(), [])
+            self._bot_run[2].append(action)
+            ends = state.orders.ends_turn is not None and state.orders.ends_turn(state, action)
+            self._apply(action, logged=False)
+            if ends:
+                self._end_bot_run()
+        self._end_bot_run()
         return self.state
+
+
+    def _apply_queued(self, seat: int) -> None:
+        action = self._queue.pop(0)
+        if action not in self.state.legal_actions():
+            self._queue.clear()
+            self.say("the rest of the command no longer applies here", "red")
+            return
+        self._apply(action, logged=False)
+
+    def _end_bot_run(self) -> None:
+        """A bot's run of decisions, as one line ("P2 (greedy) builds Paris–Lyon (9
+        mileposts, 14 M), ends the turn")."""
+        if self._bot_run is None:
+            return
+        seat, before, actions = self._bot_run
+        self._bot_run = None
+        try:
+            phrases = before.describe(actions)
+        except Exception:  # a description bug must not stop a game: fall back to notation
+            phrases = [before.action_to_string(a) for a in actions[:1]]
+        self._line(f"{self.label(seat)} " + ", ".join(phrases))
+
+    def _line(self, line: str) -> None:
+        self._log_setup()
+        self.log.append(line)
+        if not self.quiet:
+            self.say(line)
 
     # -- a person's turn -----------------------------------------------------------------
 
@@ -289,8 +349,45 @@ class TerminalGame:
         command = self._commands().get(word.lower())
         if command is not None:
             return command(seat, rest.strip(), names, legal)
+        if self.state.orders is not None and not self._atomic(answer, legal):
+            return self.propose(seat, answer, names, legal)
         action = self.parse(answer, legal)
         return _ASK_AGAIN if action is None else action
+
+    def _atomic(self, answer: str, legal: list[Action]) -> bool:
+        try:
+            return self.state.string_to_action(answer) in legal
+        except MotherlodeError:
+            return False
+
+    def propose(self, seat: int, answer: str, names: list[str], legal: list[Action]) -> object:
+        """A command for people: its preview, then ``y`` applies it, ``n`` drops it, and
+        anything else is taken as the next answer (a changed command)."""
+        try:
+            preview = self.state.preview(answer)
+        except MotherlodeError as err:
+            self.say(f"{err} ('help' lists the commands)", "red")
+            return _ASK_AGAIN
+        if not preview.actions:
+            self.say(f"{answer!r} does nothing here", "red")
+            return _ASK_AGAIN
+        self.say(preview.summary, "bold")
+        for line in preview.details:
+            self.say(f"  {line}")
+        try:
+            reply = self.console.input("confirm? (y = yes, n = no, or change it) ").strip()
+        except (KeyboardInterrupt, EOFError):
+            self.console.print()
+            raise Quit from None
+        if reply.lower() in ("y", "yes"):
+            self._queue = list(preview.actions[1:])
+            self._commanded = True
+            self._line(preview.summary)
+            return preview.actions[0]
+        if reply.lower() in ("", "n", "no"):
+            self.say("not done", "dim")
+            return _ASK_AGAIN
+        return self.answer(seat, reply, names, legal)
 
     def _commands(self) -> dict[str, Any]:
         """The prompt's commands: each ``(seat, argument, names, legal)`` -> an outcome."""
@@ -362,6 +459,11 @@ class TerminalGame:
         self.say("Type a move's number or its notation (e.g. '" + names[0] + "'), or a command:")
         for command, what in COMMANDS.items():
             self.say(f"  {command:<12} {what}")
+        orders = self.state.orders
+        if orders is not None and orders.examples:
+            self.say("Commands of this game (each previewed, then confirmed with y):")
+            for example, what in orders.examples:
+                self.say(f"  {example:<18} {what}")
 
     def show_hint(self, names: Sequence[str], legal: list[Action]) -> None:
         from motherlode.agents import create

@@ -167,3 +167,58 @@ def test_one_eurorails_turn(browser: Any, live_server: LiveServer, shots: Path) 
     assert "hand" in details and "cash" in details and "loads" in details
     assert page.locator("#log li").count() > 0
     page.close()
+
+
+@pytest.mark.skipif("eurorails" not in motherlode.games(), reason="Eurorails is not registered")
+def test_a_route_command_is_previewed_on_the_first_click_and_built_on_the_second(
+    browser: Any, live_server: LiveServer, shots: Path
+) -> None:
+    """commands.js (no game knowledge): an element with data-command asks for the preview,
+    draws the engine's overlay and a confirm bar; the second click sends the command."""
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    made = page.request.post(
+        live_server.url + "/api/matches",
+        data={
+            "game": "eurorails",
+            "config": {"players": 2, "first_player": 0},
+            "seats": [{"kind": "human"}, {"kind": "bot", "spec": "greedy"}],
+        },
+    ).json()
+    token = next(s["token"] for s in made["seats"] if s["seat"] == 0)
+    page.goto(f"{live_server.url}/m/{made['id']}#t={token}")
+    page.wait_for_selector("#match.my-turn")
+
+    def target(command: str) -> Any:
+        page.evaluate(
+            """(command) => {
+                const svg = document.querySelector('#board svg');
+                const c = document.createElementNS('http://www.w3.org/2000/svg', 'circle');
+                c.setAttribute('cx', '400'); c.setAttribute('cy', '400'); c.setAttribute('r', '30');
+                c.setAttribute('data-command', command); c.setAttribute('id', 'cmd-target');
+                svg.appendChild(c);
+            }""",
+            command,
+        )
+        return page.locator("#cmd-target")
+
+    target("build to Atlantis").click()
+    page.wait_for_selector("#message:not([hidden])")
+    assert "no place called 'Atlantis'" in page.inner_text("#message")
+    page.evaluate("document.getElementById('cmd-target').remove()")
+    version = page.get_attribute("#match", "data-version")
+    target("build Paris-Lyon").click()
+    page.wait_for_selector("#command-overlay line")
+    assert page.locator("#command-overlay line").count() == 9
+    assert page.inner_text("#command-summary") == "P1 builds Paris–Lyon: 9 mileposts, 11 M"
+    assert page.get_attribute("#match", "data-version") == version  # not a move
+    page.screenshot(path=str(shots / "20-eurorails-route-preview.png"))
+    page.locator("#cmd-target").click(force=True)  # the second click builds it
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('#log li')].some("
+        "li => li.textContent.includes('P1 builds Paris–Lyon (9 mileposts, 11 M)'))",
+        timeout=30_000,
+    )
+    assert page.locator("#command-overlay").count() == 0
+    assert page.locator("#command-bar").is_hidden()
+    page.screenshot(path=str(shots / "21-eurorails-route-built.png"))
+    page.close()

@@ -164,6 +164,53 @@ class Narrator(Generic[S]):
     summary: Callable[[S], Summary]
 
 
+@dataclass(frozen=True)
+class Preview:
+    """What a command for people (:meth:`State.expand`) would do, before it is confirmed:
+    the line the log will show, further lines (cost, what remains this turn), the atomic
+    actions it applies now, and an SVG fragment drawn by the engine over its board (in the
+    board's coordinates; empty where the game draws none). A preview is not a move.
+
+    >>> Preview("build to Lyon", "P1 builds Paris-Lyon", (612,)).as_dict()["actions"]
+    [612]
+    """
+
+    command: str
+    summary: str
+    actions: tuple[Action, ...]
+    details: tuple[str, ...] = ()
+    overlay: str = ""
+    texts: tuple[str, ...] = ()
+    """The notation of each of :attr:`actions`."""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "command": self.command,
+            "summary": self.summary,
+            "details": list(self.details),
+            "actions": list(self.actions),
+            "texts": list(self.texts),
+            "overlay": self.overlay,
+        }
+
+
+@dataclass(frozen=True)
+class Orders(Generic[S]):
+    """A game's commands for people (DESIGN.md §2, ``state.expand``): one command stands
+    for several atomic actions (a Eurorails route). Wired by the package (:func:`wire`)."""
+
+    expand: Callable[[S, str], list[Action]]
+    preview: Callable[[S, str], Preview]
+    describe: Callable[[S, Sequence[Action]], list[str]]
+    """Phrases for a run of actions applied from this state on ("builds Paris-Lyon (9
+    mileposts, 11 M)", "ends the turn"): a bot's turn in one line."""
+    examples: tuple[tuple[str, str], ...] = ()
+    """``(command, what it does)`` pairs for a help screen."""
+    ends_turn: Callable[[S, Action], bool] | None = None
+    """Does this action (legal here, not yet applied) end the seat's turn? Where a seat
+    takes turns in a row, a bot's turns are then told one line each."""
+
+
 def wire(
     game: type[Game],
     state: type[State],
@@ -173,6 +220,7 @@ def wire(
     narrator: Narrator[Any] | None = None,
     bots: dict[str, Callable[..., Agent]] | None = None,
     commands: dict[str, Callable[..., None]] | None = None,
+    orders: Orders[Any] | None = None,
 ) -> None:
     """Attach a game's notation, renderer, bots and CLI commands to its classes.
 
@@ -195,6 +243,8 @@ def wire(
         game.bot_factories = dict(bots)
     if commands is not None:
         game.cli_commands = dict(commands)
+    if orders is not None:
+        state.orders = orders
 
 
 def _points(value: float) -> str:
@@ -365,6 +415,9 @@ class State(ABC):
 
     narrator: ClassVar[Narrator[Any] | None] = None
     """The game's narration and end-of-game summary, wired by its package (:func:`wire`)."""
+
+    orders: ClassVar[Orders[Any] | None] = None
+    """The game's commands for people (:meth:`expand`), wired by its package."""
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -658,6 +711,42 @@ class State(ABC):
         action = self.string_to_action(text)
         self.apply_action(action)
         return action
+
+    # -- commands for people (DESIGN.md §2) ------------------------------------------
+
+    def expand(self, text: str) -> list[Action]:
+        """The atomic actions a command for people stands for, applied in order as one
+        step (one log line, one undo unit); by default the one action ``text`` notes.
+        A bad command raises :class:`NotationError` or :class:`IllegalActionError` with
+        the reason."""
+        if self.orders is not None:
+            return self.orders.expand(self, text)
+        return [self.string_to_action(text)]
+
+    def preview(self, text: str) -> Preview:
+        """What :meth:`expand` ``(text)`` would do, checked on a copy; not a move."""
+        if self.orders is not None:
+            return self.orders.preview(self, text)
+        actions = self.expand(text)
+        probe = self.clone()
+        texts = []
+        for a in actions:
+            texts.append(probe.action_to_string(a))
+            probe.apply_action(a)
+        said = self.narrate(actions[0]) if len(actions) == 1 else "; ".join(texts)
+        return Preview(text, said, tuple(actions), texts=tuple(texts))
+
+    def describe(self, actions: Sequence[Action]) -> list[str]:
+        """Phrases for ``actions`` applied from here on (decisions of one seat): the
+        game's own grouping where it has one, else each action's notation."""
+        if self.orders is not None:
+            return self.orders.describe(self, actions)
+        probe = self.clone()
+        out = []
+        for a in actions:
+            out.append(probe.action_to_string(a))
+            probe.apply_unchecked(a)
+        return out
 
     def __repr__(self) -> str:
         return f"<{self.game.name} state {self.serialize()!r}>"

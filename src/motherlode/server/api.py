@@ -158,6 +158,19 @@ class ReplayStep(BaseModel):
     scores: list[float]
 
 
+class CommandPreview(BaseModel):
+    """What a command would do (``state.preview``): not a move."""
+
+    type: str
+    version: int
+    command: str
+    summary: str
+    details: list[str]
+    actions: list[int]
+    texts: list[str]
+    overlay: str
+
+
 def _ok(model: Any, status: int = 200) -> dict[int | str, dict[str, Any]]:
     return {status: {"model": model, "description": "Done"}}
 
@@ -170,6 +183,7 @@ def _body_schema(properties: dict[str, Any], required: list[str]) -> dict[str, A
 
 _ACTION = {"oneOf": [{"type": "string"}, {"type": "integer"}], "description": "notation or id"}
 _VERSION = {"type": "integer", "description": "the match's version the request was made at"}
+_COMMAND = {"type": "string", "description": "a command for people: 'build to Lyon'"}
 _SEAT = {
     "type": "object",
     "properties": {
@@ -305,15 +319,36 @@ async def _body(request: Request) -> dict[str, Any]:
     "/matches/{match_id}/move",
     response_model=None,
     responses={**_ok(MatchState), **json_errors(400, 403, 404, 409, 422)},
-    openapi_extra=_body_schema({"action": _ACTION, "version": _VERSION}, ["action", "version"]),
+    openapi_extra=_body_schema(
+        {"action": _ACTION, "command": _COMMAND, "version": _VERSION}, ["version"]
+    ),
 )
 async def api_move(request: Request, match_id: str, service: Service) -> Response:
+    """A move: an atomic ``action``, or a ``command`` for people (``build to Lyon``)
+    applied as one step (one version push, one undo unit, one log line)."""
     body = await _body(request)
     seat = service.authenticate(match_id, bearer(request))
-    if "action" not in body:
-        raise ServerError("malformed", "a move needs an 'action'")
-    rt = await service.move(match_id, seat, body["action"], body.get("version"))
+    if "action" not in body and "command" not in body:
+        raise ServerError("malformed", "a move needs an 'action' (or a 'command')")
+    rt = await service.move(
+        match_id, seat, body.get("action"), body.get("version"), command=body.get("command")
+    )
     return _state(rt.payload_json(seat))
+
+
+@router.post(
+    "/matches/{match_id}/preview",
+    response_model=None,
+    responses={**_ok(CommandPreview), **json_errors(400, 403, 404, 422)},
+    openapi_extra=_body_schema({"command": _COMMAND}, ["command"]),
+)
+async def api_preview(request: Request, match_id: str, service: Service) -> dict[str, Any]:
+    """What a command would do (route, cost, what remains, an SVG overlay): not a move."""
+    body = await _body(request)
+    seat = service.authenticate(match_id, bearer(request))
+    if "command" not in body:
+        raise ServerError("malformed", "a preview needs a 'command'")
+    return service.preview(match_id, seat, body["command"])
 
 
 @router.post(

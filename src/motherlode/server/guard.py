@@ -78,19 +78,30 @@ class Limits:
     """Seats joined per client: 30 a minute, 10 at once."""
     other: Rate = Rate(50.0, 100)
     """Every other request per client (pages, the API, static files)."""
+    preview: Rate = Rate(30.0, 120)
+    """Command previews per client (a page asks one per click or drag step): generous,
+    and apart from the moves' bucket."""
     clients: int = 100_000
     """Buckets kept (the least recently seen clients are forgotten first)."""
 
     @classmethod
     def off(cls) -> Limits:
         unlimited = Rate(math.inf, math.inf)
-        return cls(max_body=256 * 1024, create=unlimited, join=unlimited, other=unlimited)
+        return cls(
+            max_body=256 * 1024,
+            create=unlimited,
+            join=unlimited,
+            other=unlimited,
+            preview=unlimited,
+        )
 
 
 def kind_of(method: str, path: str) -> str:
-    """Which bucket a request draws from: ``create``, ``join`` or ``other``."""
+    """Which bucket a request draws from: ``create``, ``join``, ``preview`` or ``other``."""
     if method == "POST" and path in ("/api/matches", "/new"):
         return "create"
+    if method == "POST" and path.startswith("/api/matches/") and path.endswith("/preview"):
+        return "preview"
     if method == "POST" and ("/join" in path):
         return "join"
     return "other"

@@ -89,6 +89,17 @@ class LogEntry:
     said: tuple[str, ...] = ()
     """``state.narrate(action, viewer)`` per seat then the spectator, or one sentence for
     everyone (perfect information); empty: the notation stands for itself."""
+    group: str = ""
+    """A command's actions (``state.expand``) are one unit: ``"command"`` on its first
+    entry, ``"part"`` on the others (chance drawn inside it included); ``""`` alone. The
+    database row's ``kind`` (``action`` when alone)."""
+    line: str = ""
+    """On a command's first entry: the command's one log line ("P1 builds Paris–Lyon
+    (9 mileposts, 11 M)")."""
+
+    @property
+    def kind(self) -> str:
+        return self.group or "action"
 
     def said_to(self, seat: Player | None, num_players: int) -> str:
         """The narration ``seat`` reads: never of an entry it may not see (then only the
@@ -238,6 +249,17 @@ def _folded(run: list[dict[str, Any]]) -> list[dict[str, Any]]:
     ]
 
 
+def command_line(state: State, seat: Player, actions: Sequence[Action]) -> str:
+    """A command's one log line from ``state`` (before it): "P1 builds Paris–Lyon (9
+    mileposts, 11 M), ends the turn" (the game's :meth:`State.describe`)."""
+    try:
+        phrases = state.describe(list(actions))
+    except Exception:
+        log.exception("describe() failed in %s", state.game.name)
+        phrases = []
+    return f"P{seat + 1} " + ", ".join(phrases) if phrases else f"P{seat + 1}: command"
+
+
 def bot_seed(seed: int, seat: int) -> int:
     """A bot's own seed, derived from (and revealing nothing of) the match seed."""
     digest = hashlib.sha256(f"motherlode-bot:{seed}:{seat}".encode()).digest()
@@ -274,6 +296,8 @@ class MatchRuntime:
     """Rows in the database log, undo rows included: what a move must quote."""
     agents: dict[int, Agent] = field(default_factory=dict)
     _cache: dict[Any, str] = field(default_factory=dict)
+    _group: tuple[int, State, list[Action]] | None = field(default=None, init=False, repr=False)
+    """While re-playing a command's rows: where it began, the state before it, its actions."""
 
     def __post_init__(self) -> None:
         self.state = self.game.new_initial_state()
@@ -288,14 +312,35 @@ class MatchRuntime:
             if kind == "undo":
                 if not self.entries:
                     raise MotherlodeError(f"{self.match_id}: row {i} undoes nothing")
-                self.entries.pop()
+                del self.entries[self._unit_start() :]
                 self.state, self.rng = self._replayed([e.text for e in self.entries])
             else:
-                self._replay_one(seat, text, mask, where=f"row {i}")
+                group = kind if kind in ("command", "part") else ""
+                if group == "command":
+                    self._group = (len(self.entries), self.state.clone(), [])
+                self._replay_one(seat, text, mask, where=f"row {i}", group=group)
+                self._close_group(rows[i + 1][0] if i + 1 < len(rows) else "")
             self.version += 1
         self._cache.clear()
 
-    def _replay_one(self, seat: Player, text: str, mask: str | None, where: str) -> None:
+    def _close_group(self, next_kind: str) -> None:
+        """After a command's last row: its one log line, from the game's own words."""
+        if self._group is None or next_kind == "part":
+            return
+        start, before, actions = self._group
+        self._group = None
+        self.entries[start].line = command_line(before, self.entries[start].seat, actions)
+
+    def _unit_start(self) -> int:
+        """Where the last undo unit begins: a command's first entry, else the last entry."""
+        i = len(self.entries) - 1
+        while i > 0 and self.entries[i].group == "part":
+            i -= 1
+        return i if self.entries[i].group == "command" else len(self.entries) - 1
+
+    def _replay_one(
+        self, seat: Player, text: str, mask: str | None, where: str, group: str = ""
+    ) -> None:
         state = self.state
         actor = state.current_player()
         try:
@@ -318,12 +363,14 @@ class MatchRuntime:
             seen = tuple(c == "1" for c in mask)
         else:
             seen = visibility(state, action, actor)
-        entry = LogEntry(actor, text, seen, narrations(state, action))
+        entry = LogEntry(actor, text, seen, narrations(state, action), group)
         try:
             state.apply_action(action)
         except IllegalActionError as err:  # a rule changed since the row was written
             raise MotherlodeError(f"{where} ({text!r}): {err}") from None
         self.entries.append(entry)
+        if self._group is not None:
+            self._group[2].append(action)
 
     def _replayed(self, texts: list[str]) -> tuple[State, random.Random]:
         """The state and RNG after ``texts`` (trusted: they were checked when logged)."""
@@ -346,9 +393,16 @@ class MatchRuntime:
         return Step(state, rng.getstate(), entries)
 
     @staticmethod
-    def _draw(state: State, rng: random.Random, entries: list[LogEntry]) -> None:
+    def _draw(
+        state: State,
+        rng: random.Random,
+        entries: list[LogEntry],
+        applied: list[Action] | None = None,
+    ) -> None:
         while state.is_chance_node():
             action = state.sample_chance(rng)
+            if applied is not None:
+                applied.append(action)
             entries.append(
                 LogEntry(
                     CHANCE,
@@ -397,12 +451,78 @@ class MatchRuntime:
         self._draw(new, rng, entries)
         return Step(new, rng.getstate(), entries)
 
+    def _check_turn(self, seat: Player) -> None:
+        state = self.state
+        if state.is_terminal():
+            raise ServerError("match_over", "the match is over")
+        to_move = state.current_player()
+        if seat != to_move:
+            raise ServerError(
+                "not_your_turn",
+                f"it is P{to_move + 1}'s turn, not P{seat + 1}'s"
+                if to_move >= 0
+                else "it is nobody's turn",
+            )
+
+    def _expanded(self, seat: Player, command: Any) -> list[Action]:
+        if not isinstance(command, str) or not command.strip():
+            raise ServerError("invalid_move", "a command is text ('build to Lyon')")
+        if len(command) > 200:
+            raise ServerError("invalid_move", "a command is at most 200 characters")
+        self._check_turn(seat)
+        try:
+            actions = self.state.expand(command)
+        except (IllegalActionError, NotationError) as err:
+            raise ServerError("invalid_move", str(err)) from None
+        if not actions:
+            raise ServerError("invalid_move", f"{command!r} does nothing here")
+        return actions
+
+    def plan_command(self, seat: Player, command: Any) -> Step:
+        """A command for people (``state.expand``): its atomic actions (and the chance
+        drawn between and after them) as one step, one undo unit and one log line."""
+        actions = self._expanded(seat, command)
+        if len(actions) == 1:
+            return self.plan_move(seat, actions[0])
+        new = self.state.clone()
+        rng = fork(self.rng)
+        entries: list[LogEntry] = []
+        applied: list[Action] = []
+        for a in actions:
+            self._draw(new, rng, entries, applied)
+            if new.current_player() != seat:
+                break  # the turn passed (an event): the rest of the command lapses
+            try:
+                text = new.action_to_string(a)
+                entry = LogEntry(seat, text, visibility(new, a, seat), narrations(new, a))
+                new.apply_action(a)
+            except (IllegalActionError, NotationError) as err:
+                raise ServerError("invalid_move", str(err)) from None
+            entries.append(entry)
+            applied.append(a)
+        self._draw(new, rng, entries, applied)
+        for i, e in enumerate(entries):
+            e.group = "part" if i else "command"
+        entries[0].line = command_line(self.state, seat, applied)
+        return Step(new, rng.getstate(), entries)
+
+    def preview(self, seat: Player, command: Any) -> dict[str, Any]:
+        """What ``command`` would do for ``seat`` (its route, cost, what remains, and an
+        SVG overlay drawn by the engine): not a move; nothing changes."""
+        self._expanded(seat, command)
+        try:
+            pv = self.state.preview(command)
+        except (IllegalActionError, NotationError) as err:
+            raise ServerError("invalid_move", str(err)) from None
+        return {"type": "preview", "version": self.version, **pv.as_dict()}
+
     def undo_allowed(self, seat: Player | None) -> bool:
         """BGA's rule: the last action is this seat's decision (so no die, card or chip has
-        been revealed since and nobody else has acted), and the match is not over."""
+        been revealed since and nobody else has acted), and the match is not over. A
+        command's actions are one unit: every one of them this seat's decision."""
         if seat is None or not self.entries or self.state.is_terminal():
             return False
-        return self.entries[-1].seat == seat
+        return all(e.seat == seat for e in self.entries[self._unit_start() :])
 
     def plan_undo(self, seat: Player) -> Step:
         if not self.undo_allowed(seat):
@@ -411,14 +531,14 @@ class MatchRuntime:
                 "only your own last decision can be undone, while nobody else has acted and"
                 " nothing has been revealed since",
             )
-        state, rng = self._replayed([e.text for e in self.entries[:-1]])
+        state, rng = self._replayed([e.text for e in self.entries[: self._unit_start()]])
         return Step(state, rng.getstate(), [], undo=True)
 
     def commit(self, step: Step) -> None:
         self.state = step.state
         self.rng.setstate(step.rng_state)
         if step.undo:
-            self.entries.pop()
+            del self.entries[self._unit_start() :]
             self.version += 1
         else:
             self.entries.extend(step.entries)
@@ -462,12 +582,12 @@ class MatchRuntime:
         out: list[dict[str, Any]] = []
         run: list[dict[str, Any]] = []
         for i, e in enumerate(self.entries):
-            entry: dict[str, Any] = {
-                "n": i + 1,
-                "seat": e.seat,
-                "text": e.shown_to(seat, n),
-                "said": e.said_to(seat, n),
-            }
+            if e.group == "part" and e.seat != CHANCE:
+                continue  # in its command's line
+            text, said = e.shown_to(seat, n), e.said_to(seat, n)
+            if e.line:
+                text = said = e.line
+            entry: dict[str, Any] = {"n": i + 1, "seat": e.seat, "text": text, "said": said}
             if i < setup:
                 entry["setup"] = True
             elif e.seat == CHANCE:

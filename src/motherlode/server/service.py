@@ -386,7 +386,7 @@ class MatchService:
             rows = [{"kind": "undo", "seat": -1, "action": "", "visible": None}]
         else:
             rows = [
-                {"kind": "action", "seat": e.seat, "action": e.text, "visible": e.mask()}
+                {"kind": e.kind, "seat": e.seat, "action": e.text, "visible": e.mask()}
                 for e in step.entries
             ]
         if not rows:
@@ -423,9 +423,10 @@ class MatchService:
         rt.commit(step)
 
     async def move(
-        self, match_id: str, seat: int | None, action: Any, version: Any
+        self, match_id: str, seat: int | None, action: Any, version: Any, command: Any = None
     ) -> MatchRuntime:
-        """Apply ``action`` (notation or id) for ``seat`` if ``version`` is current."""
+        """Apply ``action`` (notation or id) for ``seat`` if ``version`` is current; or a
+        ``command`` for people (``state.expand``) as one step."""
         if seat is None:
             raise ServerError("spectator", "spectators can only watch", 403)
         async with self.lock(match_id):
@@ -433,10 +434,19 @@ class MatchService:
             if rt.finished:
                 raise ServerError("match_over", "the match is over")
             self._check_version(rt, version)
-            step = rt.plan_move(seat, action)
+            if command is not None:
+                step = rt.plan_command(seat, command)
+            else:
+                step = rt.plan_move(seat, action)
             self._store(rt, step)
         self.changed(match_id)
         return rt
+
+    def preview(self, match_id: str, seat: int | None, command: Any) -> dict[str, Any]:
+        """What ``command`` would do for ``seat`` now: not a move."""
+        if seat is None:
+            raise ServerError("spectator", "spectators can only watch", 403)
+        return self.runtime(match_id).preview(seat, command)
 
     async def undo(self, match_id: str, seat: int | None, version: Any) -> MatchRuntime:
         if seat is None:

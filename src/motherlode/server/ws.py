@@ -209,9 +209,11 @@ async def _dispatch(
     """Do what a message asks: ``None`` when its answer is the broadcast state."""
     kind = msg.get("type")
     if kind == "move":
-        if "action" not in msg:
-            raise ServerError("malformed", "a move needs an 'action'")
-        await service.move(match_id, seat, msg["action"], msg.get("version"))
+        if "action" not in msg and "command" not in msg:
+            raise ServerError("malformed", "a move needs an 'action' (or a 'command')")
+        await service.move(
+            match_id, seat, msg.get("action"), msg.get("version"), command=msg.get("command")
+        )
         return None
     if kind == "undo":
         await service.undo(match_id, seat, msg.get("version"))

@@ -21,7 +21,7 @@ See ``docs/rules/eurorails.md`` for the sources of every number and the map buil
 from __future__ import annotations
 
 from motherlode.core.protocol import Narrator, wire
-from motherlode.games.eurorails import bot, commands, narrate, notation, render
+from motherlode.games.eurorails import bot, commands, narrate, notation, orders, render
 from motherlode.games.eurorails.content import (
     Content,
     DemandCard,
@@ -44,6 +44,7 @@ wire(
     narrator=Narrator(narrate=narrate.narrate, summary=narrate.summary),
     bots={"greedy": bot.make_greedy},
     commands={"map": commands.show_map, "cards": commands.show_cards},
+    orders=orders.ORDERS,
 )
 GAME = EurorailsGame
 
