@@ -64,14 +64,14 @@
   }
   /* Zoom by ``k`` (> 1: closer) keeping the user point ``at`` where it is on screen. */
   function zoom(k, at) {
-    if (!view) { return; }
+    if (!svg || !view) { return; }
     at = at || [view[0] + view[2] / 2, view[1] + view[3] / 2];
     var w = view[2] / k, h = view[3] / k;
     view = [at[0] - (at[0] - view[0]) / k, at[1] - (at[1] - view[1]) / k, w, h];
     apply();
   }
-  function pan(fx, fy) { view = [view[0] + view[2] * fx, view[1] + view[3] * fy, view[2], view[3]]; apply(); }
-  function reset() { view = fit(full); apply(); }
+  function pan(fx, fy) { if (!svg) { return; } view = [view[0] + view[2] * fx, view[1] + view[3] * fy, view[2], view[3]]; apply(); }
+  function reset() { if (svg) { view = fit(full); apply(); } }
 
   function button(text, title, fn, cls) {
     var b = document.createElement("button");
