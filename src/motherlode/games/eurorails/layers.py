@@ -28,7 +28,7 @@ True
 from __future__ import annotations
 
 import re
-from functools import cache
+from functools import cache, lru_cache
 from html import escape
 from typing import Any
 
@@ -267,7 +267,14 @@ def _path(fr: Frame, edges: list[list[int]]) -> str:
 
 
 def _track(fr: Frame, key: str, colour: str, edges: list[list[int]]) -> str:
-    return f'<path id="{key}" class="er-trk" stroke="{colour}" d="{_path(fr, edges)}"/>'
+    return _track_markup(fr, key, colour, tuple((a, c) for a, c in edges))
+
+
+@lru_cache(maxsize=256)
+def _track_markup(fr: Frame, key: str, colour: str, edges: tuple[tuple[int, int], ...]) -> str:
+    """A player's track (cached: most positions leave most tracks as they were)."""
+    d = _path(fr, [list(e) for e in edges])
+    return f'<path id="{key}" class="er-trk" stroke="{colour}" d="{d}"/>'
 
 
 def _events_map(state: EurorailsState, obs: dict[str, Any], fr: Frame) -> str:
@@ -546,7 +553,7 @@ def _targets(
     button in the panel."""
     if not obs["legal"]:
         return []
-    legal = state.legal_actions()
+    legal = state.legal_actions()  # in the order of obs["legal"] (parsing them back is slower)
     out: list[tuple[str, str]] = []
     used: set[str] = set()
     buttons: list[tuple[str, str]] = []
