@@ -28,7 +28,8 @@ True
 from __future__ import annotations
 
 import re
-from functools import cache, lru_cache
+from collections.abc import Callable
+from functools import cache, lru_cache, partial
 from html import escape
 from typing import Any
 
@@ -45,6 +46,7 @@ from motherlode.games.eurorails.mapdraw import (
     scene_markup,
 )
 from motherlode.games.eurorails.observe import COLOURS, observation
+from motherlode.games.eurorails.places import file_labels, milepost_name, rank_labels
 
 ROW_H = 104
 """Height of one player's block in the panel (four lines and the seat's own cash)."""
@@ -52,6 +54,9 @@ LINE = 19
 """Distance between two lines of the panel."""
 CARD_H = 96
 """Height of a demand card in the panel, and the gap to the next."""
+Namer = Callable[[int], str]
+"""A milepost's readable name (:func:`.places.milepost_name` of the board)."""
+
 PANEL_W = 470.0
 """Width of the side panel (players, cards, events, buttons) right of the map."""
 
@@ -107,46 +112,18 @@ def frame(printing: str) -> Frame:
 # --- coordinates along the edges ------------------------------------------------------
 
 
-def _file_letters(i: int) -> str:
-    out = ""
-    i += 1
-    while i:
-        i, rem = divmod(i - 1, 26)
-        out = chr(ord("A") + rem) + out
-    return out
-
-
-def coordinate_labels(b: Board) -> tuple[list[tuple[str, float]], list[tuple[str, float]]]:
-    """Files ``(letters, x km)`` and ranks ``(number, y km)`` of the lattice: a file is
-    the offset column ``q + (r - r_min) // 2`` lettered from the west, a rank a row
-    counted from the north (the scheme of the milepost names, ``K17``).
-
-    >>> files, ranks = coordinate_labels(load_board())
-    >>> files[0][0], ranks[0][0], len(ranks)
-    ('A', '1', 71)
-    """
-    r_min, r_max = min(b.r), max(b.r)
-    cols = [q + (r - r_min) // 2 for q, r in zip(b.q, b.r, strict=True)]
-    c_min = min(cols)
-    spacing = b.content.map.spacing_km
-    files = [
-        (_file_letters(f), spacing * (f + c_min + r_min / 2 + 0.25))
-        for f in range(max(cols) - c_min + 1)
-    ]
-    row_y = {r: y for r, (_, y) in zip(b.r, b.xy, strict=True)}
-    ranks = [(str(r_max - r + 1), row_y[r]) for r in range(r_max, r_min - 1, -1) if r in row_y]
-    return files, ranks
-
-
 def _coordinates(b: Board, fr: Frame) -> str:
-    files, ranks = coordinate_labels(b)
+    """The files along the top and bottom edges, the ranks along the left and right
+    (:mod:`.places`: a milepost off the cities is named by its square, ``K17``)."""
     out = ['<g class="er-coord" text-anchor="middle">']
-    for text, xkm in files:
+    for label in file_labels(b):
+        text, xkm = label.text, label.x
         x = _n(fr.at_km(xkm, 0)[0])
         out.append(
             f'<text x="{x}" y="12">{text}</text><text x="{x}" y="{fr.height - 4}">{text}</text>'
         )
-    for text, ykm in ranks:
+    for label in rank_labels(b):
+        text, ykm = label.text, label.y
         y = _n(fr.at_km(0, ykm)[1] + 4)
         out.append(
             f'<text x="9" y="{y}">{text}</text><text x="{fr.width - 10}" y="{y}">{text}</text>'
@@ -305,7 +282,7 @@ def _events_map(state: EurorailsState, obs: dict[str, Any], fr: Frame) -> str:
     return "".join(out)
 
 
-def _trains(obs: dict[str, Any], fr: Frame, name: Any) -> list[tuple[str, str]]:
+def _trains(obs: dict[str, Any], fr: Frame, name: Namer) -> list[tuple[str, str]]:
     out = []
     for pl in obs["players"]:
         trains = [(pl, "")]
@@ -338,7 +315,7 @@ def _trains(obs: dict[str, Any], fr: Frame, name: Any) -> list[tuple[str, str]]:
     return out
 
 
-def _player_block(pl: dict[str, Any], x: float, y: float, to_move: int, name: Any) -> str:
+def _player_block(pl: dict[str, Any], x: float, y: float, to_move: int, name: Namer) -> str:
     seat = pl["seat"]
     key = f"player-p{seat + 1}"
     where = f"at {name(pl['at'])}" if pl["at"] >= 0 else "not placed yet"
@@ -363,7 +340,7 @@ def _player_block(pl: dict[str, Any], x: float, y: float, to_move: int, name: An
 
 
 def _public(
-    state: EurorailsState, obs: dict[str, Any], fr: Frame, name: Any
+    state: EurorailsState, obs: dict[str, Any], fr: Frame, name: Namer
 ) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = [("events-map", _events_map(state, obs, fr))]
     for pl in obs["players"]:
@@ -547,7 +524,7 @@ def _decode(state: EurorailsState, action: int) -> tuple[str, int, int] | None:
 
 
 def _targets(
-    state: EurorailsState, obs: dict[str, Any], fr: Frame, y0: float
+    state: EurorailsState, obs: dict[str, Any], fr: Frame, y0: float, name: Namer
 ) -> list[tuple[str, str]]:
     """Every legal action as a clickable element: on the map where it acts, otherwise a
     button in the panel."""
@@ -564,11 +541,13 @@ def _targets(
         used.add(key)
         where = _decode(state, action)
         act = escape(text, quote=True)
-        title = f"<title>{escape(text)}</title>"
         if where is None:
             buttons.append((key, text))
             continue
         kind, m, other = where
+        # the tooltip names the places, whatever the action's notation says
+        places = f"{name(m)} to {name(other)}" if kind == "seg" else f"to {name(m)}"
+        title = f"<title>{escape(text)} ({escape(places)})</title>"
         if kind == "seg":
             wide = ' stroke-width="12"' if text.startswith("take") else ""
             out.append(
@@ -625,9 +604,9 @@ def _buttons(buttons: list[tuple[str, str]], fr: Frame, y0: float) -> list[tuple
 
 
 def _seat(
-    state: EurorailsState, obs: dict[str, Any], seat: Player | None, fr: Frame
+    state: EurorailsState, obs: dict[str, Any], seat: Player | None, fr: Frame, name: Namer
 ) -> list[tuple[str, str]]:
-    targets = _targets(state, obs, fr, _buttons_top(obs, seat))
+    targets = _targets(state, obs, fr, _buttons_top(obs, seat), name)
     buttons = (markup for _, markup in targets if 'class="er-btn"' in markup[:60])
     bottom = max((_bottom(markup) for markup in buttons), default=0.0)
     bottom = max(bottom, _buttons_top(obs, seat)) + 20
@@ -668,14 +647,6 @@ def _buttons_top(obs: dict[str, Any], seat: Player | None) -> float:
     return _cards_top(obs) + 14 + CARD_H * len(hand or []) + 3 * LINE + 40
 
 
-def _milepost_namer(b: Board) -> Any:
-    def name(m: int) -> str:
-        c = b.city_of[m]
-        return b.city_names[c] if c >= 0 else f"milepost {m}"
-
-    return name
-
-
 def svg_layers(state: EurorailsState, seat: Player | None = None) -> Layers:
     """The board of ``state`` as seen by ``seat`` (None: a spectator), in three layers."""
     g = state.game
@@ -684,13 +655,13 @@ def svg_layers(state: EurorailsState, seat: Player | None = None) -> Layers:
     obs = observation(state, seat)
     # the public layer is what a spectator sees, so it is the same for every viewer
     public = obs if seat is None else observation(state, None)
-    name = _milepost_namer(g.board)
+    name: Namer = partial(milepost_name, g.board)
     return Layers(
         width=fr.width + PANEL_W,
         height=fr.height,
         static=static_layer(printing, g.num_players),
         public=tuple(_public(state, public, fr, name)),
-        seat=tuple(_seat(state, obs, seat, fr)),
+        seat=tuple(_seat(state, obs, seat, fr, name)),
         title="Eurorails",
     )
 
@@ -700,4 +671,4 @@ def svg_board(state: EurorailsState, seat: Player | None = None) -> str:
     return svg_layers(state, seat).compose()
 
 
-__all__ = ["PANEL_W", "coordinate_labels", "frame", "static_layer", "svg_board", "svg_layers"]
+__all__ = ["PANEL_W", "frame", "static_layer", "svg_board", "svg_layers"]
