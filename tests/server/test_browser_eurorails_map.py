@@ -191,7 +191,7 @@ def test_on_a_phone_the_targets_grow_with_the_zoom(
     page.screenshot(path=str(shots / "p02-zoomed.png"))
     big = statistics.median(page.evaluate(TARGET_SIZES))
     assert big == pytest.approx(small * 1.5**3, rel=0.05)
-    assert big >= 30, f"the median target is {big:.1f} px after three zoom steps"
+    assert big >= 24, f"the median target is {big:.1f} px after three zoom steps"
     # drag the nearest build target to the middle of the view, then tap it: the build is made
     version = page.evaluate(VERSION)
     cx, cy = _centre(page, "#board svg")
@@ -204,6 +204,7 @@ def test_on_a_phone_the_targets_grow_with_the_zoom(
     page.mouse.down()
     page.mouse.move(cx - (near[1] - cx), cy - (near[2] - cy), steps=12)
     page.mouse.up()
+    page.screenshot(path=str(shots / "p02b-dragged.png"))
     assert page.evaluate(VERSION) == version
     visible = page.evaluate("""() => { const s = document.querySelector('#board svg')
       .getBoundingClientRect(); const t = [...document.querySelectorAll(

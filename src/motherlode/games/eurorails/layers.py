@@ -27,6 +27,7 @@ True
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 from functools import cache, lru_cache, partial
@@ -63,7 +64,7 @@ PANEL_W = 470.0
 STYLE = (
     "<style>"
     ".er-trk{fill:none;stroke-width:3.2;stroke-linecap:round;stroke-linejoin:round}"
-    ".er-tgt{stroke:#000;stroke-opacity:.2;stroke-width:7;stroke-linecap:round;fill:none}"
+    ".er-tgt{fill:#000;fill-opacity:.22;stroke:#000;stroke-opacity:.35;stroke-width:.6}"
     ".er-tgt.er-mv{stroke:none;fill:#ffd700;fill-opacity:.75}"
     ".er-tgt.er-city{stroke:#000;stroke-width:2;fill:#ffd700;fill-opacity:.35;stroke-opacity:.6}"
     ".er-btn rect{fill:#fff;stroke:#1b7f3a;stroke-width:1.5}"
@@ -145,7 +146,8 @@ def _legend_extra(y: float) -> str:
         'stroke-width="3" stroke-dasharray="2,2"/>',
         f'<line x1="{lx - 9}" y1="{{y}}" x2="{lx + 9}" y2="{{y}}" stroke="{COLOURS[0]}" '
         'class="er-trk"/>',
-        f'<line x1="{lx - 9}" y1="{{y}}" x2="{lx + 9}" y2="{{y}}" class="er-tgt"/>',
+        f'<path class="er-tgt" transform="translate(0 {{y}})" '
+        f'd="{_lozenge((lx - 14, 0), (lx + 14, 0), 5.5)}"/>',
         f'<circle cx="{lx}" cy="{{y}}" r="5" class="er-tgt er-mv"/>',
         f'<rect x="{lx - 5}" y="{{ym}}" width="10" height="10" fill="{COLOURS[0]}" stroke="#000"/>',
         f'<circle cx="{lx}" cy="{{y}}" r="7" fill="#9ecae1" fill-opacity=".5"/>',
@@ -549,12 +551,12 @@ def _targets(
         places = f"{name(m)} to {name(other)}" if kind == "seg" else f"to {name(m)}"
         title = f"<title>{escape(text)} ({escape(places)})</title>"
         if kind == "seg":
-            wide = ' stroke-width="12"' if text.startswith("take") else ""
+            half = 8.0 if text.startswith("take") else 5.5
             out.append(
                 (
                     key,
-                    f'<path id="{key}" class="er-tgt" data-action="{act}"{wide} '
-                    f'd="M{fr.txt[m]}L{fr.txt[other]}">{title}</path>',
+                    f'<path id="{key}" class="er-tgt" data-action="{act}" '
+                    f'd="{_lozenge(fr.px[m], fr.px[other], half)}">{title}</path>',
                 )
             )
         else:
@@ -570,6 +572,25 @@ def _targets(
             )
     out.extend(_buttons(buttons, fr, y0))
     return out
+
+
+def _lozenge(a: tuple[float, float], b: tuple[float, float], half: float) -> str:
+    """A diamond along the segment ``a``-``b``, ``2 * half`` wide, its tips short of the
+    mileposts so that neighbouring targets do not overlap (an area, not a line: it is
+    easy to hit and has a box in every direction).
+
+    >>> _lozenge((0, 0), (100, 0), 5)
+    'M12 0L50 5L88 0L50 -5z'
+    """
+    (ax, ay), (bx, by) = a, b
+    dx, dy = bx - ax, by - ay
+    length = math.hypot(dx, dy) or 1.0
+    nx, ny = -dy / length * half, dx / length * half
+    mx, my = (ax + bx) / 2, (ay + by) / 2
+    return (
+        f"M{_n(ax + 0.12 * dx)} {_n(ay + 0.12 * dy)}L{_n(mx + nx)} {_n(my + ny)}"
+        f"L{_n(ax + 0.88 * dx)} {_n(ay + 0.88 * dy)}L{_n(mx - nx)} {_n(my - ny)}z"
+    )
 
 
 def _buttons(buttons: list[tuple[str, str]], fr: Frame, y0: float) -> list[tuple[str, str]]:
