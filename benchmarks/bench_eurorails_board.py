@@ -95,7 +95,8 @@ def run(agents: str, players: int, steps: int, seed: int) -> None:
         f"Eurorails board, {players} players, {agents} bots, seed {seed}: {decisions} decisions"
         f" (round {state.observation(None)['round'] + 1} reached)"
     )
-    print(f"{'static layer (once, cached)':<44} {len(static.encode()):>9} B raw  {_gz(static):>9} B gzip")
+    sizes = f"{len(static.encode()):>9} B raw  {_gz(static):>9} B gzip"
+    print(f"{'static layer (once, cached)':<44} {sizes}")
     _figures("public + seat layers, raw", layers_raw)
     _figures("public + seat layers, gzip", layers_gz)
     _figures("change since that seat's last version, raw", diff_raw)

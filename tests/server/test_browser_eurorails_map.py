@@ -90,8 +90,12 @@ def test_the_map_zooms_pans_and_builds_on_a_desktop(
     url = _new_match(page, live_server)
     _open(page, url)
     page.screenshot(path=str(shots / "d01-open.png"))
-    full = [float(v) for v in page.evaluate(
-        "() => document.querySelector('#board svg').dataset.fullView").split()]
+    full = [
+        float(v)
+        for v in page.evaluate(
+            "() => document.querySelector('#board svg').dataset.fullView"
+        ).split()
+    ]
     opened = _box(page)
     # a player without track opens on the major cities, close enough to read the names
     assert opened[2] < full[2] / 2, (opened, full)
@@ -160,8 +164,10 @@ def test_the_map_zooms_pans_and_builds_on_a_desktop(
     # reopened, the page opens on the player's network (a new tab has no saved view)
     page2 = browser.new_page(viewport={"width": 1400, "height": 900})
     _open(page2, url)
-    focus = [float(v) for v in page2.evaluate(
-        "() => document.querySelector('#focus').dataset.focus").split()]
+    focus = [
+        float(v)
+        for v in page2.evaluate("() => document.querySelector('#focus').dataset.focus").split()
+    ]
     shown = _box(page2)
     cx, cy = focus[0] + focus[2] / 2, focus[1] + focus[3] / 2
     assert shown[0] + shown[2] / 2 == pytest.approx(cx, abs=1), (focus, shown)
@@ -178,7 +184,9 @@ def test_on_a_phone_the_targets_grow_with_the_zoom(
     url = _new_match(desk, live_server)
     desk.close()
     ctx = browser.new_context(
-        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
+        viewport={"width": 390, "height": 844},
+        is_mobile=True,
+        has_touch=True,
         device_scale_factor=2,
     )
     page = ctx.new_page()

@@ -317,7 +317,11 @@ def _trains(obs: dict[str, Any], fr: Frame, name: Namer) -> list[tuple[str, str]
     return out
 
 
-def _player_block(pl: dict[str, Any], x: float, y: float, to_move: int, name: Namer) -> str:
+def _player_block(
+    pl: dict[str, Any], x: float, y: float, obs: dict[str, Any], win: int, name: Namer
+) -> str:
+    """One player's lines in the panel: colour, cash when public, train, loads, majors."""
+    to_move = obs["to_move"]
     seat = pl["seat"]
     key = f"player-p{seat + 1}"
     where = f"at {name(pl['at'])}" if pl["at"] >= 0 else "not placed yet"
@@ -327,7 +331,8 @@ def _player_block(pl: dict[str, Any], x: float, y: float, to_move: int, name: Na
     lines = [
         f"{pl['train']}, {where}",
         f"loads: {', '.join(pl['loads']) or 'none'}",
-        f"majors connected: {pl['majors_connected']}/8 (win: 7) · track: {len(pl['track'])}{flags}",
+        f"majors connected: {pl['majors_connected']} of 8 (to win: {win}) · "
+        f"track: {len(pl['track'])}{flags}",
     ]
     body = "".join(
         f'<text x="{_n(x + 22)}" y="{_n(y + LINE * (k + 1))}" class="er-ps">{escape(t)}</text>'
@@ -364,7 +369,7 @@ def _public(
         out.append(
             (
                 f"player-p{pl['seat'] + 1}",
-                _player_block(pl, x0, 60 + ROW_H * k, obs["to_move"], name),
+                _player_block(pl, x0, 60 + ROW_H * k, obs, state.game.cfg.majors_to_connect, name),
             )
         )
     y = 60 + ROW_H * len(obs["players"])
