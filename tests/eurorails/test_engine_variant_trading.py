@@ -260,7 +260,8 @@ def test_the_offer_is_in_the_notation_the_observation_and_the_tensor() -> None:
     for a in s.clone().legal_actions():
         assert s.string_to_action(s.action_to_string(a)) == a
     svg = s.render_svg(1)
-    assert 'data-action="accept"' not in svg  # answers are not on the map
+    # answers have no place on the map: they are buttons in the panel beside it
+    assert '<g id="a-accept" class="er-btn" data-action="accept">' in svg
     clone = s.clone()
     clone.apply_string("accept")
     assert s.current_player() == 1 and s.offer, "the clone is independent"

@@ -99,7 +99,9 @@ def test_svg_draws_track_in_colours_trains_and_clickable_moves() -> None:
     set_turn(s, 0)
     svg = s.render_svg(0)
     assert svg.startswith("<svg") and svg.rstrip().endswith("</svg>")
-    assert svg.count('stroke="#d62728"') >= len(route) - 2
+    track = s.render_layers(0).elements()["track-p1"]  # one path, a line a segment
+    segments = len(s.observation(0)["players"][0]["track"])
+    assert 'stroke="#d62728"' in track and track.count("L") == segments == len(route) - 2
     assert 'data-action="move ' in svg
     assert 'data-action="move ' not in s.render_svg(1)
 
@@ -124,7 +126,8 @@ def test_svg_shows_active_event_areas() -> None:
     s.draw.remove(155)
     s.active.append([155, 1, 10])  # fog at Frankfurt
     foggy = s.render_svg(None)
-    assert foggy.count("#bdbdbd") >= len(s.game.areas[155]) > plain.count("#bdbdbd")
+    area = s.render_layers(None).elements()["events-map"]
+    assert area.count('fill="#bdbdbd"') == len(s.game.areas[155]) > plain.count('fill="#bdbdbd"')
     import xml.dom.minidom
 
     xml.dom.minidom.parseString(foggy)

@@ -71,6 +71,8 @@ def _play_my_turns(page: Any, until_over: bool, limit: int = 400) -> tuple[int, 
         version = root.get_attribute("data-version")
         targets = page.locator("#board [data-action].clickable")
         if targets.count():
+            # a zoomable board (zoom.js) may show a part of itself: show it whole first
+            page.evaluate("() => window.motherlodeZoom && window.motherlodeZoom.reset()")
             try:
                 targets.first.click(timeout=2000)
             except sync_api.TimeoutError:  # covered by another clickable (a dense map)

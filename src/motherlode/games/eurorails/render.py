@@ -14,15 +14,12 @@ True
 
 from __future__ import annotations
 
-import re
 from functools import cache
-from html import escape
-from typing import Any
 
-from motherlode.core import svg as svgh
 from motherlode.core.protocol import Player, Renderer
 from motherlode.games.eurorails.board import DIR_NAMES, load_board
 from motherlode.games.eurorails.game import EurorailsState
+from motherlode.games.eurorails.layers import svg_board, svg_layers
 from motherlode.games.eurorails.mapdraw import (
     MARGIN_KM,
     SCALE,
@@ -33,7 +30,7 @@ from motherlode.games.eurorails.mapdraw import (
     to_svg,
     write_png,
 )
-from motherlode.games.eurorails.observe import COLOURS, observation
+from motherlode.games.eurorails.observe import observation
 
 __all__ = [
     "RENDERER",
@@ -43,6 +40,7 @@ __all__ = [
     "build_scene",
     "map_svg",
     "svg_board",
+    "svg_layers",
     "text_board",
     "text_summary",
     "to_svg",
@@ -167,179 +165,6 @@ def text_board(state: EurorailsState, seat: Player | None = None, radius: int = 
     return "\n".join([text_summary(state, seat), legend, *rows, *extra])
 
 
-def svg_board(state: EurorailsState, seat: Player | None = None) -> str:
-    """The map with every player's track in their colour, trains, loads and events."""
-    g = state.game
-    b = g.board
-    x0, y1, scale, base = base_svg(g.cfg.ferry_printing)
-    obs = observation(state, seat)
-
-    def at(i: int) -> tuple[float, float]:
-        x, y = b.xy[i]
-        return ((x - x0) * scale, (y1 - y) * scale)
-
-    body: list[str] = []
-    shade = {"snow": "#9ecae1", "fog": "#bdbdbd", "gale": "#6baed6", "flood": "#3182bd"}
-    for ev in obs["events"]:
-        kind = g.event_kind[ev["card"]]
-        if kind in ("snow", "fog", "gale"):
-            for m in sorted(g.areas[ev["card"]]):
-                x, y = at(m)
-                body.append(
-                    svgh.element(
-                        "circle",
-                        cx=round(x, 1),
-                        cy=round(y, 1),
-                        r=9,
-                        fill=shade[kind],
-                        fill_opacity=0.35,
-                    )
-                )
-        elif kind == "flood":
-            river = b.events[ev["card"]].river
-            for e, name in enumerate(b.edge_river):
-                if name == river:
-                    (ax, ay), (cx, cy) = (at(v) for v in b.edge_ends[e])
-                    body.append(
-                        svgh.element(
-                            "line",
-                            x1=round(ax, 1),
-                            y1=round(ay, 1),
-                            x2=round(cx, 1),
-                            y2=round(cy, 1),
-                            stroke=shade[kind],
-                            stroke_width=5,
-                            stroke_opacity=0.5,
-                        )
-                    )
-    for pl in obs["players"]:
-        colour = COLOURS[pl["seat"]]
-        for a, c in pl["track"]:
-            (ax, ay), (cx, cy) = at(a), at(c)
-            body.append(
-                svgh.element(
-                    "line",
-                    x1=round(ax, 1),
-                    y1=round(ay, 1),
-                    x2=round(cx, 1),
-                    y2=round(cy, 1),
-                    stroke=colour,
-                    stroke_width=2.6,
-                    stroke_linecap="round",
-                )
-            )
-
-    def segment(a: int, c: int, **style: Any) -> str:
-        """A line from milepost ``a`` to milepost ``c``."""
-        (ax, ay), (cx, cy) = at(a), at(c)
-        return svgh.element(
-            "line", x1=round(ax, 1), y1=round(ay, 1), x2=round(cx, 1), y2=round(cy, 1), **style
-        )
-
-    offer = obs.get("trade", {}).get("offer")
-    if offer:  # the segments of the offer on the table, dashed in the receiver's colour
-        for key, who in (("take", "buyer"), ("give", "seller")):
-            for a, c in offer[key]:
-                body.append(
-                    segment(
-                        a,
-                        c,
-                        stroke=COLOURS[offer[who]],
-                        stroke_width=5,
-                        stroke_dasharray="3,2",
-                        stroke_opacity=0.8,
-                    )
-                )
-    legal = obs["legal"]
-    for text in legal:
-        if text.startswith(("take ", "give ")):
-            ends = re.match(r"(?:take|give) (\d+)>(\d+)", text)
-            assert ends is not None
-            shape = segment(
-                int(ends.group(1)),
-                int(ends.group(2)),
-                stroke="#000",
-                stroke_opacity=0.25,
-                stroke_width=6 if text.startswith("take") else 4,
-            )
-            body.append(svgh.actionable(shape, text))
-        elif text.startswith("build "):
-            ends = re.match(r"build (\d+)>(\d+)", text)
-            if ends is None:  # "build 12>12+3": a ferry or the Chunnel, drawn by its port
-                continue
-            shape = segment(
-                int(ends.group(1)),
-                int(ends.group(2)),
-                stroke="#000",
-                stroke_opacity=0.25,
-                stroke_width=4,
-            )
-            body.append(svgh.actionable(shape, text))
-        elif text.startswith(("move ", "train 2 move ")):
-            target = re.match(r"(?:train 2 )?move (\d+)", text)
-            if target is None:  # "move n": a direction, not a milepost
-                continue
-            tx, ty = at(int(target.group(1)))
-            shape = svgh.element(
-                "circle", cx=round(tx, 1), cy=round(ty, 1), r=5, fill="#ffd700", fill_opacity=0.6
-            )
-            body.append(svgh.actionable(shape, text))
-    shown = []
-    for pl in obs["players"]:
-        shown.append(pl)
-        if "second_train" in pl:  # Additional Trains: drawn like the first, a bit lower
-            shown.append({**pl, **pl["second_train"], "second": True})
-    for pl in shown:
-        if pl["at"] >= 0:
-            x, y = at(pl["at"])
-            x += 4 * pl["seat"] - 8
-            y += 6 if pl.get("second") else 0
-            name = f"P{pl['seat'] + 1}" + (" train 2" if pl.get("second") else "")
-            title = f"{name} {pl['train']}: {', '.join(pl['loads']) or 'empty'}"
-            body.append(
-                svgh.element(
-                    "rect",
-                    raw=f"<title>{escape(title)}</title>",
-                    x=round(x - 5, 1),
-                    y=round(y - 5, 1),
-                    width=10,
-                    height=10,
-                    fill=COLOURS[pl["seat"]],
-                    stroke="#000",
-                    stroke_width=1,
-                )
-            )
-            if pl["loads"]:
-                body.append(
-                    svgh.element(
-                        "text",
-                        "/".join(ld[:3] for ld in pl["loads"]),
-                        x=round(x + 7, 1),
-                        y=round(y - 6, 1),
-                        font_size=9,
-                        fill="#000",
-                    )
-                )
-    # The status panel goes below the map, on a strip added to the canvas, so that it
-    # never covers the map's title, legend or track.
-    match = re.search(r'viewBox="0 0 ([\d.]+) ([\d.]+)"', base)
-    assert match is not None, "the base map has a viewBox"
-    width, height = float(match.group(1)), float(match.group(2))
-    summary = text_summary(state, seat).splitlines()
-    strip = 24 + 15 * len(summary)
-    body.append(svgh.element("rect", x=0, y=height, width=width, height=strip, fill="#f4eedb"))
-    y = height + 20
-    for line in summary:
-        body.append(svgh.element("text", line, x=14, y=round(y, 1), font_size=13, fill="#222"))
-        y += 15
-    total = height + strip
-    head = base[: base.index(">") + 1]
-    new_head = head.replace(
-        f'viewBox="0 0 {match.group(1)} {match.group(2)}"',
-        f'viewBox="0 0 {match.group(1)} {total:g}"',
-    ).replace(f'height="{match.group(2)}"', f'height="{total:g}"', 1)
-    overlay = "".join(body)
-    return new_head + base[len(head) :].replace("</svg>", overlay + "</svg>")
-
-
-RENDERER: Renderer[EurorailsState] = Renderer(text_board=text_board, svg_board=svg_board)
+RENDERER: Renderer[EurorailsState] = Renderer(
+    text_board=text_board, svg_board=svg_board, svg_layers=svg_layers
+)

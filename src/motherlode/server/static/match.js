@@ -158,6 +158,7 @@
     var mine = s.seat !== null && s.seat === s.to_move;
     root.classList.toggle("my-turn", mine);
     focusable($("board"), mine);
+    document.dispatchEvent(new CustomEvent("motherlode:board"));
     $("whoami").textContent = s.seat === null ? "spectator" : "you are " + who(s.seat);
     var turn;
     if (s.terminal) {
