@@ -20,7 +20,7 @@ def test_migrations_create_the_schema_and_are_idempotent(tmp_path: Path) -> None
     names = set(sa.inspect(engine).get_table_names())
     assert {"matches", "seats", "moves", "alembic_version"} <= names
     with engine.connect() as conn:
-        assert conn.execute(sa.text("select version_num from alembic_version")).scalar() == "0004"
+        assert conn.execute(sa.text("select version_num from alembic_version")).scalar() == "0005"
 
 
 def test_an_old_database_is_upgraded_in_place(tmp_path: Path) -> None:

@@ -88,6 +88,8 @@ class LogEntry:
     said: tuple[str, ...] = ()
     """``state.narrate(action, viewer)`` per seat then the spectator, or one sentence for
     everyone (perfect information); empty: the notation stands for itself."""
+    note: str = ""
+    """Said to everyone after the entry (a bot that failed, replaced for this move)."""
 
     def said_to(self, seat: Player | None, num_players: int) -> str:
         """The narration ``seat`` reads: never of an entry it may not see (then only the
@@ -265,10 +267,14 @@ class MatchRuntime:
 
     # -- rebuilding --------------------------------------------------------------------
 
-    def replay_rows(self, rows: Sequence[tuple[str, int, str, str | None]]) -> None:
-        """Re-play log rows ``(kind, seat, action, visible)``; a chance row must be the
-        seeded draw. ``visible`` (as written with the row) saves working it out again."""
-        for i, (kind, seat, text, mask) in enumerate(rows):
+    def replay_rows(
+        self, rows: Sequence[tuple[str, int, str, str | None, *tuple[Any, ...]]]
+    ) -> None:
+        """Re-play log rows ``(kind, seat, action, visible)`` (optionally a fifth, the
+        row's note); a chance row must be the seeded draw. ``visible`` (as written with
+        the row) saves working it out again."""
+        for i, (kind, seat, text, mask, *note) in enumerate(rows):
+            note = [str(n) for n in note if n]
             if kind == "undo":
                 if not self.entries:
                     raise MotherlodeError(f"{self.match_id}: row {i} undoes nothing")
@@ -276,6 +282,7 @@ class MatchRuntime:
                 self.state, self.rng = self._replayed([e.text for e in self.entries])
             else:
                 self._replay_one(seat, text, mask, where=f"row {i}")
+                self.entries[-1].note = note[0] if note else ""
             self.version += 1
         self._cache.clear()
 
@@ -411,13 +418,22 @@ class MatchRuntime:
 
     # -- bots -------------------------------------------------------------------------
 
+    def bot_spec(self, seat: int) -> str:
+        """The seat's spec within today's caps (the game's greedy bot if it is above them)."""
+        try:
+            return self.caps.apply(self.seats[seat].spec, self.game)
+        except AgentSpecError as err:  # stored under looser caps: today's caps decide
+            spec = self.fallback_spec()
+            log.warning("%s seat P%d: %s; it plays as %s", self.match_id, seat + 1, err, spec)
+            return spec
+
+    def fallback_spec(self) -> str:
+        """The bot that moves for a bot that cannot: the game's greedy bot, else random."""
+        return "greedy" if "greedy" in self.game.bots() else "random"
+
     def agent(self, seat: int) -> Agent:
         if seat not in self.agents:
-            try:
-                spec = self.caps.apply(self.seats[seat].spec, self.game)
-            except AgentSpecError as err:  # stored under looser caps: today's caps decide
-                spec = "greedy" if "greedy" in self.game.bots() else "random"
-                log.warning("%s seat P%d: %s; it plays as %s", self.match_id, seat + 1, err, spec)
+            spec = self.bot_spec(seat)
             self.agents[seat] = create_agent(spec, self.game, seed=bot_seed(self.seed, seat))
         return self.agents[seat]
 
@@ -444,6 +460,8 @@ class MatchRuntime:
         out: list[dict[str, Any]] = []
         for i, e in enumerate(self.entries):
             text, said = e.shown_to(seat, n), e.said_to(seat, n)
+            if e.note:  # e.g. a bot that failed: public, and shown as part of the line
+                said = f"{said or text} ({e.note})"
             entry: dict[str, Any] = {"n": i + 1, "seat": e.seat, "text": text, "said": said}
             if i < setup:
                 entry["setup"] = True
