@@ -18,13 +18,13 @@ depends_on = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("moves") as batch:
-        batch.add_column(sa.Column("note", sa.Text(), nullable=True))
-    with op.batch_alter_table("matches") as batch:
-        batch.add_column(
-            sa.Column("bot_due", sa.Boolean(), nullable=False, server_default=sa.false())
-        )
-        batch.create_index("ix_matches_bot_due", ["bot_due"])
+    # plain ALTER TABLE ... ADD COLUMN (SQLite has it): a batch would copy the tables, and
+    # SQLite cannot drop the old matches table while seats and moves refer to it
+    op.add_column("moves", sa.Column("note", sa.Text(), nullable=True))
+    op.add_column(
+        "matches", sa.Column("bot_due", sa.Boolean(), nullable=False, server_default=sa.false())
+    )
+    op.create_index("ix_matches_bot_due", "matches", ["bot_due"])
     # Matches stored before: any running match with a bot seat may have its bot to move
     # (the server checks the log when it resumes them); the others never will.
     op.execute(
@@ -34,8 +34,8 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    op.drop_index("ix_matches_bot_due", "matches")
     with op.batch_alter_table("matches") as batch:
-        batch.drop_index("ix_matches_bot_due")
         batch.drop_column("bot_due")
     with op.batch_alter_table("moves") as batch:
         batch.drop_column("note")
