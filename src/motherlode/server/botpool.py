@@ -14,7 +14,7 @@ action. The pool:
   a match asks for one move at a time and each move is bounded by the cap, so a match
   waits at most for the moves queued before its own, never behind another match's whole
   game (fair across matches);
-* gives a worker the cap plus a margin (:meth:`BotPool.limit`) for a move: one that runs
+* gives a worker twice the cap and 5 s (:meth:`BotPool.limit`) for a move: one that runs
   past it is killed and replaced, one that dies (a crash, the OOM killer) is replaced, and
   the caller gets :class:`BotFailure` saying which, so that the game's greedy bot can move
   instead.
@@ -176,9 +176,11 @@ class BotPool:
 
     @property
     def limit(self) -> float:
-        """Seconds a worker has for one move: the cap, plus room for replaying the log and
-        the round trip (an agent stops itself at the cap; this catches one that does not)."""
-        return self.max_seconds * 1.25 + 1.0
+        """Seconds a worker has for one move: twice the cap and 5 s, room for loading the
+        game, replaying the log and for a machine so busy that a worker at its lower
+        priority waits (an agent stops itself at the cap; this catches one that does not).
+        """
+        return self.max_seconds * 2 + 5.0
 
     async def act(self, job: BotJob) -> int:
         """The bot's action, or :class:`BotFailure` (crashed, over its cap, raised)."""

@@ -96,7 +96,7 @@ def serve(
     SQLite); ``bot_workers``: processes thinking the search bots' moves, per server
     process (default: the cores shared among the server processes; 0: threads);
     ``takeover_seconds``: how long a due bot waits before another process takes it over
-    (default: the bot delay, the cap and 10 s).
+    (default: the bot delay, a bot worker's limit and 10 s).
     """
     import uvicorn
 

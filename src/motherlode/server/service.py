@@ -175,7 +175,7 @@ class MatchService:
     ) -> None:
         """``bot_workers``: processes for bots' thinking (0: threads of this process).
         ``takeover_seconds``: on PostgreSQL, how long a due bot may wait before this
-        process takes it over from another (default: the bot delay, the cap and 10 s)."""
+        process takes it over from another (default: the bot delay, the worker's limit and 10 s)."""
         self.engine = engine
         self.bot_delay = bot_delay
         self.caps = caps or BotCaps()
@@ -190,7 +190,7 @@ class MatchService:
         self.takeover_seconds = (
             takeover_seconds
             if takeover_seconds is not None
-            else bot_delay + self.caps.max_seconds * 1.25 + 11.0
+            else bot_delay + self.caps.max_seconds * 2 + 15.0
         )
         self.last_commit: dict[str, int] = {}
         """The version this process last wrote per match: a bot loop that loses a race to
@@ -520,7 +520,8 @@ class MatchService:
         """The runtime, re-read from the log when a move quotes a newer version than the
         cache holds (another process moved the match; its notice may not be here yet)."""
         rt = self.runtime(match_id)
-        if isinstance(version, int) and not isinstance(version, bool) and version > rt.version:
+        newer = isinstance(version, int) and not isinstance(version, bool) and version > rt.version
+        if self.shared and newer:  # (on SQLite this process is the only writer)
             self.forget(match_id)
             rt = self.runtime(match_id)
         return rt
@@ -676,11 +677,21 @@ class MatchService:
             try:
                 self.forget(match_id)  # its last moves may be another process's
                 self.kick_bots(match_id)
+                if match_id not in self.bot_tasks:  # not due after all (e.g. a database
+                    self._not_due(self.runtime(match_id))  # upgraded by 0005): say so
             except Exception:
                 log.exception("cannot resume match %s", match_id)
                 continue
             resumed += match_id in self.bot_tasks
         return resumed
+
+    def _not_due(self, rt: MatchRuntime) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(MatchRow)
+                .where(MatchRow.id == rt.match_id, MatchRow.version == rt.version)
+                .values(bot_due=False)
+            )
 
     def _claim(self, match_id: str, seen: _dt.datetime) -> bool:
         with self.engine.begin() as conn:
@@ -747,12 +758,31 @@ class MatchService:
         rt = self.runtimes.get(match_id)
         if kind == "m" and rt is not None and rt.version >= seen >= 0:
             return
-        self.forget(match_id)
+        if kind != "m" or rt is None or not self._catch_up(rt):
+            self.forget(match_id)
         if match_id in self.subscribers:
             try:
                 self.changed(match_id, bots=False)
             except Exception:
                 log.exception("cannot push match %s", match_id)
+
+    def _catch_up(self, rt: MatchRuntime) -> bool:
+        """Replay onto the cached runtime only the rows written since it (another
+        process's moves), instead of the whole log; ``False`` if it cannot (then forget)."""
+        try:
+            with Session(self.engine) as session:
+                rows = session.execute(
+                    select(
+                        MoveRow.kind, MoveRow.seat, MoveRow.action, MoveRow.visible, MoveRow.note
+                    )
+                    .where(MoveRow.match_id == rt.match_id, MoveRow.seq >= rt.version)
+                    .order_by(MoveRow.seq)
+                ).all()
+            rt.replay_rows([(k, s, a, v, n) for k, s, a, v, n in rows])
+        except Exception:  # anything odd: the whole log again, on next use
+            log.exception("cannot catch up with match %s", rt.match_id)
+            return False
+        return True
 
     async def close(self) -> None:
         tasks = [*self.bot_tasks.values(), *self.background]
