@@ -9,7 +9,8 @@ SQLite database, starts ``--bots`` bot-only Yukon matches whose bots think at th
 (``mcts:iterations=1000000``, bounded by ``--bot-max-seconds``), then plays ``--moves``
 moves of a Yukon match between two scripted people over WebSockets, and prints the move
 round trip (send -> the state with the move back) p50/p95/p99/max and the bot moves made
-meanwhile. Side by side in one sitting: the ratio is the figure, not the milliseconds.
+meanwhile (log rows: a bot's move and the chance after it), per second. Side by side in
+one sitting: the ratio is the figure, not the milliseconds.
 """
 
 from __future__ import annotations
@@ -52,9 +53,13 @@ def start(db: Path, port: int, workers: int, cap: float) -> subprocess.Popen[byt
 
 
 def create(base: str, seats: list[dict[str, str]]) -> dict[str, Any]:
-    r = httpx.post(f"{base}/api/matches", json={"game": "yukon", "seats": seats}, timeout=30)
-    r.raise_for_status()
-    return dict(r.json())
+    """A match, waiting out the server's per-client creation limit (429, Retry-After)."""
+    while True:
+        r = httpx.post(f"{base}/api/matches", json={"game": "yukon", "seats": seats}, timeout=30)
+        if r.status_code != 429:
+            r.raise_for_status()
+            return dict(r.json())
+        time.sleep(float(r.headers.get("Retry-After", "1")))
 
 
 async def people(base: str, moves: int, think: float) -> list[float]:
@@ -101,9 +106,10 @@ def run(workers: int, args: argparse.Namespace) -> dict[str, float]:
             spec = {"kind": "bot", "spec": "mcts:iterations=1000000"}
             ids = [create(base, [spec, spec])["id"] for _ in range(args.bots)]
             time.sleep(2 * args.cap)  # every bot thinking
-            before = bot_moves(base, ids)
+            before, started = bot_moves(base, ids), time.perf_counter()
             times = asyncio.run(people(base, args.moves, args.think))
             made = bot_moves(base, ids) - before
+            seconds = time.perf_counter() - started
         finally:
             proc.terminate()
             proc.wait(30)
@@ -114,6 +120,7 @@ def run(workers: int, args: argparse.Namespace) -> dict[str, float]:
         "p99": ms[int(0.99 * (len(ms) - 1))],
         "max": ms[-1],
         "bot_moves": made,
+        "bot_moves_per_s": made / seconds,
     }
 
 
@@ -126,12 +133,12 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=0.1, help="a person's pause per move")
     args = parser.parse_args()
     print(f"{args.bots} bot matches at a {args.cap:g} s cap; {args.moves} people's moves")
-    print("bot-workers | round trip p50 / p95 / p99 / max (ms) | bot moves meanwhile")
+    print("bot-workers | round trip p50 / p95 / p99 / max (ms) | bot moves meanwhile (per s)")
     for workers in (int(m) for m in args.modes.split(",")):
         r = run(workers, args)
         print(
             f"{workers:>11} | {r['p50']:.1f} / {r['p95']:.1f} / {r['p99']:.1f} / {r['max']:.1f}"
-            f" | {r['bot_moves']:.0f}",
+            f" | {r['bot_moves']:.0f} ({r['bot_moves_per_s']:.1f}/s)",
             flush=True,
         )
 
