@@ -641,15 +641,29 @@ def serve_command(
         float,
         typer.Option(min=0.05, help="The most a bot may think per move; bigger specs are refused."),
     ] = 2.0,
+    workers: Annotated[
+        int, typer.Option(min=1, help="Server processes on one socket (PostgreSQL only).")
+    ] = 1,
+    bot_workers: Annotated[
+        int | None,
+        typer.Option(min=0, help="Processes thinking bots' moves, per server process"
+                     " (default: the cores; 0: threads of the server)."),
+    ] = None,
 ) -> None:
     """Run the web platform: lobby, live matches, replays, provably fair dice."""
     try:
-        from motherlode.server.cli import serve
+        from motherlode.server.cli import ServeError, serve
     except ImportError as err:
         raise fail(
             f'the web server needs the [server] extra: pip install -e ".[server]" ({err})'
         ) from None
-    serve(host, port, db, bot_delay=bot_delay, bot_max_seconds=bot_max_seconds)
+    try:
+        serve(
+            host, port, db, bot_delay=bot_delay, bot_max_seconds=bot_max_seconds,
+            workers=workers, bot_workers=bot_workers,
+        )
+    except ServeError as err:
+        raise fail(str(err)) from None
 
 
 @app.command("verify")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,7 @@ def test_migrations_create_the_schema_and_are_idempotent(tmp_path: Path) -> None
     names = set(sa.inspect(engine).get_table_names())
     assert {"matches", "seats", "moves", "alembic_version"} <= names
     with engine.connect() as conn:
-        assert conn.execute(sa.text("select version_num from alembic_version")).scalar() == "0004"
+        assert conn.execute(sa.text("select version_num from alembic_version")).scalar() == "0005"
 
 
 def test_an_old_database_is_upgraded_in_place(tmp_path: Path) -> None:
@@ -97,3 +98,78 @@ def test_state_is_rebuilt_from_the_log_with_undo_rows(tmp_path: Path) -> None:
     with engine.connect() as conn:
         undos = conn.execute(sa.text("select count(*) from moves where kind='undo'")).scalar()
     assert undos and undos >= 1
+
+
+def _copy_at_0004(source: sa.Engine, target: sa.Engine) -> None:
+    """The rows of ``source`` written into ``target`` (a schema at 0004) as the previous
+    version wrote them: without the columns 0005 adds."""
+    old = {"matches": {"bot_due"}, "moves": {"note"}, "seats": set()}
+    with source.connect() as src, target.begin() as dst:
+        for table, added in old.items():
+            rows = [dict(r._mapping) for r in src.execute(sa.text(f"select * from {table}"))]
+            for row in rows:
+                for column in added:
+                    row.pop(column)
+                if table == "matches":
+                    row["config"] = (
+                        json.dumps(row["config"])
+                        if isinstance(row["config"], dict)
+                        else row["config"]
+                    )
+                names = ", ".join(row)
+                values = ", ".join(f":{k}" for k in row)
+                dst.execute(sa.text(f"insert into {table} ({names}) values ({values})"), row)
+
+
+def test_a_database_of_the_previous_version_upgrades_in_place_and_plays_on(
+    tmp_path: Path,
+) -> None:
+    made = make_engine(str(tmp_path / "made.db"))
+    migrate(made)
+    before = MatchService(made)
+    vs_bot = before.create_match("yukon", {}, [SeatRequest(), SeatRequest("bot", "greedy")])
+    people = before.create_match("yukon", {}, [SeatRequest(), SeatRequest()])
+
+    async def first_moves() -> None:
+        rt = before.runtime(people.id)
+        for _ in range(3):
+            seat = rt.state.current_player()
+            await before.move(people.id, seat, rt.state.legal_actions()[0], rt.version)
+        rt = before.runtime(vs_bot.id)
+        seat = rt.state.current_player()
+        await before.move(vs_bot.id, seat, rt.state.legal_actions()[0], rt.version)
+        for task in list(before.bot_tasks.values()):
+            task.cancel()  # the old server stops with the bot to move
+
+    asyncio.run(first_moves())
+    log_before = before.runtime(people.id).log_for(None)
+    old = make_engine(str(tmp_path / "old.db"))
+    migrate(old, "0004")
+    _copy_at_0004(made, old)
+    migrate(old)  # the new version starts on it
+    with old.connect() as conn:
+        assert conn.execute(sa.text("select version_num from alembic_version")).scalar() == "0005"
+        due = dict(conn.execute(sa.text("select id, bot_due from matches")).all())
+        assert conn.execute(sa.text("select count(*) from moves where note is null")).scalar() == (
+            conn.execute(sa.text("select count(*) from moves")).scalar()
+        )
+    # a running match with a bot seat may have its bot due; one of people never does
+    assert bool(due[vs_bot.id]) and not bool(due[people.id])
+    after = MatchService(old)
+    assert after.runtime(people.id).log_for(None) == log_before
+
+    async def play_on() -> None:
+        assert after.resume_bots() == 1  # the bot that was to move moves
+        await asyncio.gather(*after.bot_tasks.values())
+        rt = after.runtime(people.id)
+        while not rt.finished:
+            seat = rt.state.current_player()
+            await after.move(people.id, seat, rt.state.legal_actions()[0], rt.version)
+
+    asyncio.run(play_on())
+    assert after.runtime(vs_bot.id).bot_to_move() is None
+    assert MatchService(old).runtime(people.id).finished
+    with old.connect() as conn:
+        assert not conn.execute(
+            sa.text("select bot_due from matches where id = :id"), {"id": vs_bot.id}
+        ).scalar()

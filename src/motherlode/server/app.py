@@ -53,12 +53,19 @@ def create_app(
     tune_gc: bool = False,
     limits: Limits | None = None,
     caps: BotCaps | None = None,
+    bot_workers: int = 0,
+    bot_preload: tuple[str, ...] = (),
+    takeover_seconds: float | None = None,
 ) -> FastAPI:
     """The application on database ``db`` (an SQLite path or a database URL).
 
     ``limits``: the guard's body limit and per-client rate limits (default: the
     production ones, :class:`~motherlode.server.guard.Limits`); ``caps``: the caps on
-    bots' thinking (default :class:`~motherlode.server.bots.BotCaps`).
+    bots' thinking (default :class:`~motherlode.server.bots.BotCaps`); ``bot_workers``:
+    processes that think the search bots' moves (0: threads of this process);
+    ``bot_preload``: modules each bot worker imports first (test-only agents);
+    ``takeover_seconds``: on PostgreSQL, how long a due bot waits before this process
+    takes it over from another (:class:`~motherlode.server.service.MatchService`).
 
     ``tune_gc`` (for a server process, not for tests): freeze what start-up loaded (game
     data, maps) out of the garbage collector's reach and collect less often, so that a
@@ -66,12 +73,19 @@ def create_app(
     """
     engine = make_engine(db)
     migrate(engine)
-    service = MatchService(engine, bot_delay=bot_delay, caps=caps)
+    service = MatchService(
+        engine,
+        bot_delay=bot_delay,
+        caps=caps,
+        bot_workers=bot_workers,
+        bot_preload=bot_preload,
+        takeover_seconds=takeover_seconds,
+    )
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         if resume:
-            service.resume_bots()
+            await service.start()
         if tune_gc:
             gc.collect()
             gc.freeze()

@@ -6,13 +6,72 @@
 
 from __future__ import annotations
 
+import json
 import logging
+import os
+from typing import Any
 
 from motherlode.server.bots import BotCaps
 from motherlode.server.fairness import Verification, verify_file
 
 WS_MAX_SIZE = 64 * 1024
 """Frames above this size are refused by the WebSocket layer itself (close 1009)."""
+
+SETTINGS_ENV = "MOTHERLODE_SERVE_SETTINGS"
+"""How ``serve --workers N`` hands its settings to each server process (uvicorn starts
+them by importing :func:`app_from_env`)."""
+
+
+class ServeError(Exception):
+    """Settings that cannot be served (e.g. several processes on SQLite): one line why."""
+
+
+def default_bot_workers(workers: int = 1) -> int:
+    """The cores, shared by the server processes (at least one bot worker each)."""
+    return max(1, (os.cpu_count() or 1) // max(1, workers))
+
+
+def check_workers(db: str, workers: int) -> None:
+    """Several server processes need a database server: SQLite is one process's.
+
+    >>> check_workers("motherlode.db", 1)
+    >>> try:
+    ...     check_workers("motherlode.db", 2)
+    ... except ServeError as err:
+    ...     print(err)  # doctest: +ELLIPSIS
+    --workers 2 needs PostgreSQL (--db postgresql://...): an SQLite database is served by ...
+    """
+    from motherlode.server.db import normalise_url
+
+    if workers < 1:
+        raise ServeError(f"--workers {workers}: at least one server process")
+    if workers > 1 and not normalise_url(db).startswith("postgresql"):
+        raise ServeError(
+            f"--workers {workers} needs PostgreSQL (--db postgresql://...): an SQLite"
+            " database is served by one process"
+        )
+
+
+def _app_settings(settings: dict[str, Any]) -> Any:
+    from motherlode.server.app import create_app
+
+    return create_app(
+        settings["db"],
+        bot_delay=settings["bot_delay"],
+        tune_gc=True,
+        caps=BotCaps(max_seconds=settings["bot_max_seconds"]),
+        bot_workers=settings["bot_workers"],
+        takeover_seconds=settings.get("takeover_seconds"),
+    )
+
+
+def app_from_env() -> Any:
+    """The application of one of ``serve --workers N``'s processes (a uvicorn factory)."""
+    settings = json.loads(os.environ[SETTINGS_ENV])
+    logging.basicConfig(
+        level=settings["log_level"].upper(), format="%(levelname)s %(name)s: %(message)s"
+    )
+    return _app_settings(settings)
 
 
 def serve(
@@ -23,6 +82,9 @@ def serve(
     bot_delay: float = 0.4,
     log_level: str = "info",
     bot_max_seconds: float = 2.0,
+    workers: int = 1,
+    bot_workers: int | None = None,
+    takeover_seconds: float | None = None,
 ) -> None:
     """Run the web platform on ``host:port`` with the database ``db``.
 
@@ -30,26 +92,50 @@ def serve(
     ``postgresql://user:pass@host/dbname``; migrations run at start. ``bot_delay`` is the
     pause (seconds) before a bot moves, so that people can follow the game;
     ``bot_max_seconds`` the most a bot may think per move (a spec asking more is refused).
+    ``workers``: server processes on one socket (PostgreSQL only: :class:`ServeError` on
+    SQLite); ``bot_workers``: processes thinking the search bots' moves, per server
+    process (default: the cores shared among the server processes; 0: threads);
+    ``takeover_seconds``: how long a due bot waits before another process takes it over
+    (default: the bot delay, a bot worker's limit and 10 s).
     """
     import uvicorn
 
-    from motherlode.server.app import create_app
-
+    check_workers(db, workers)
+    settings = {
+        "db": db,
+        "bot_delay": bot_delay,
+        "bot_max_seconds": bot_max_seconds,
+        "bot_workers": default_bot_workers(workers) if bot_workers is None else bot_workers,
+        "log_level": log_level,
+        "takeover_seconds": takeover_seconds,
+    }
     logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
-    app = create_app(
-        db, bot_delay=bot_delay, tune_gc=True, caps=BotCaps(max_seconds=bot_max_seconds)
+    common: dict[str, Any] = {
+        "host": host,
+        "port": port,
+        "log_level": log_level,
+        "ws_max_size": WS_MAX_SIZE,
+        "ws_ping_interval": 20.0,
+        "ws_ping_timeout": 20.0,
+        "access_log": False,
+    }
+    print(
+        f"motherlode: serving on http://{host}:{port}/ (database: {db}; {workers} server"
+        f" process(es), {settings['bot_workers']} bot worker(s) each)",
+        flush=True,
     )
-    print(f"motherlode: serving on http://{host}:{port}/ (database: {db})", flush=True)
-    uvicorn.run(
-        app,
-        host=host,
-        port=port,
-        log_level=log_level,
-        ws_max_size=WS_MAX_SIZE,
-        ws_ping_interval=20.0,
-        ws_ping_timeout=20.0,
-        access_log=False,
-    )
+    if workers == 1:
+        uvicorn.run(_app_settings(settings), **common)
+        return
+    from motherlode.server.db import make_engine, migrate
+
+    engine = make_engine(db)
+    migrate(engine)  # once, before the processes start (each would race to do it)
+    engine.dispose()
+    os.environ[SETTINGS_ENV] = json.dumps(settings)
+    # uvicorn's supervisor: the processes share the socket, and one that dies is started
+    # again (its matches are on the database; its bots are taken over meanwhile)
+    uvicorn.run("motherlode.server.cli:app_from_env", factory=True, workers=workers, **common)
 
 
 def verify(path: str, sha256: str | None = None) -> Verification:
@@ -70,9 +156,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--log-level", default="info")
     parser.add_argument("--bot-max-seconds", type=float, default=2.0,
                         help="the most a bot may think per move")
+    parser.add_argument("--workers", type=int, default=1,
+                        help="server processes (PostgreSQL only)")
+    parser.add_argument("--bot-workers", type=int, default=None,
+                        help="bot processes per server process (default: the cores; 0: threads)")
+    parser.add_argument("--takeover-seconds", type=float, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    serve(
-        args.host, args.port, args.db, bot_delay=args.bot_delay, log_level=args.log_level,
-        bot_max_seconds=args.bot_max_seconds,
-    )
+    try:
+        serve(
+            args.host, args.port, args.db, bot_delay=args.bot_delay, log_level=args.log_level,
+            bot_max_seconds=args.bot_max_seconds, workers=args.workers,
+            bot_workers=args.bot_workers, takeover_seconds=args.takeover_seconds,
+        )
+    except ServeError as err:
+        parser.exit(2, f"motherlode serve: {err}\n")
     return 0

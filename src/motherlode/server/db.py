@@ -56,6 +56,8 @@ class MatchRow(Base):
     public: Mapped[bool] = mapped_column(Boolean, default=False)
     """Listed for anyone: a visitor of the lobby may take an open seat (else: invitations)."""
     version: Mapped[int] = mapped_column(Integer, default=0)
+    bot_due: Mapped[bool] = mapped_column(Boolean, default=False, index=True)
+    """A bot is to move (kept with every move): what a server resuming bots looks for."""
     scores: Mapped[list[float] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[_dt.datetime] = mapped_column(DateTime, default=utcnow)
     updated_at: Mapped[_dt.datetime] = mapped_column(DateTime, default=utcnow, index=True)
@@ -102,6 +104,8 @@ class MoveRow(Base):
     """The action in the game's notation (empty for an undo)."""
     visible: Mapped[str | None] = mapped_column(String(16), nullable=True)
     """Who sees the action: ``"1"``/``"0"`` per seat, then the spectator; NULL: everyone."""
+    note: Mapped[str | None] = mapped_column(Text, nullable=True)
+    """Said with the row on the page: e.g. a bot that failed, replaced for this move."""
     created_at: Mapped[_dt.datetime] = mapped_column(DateTime, default=utcnow)
 
 

@@ -96,6 +96,8 @@ class LogEntry:
     line: str = ""
     """On a command's first entry: the command's one log line ("P1 builds Paris–Lyon
     (9 mileposts, 11 M)")."""
+    note: str = ""
+    """Said to everyone after the entry (a bot that failed, replaced for this move)."""
 
     @property
     def kind(self) -> str:
@@ -305,10 +307,14 @@ class MatchRuntime:
 
     # -- rebuilding --------------------------------------------------------------------
 
-    def replay_rows(self, rows: Sequence[tuple[str, int, str, str | None]]) -> None:
-        """Re-play log rows ``(kind, seat, action, visible)``; a chance row must be the
-        seeded draw. ``visible`` (as written with the row) saves working it out again."""
-        for i, (kind, seat, text, mask) in enumerate(rows):
+    def replay_rows(
+        self, rows: Sequence[tuple[str, int, str, str | None, *tuple[Any, ...]]]
+    ) -> None:
+        """Re-play log rows ``(kind, seat, action, visible)`` (optionally a fifth, the
+        row's note); a chance row must be the seeded draw. ``visible`` (as written with
+        the row) saves working it out again."""
+        for i, (kind, seat, text, mask, *note) in enumerate(rows):
+            note = [str(n) for n in note if n]
             if kind == "undo":
                 if not self.entries:
                     raise MotherlodeError(f"{self.match_id}: row {i} undoes nothing")
@@ -319,6 +325,7 @@ class MatchRuntime:
                 if group == "command":
                     self._group = (len(self.entries), self.state.clone(), [])
                 self._replay_one(seat, text, mask, where=f"row {i}", group=group)
+                self.entries[-1].note = note[0] if note else ""
                 self._close_group(rows[i + 1][0] if i + 1 < len(rows) else "")
             self.version += 1
         self._cache.clear()
@@ -547,13 +554,22 @@ class MatchRuntime:
 
     # -- bots -------------------------------------------------------------------------
 
+    def bot_spec(self, seat: int) -> str:
+        """The seat's spec within today's caps (the game's greedy bot if it is above them)."""
+        try:
+            return self.caps.apply(self.seats[seat].spec, self.game)
+        except AgentSpecError as err:  # stored under looser caps: today's caps decide
+            spec = self.fallback_spec()
+            log.warning("%s seat P%d: %s; it plays as %s", self.match_id, seat + 1, err, spec)
+            return spec
+
+    def fallback_spec(self) -> str:
+        """The bot that moves for a bot that cannot: the game's greedy bot, else random."""
+        return "greedy" if "greedy" in self.game.bots() else "random"
+
     def agent(self, seat: int) -> Agent:
         if seat not in self.agents:
-            try:
-                spec = self.caps.apply(self.seats[seat].spec, self.game)
-            except AgentSpecError as err:  # stored under looser caps: today's caps decide
-                spec = "greedy" if "greedy" in self.game.bots() else "random"
-                log.warning("%s seat P%d: %s; it plays as %s", self.match_id, seat + 1, err, spec)
+            spec = self.bot_spec(seat)
             self.agents[seat] = create_agent(spec, self.game, seed=bot_seed(self.seed, seat))
         return self.agents[seat]
 
@@ -587,6 +603,8 @@ class MatchRuntime:
             text, said = e.shown_to(seat, n), e.said_to(seat, n)
             if e.line:
                 text = said = e.line
+            if e.note:  # e.g. a bot that failed: public, and shown as part of the line
+                said = f"{said or text} ({e.note})"
             entry: dict[str, Any] = {"n": i + 1, "seat": e.seat, "text": text, "said": said}
             if i < setup:
                 entry["setup"] = True

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import datetime as _dt
 import hashlib
 import json
 import logging
@@ -19,25 +20,35 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import JSON, Connection, Engine, bindparam, insert, select, update
+from sqlalchemy import JSON, Connection, Engine, bindparam, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, selectinload
 
 import motherlode
 from motherlode.agents import create as create_agent
+from motherlode.agents import parse_spec
 from motherlode.core.chance import HMAC_SHA256
 from motherlode.core.errors import AgentSpecError, ConfigError, MotherlodeError
 from motherlode.core.protocol import Player
 from motherlode.core.records import GameRecord, versions_of
+from motherlode.server.botpool import BotFailure, BotJob, BotPool
 from motherlode.server.bots import BotCaps
 from motherlode.server.db import MatchRow, MoveRow, SeatRow, utcnow
 from motherlode.server.fairness import commitment, new_seed
-from motherlode.server.runtime import MatchRuntime, SeatInfo, ServerError, Step
+from motherlode.server.runtime import MatchRuntime, SeatInfo, ServerError, Step, bot_seed
 
 log = logging.getLogger("motherlode.server")
 
 INLINE_BOT_SECONDS = 0.005
 """A bot whose moves take less than this runs on the event loop; slower ones in a thread."""
+
+TRUSTED_BOTS = ("greedy", "random")
+"""The games' own fast bots: run in the server process (inline or in a thread); every
+other spec (a search, a game's other bots) thinks in the bot workers when there are any."""
+
+CHANNEL = "motherlode"
+"""The PostgreSQL NOTIFY channel: ``"<kind> <match id> <version> <origin>"`` per change
+(``m``: a move, ``j``: a seat taken), sent in the change's own transaction."""
 
 
 def hash_token(token: str) -> str:
@@ -119,6 +130,7 @@ _ADVANCE_MATCH = (
         updated_at=bindparam("b_now"),
         status=bindparam("b_status"),
         scores=bindparam("b_scores", type_=JSON()),
+        bot_due=bindparam("b_bot_due"),
     )
 )
 """Move the match's version on, only from the version the move was made at."""
@@ -157,10 +169,34 @@ class MatchService:
         bot_delay: float = 0.0,
         cache_size: int = 4000,
         caps: BotCaps | None = None,
+        bot_workers: int = 0,
+        bot_preload: tuple[str, ...] = (),
+        takeover_seconds: float | None = None,
     ) -> None:
+        """``bot_workers``: processes for bots' thinking (0: threads of this process).
+        ``takeover_seconds``: on PostgreSQL, how long a due bot may wait before this
+        process takes it over from another (default: the bot delay, the worker's limit and 10 s)."""
         self.engine = engine
         self.bot_delay = bot_delay
         self.caps = caps or BotCaps()
+        self.pool = (
+            BotPool(bot_workers, max_seconds=self.caps.max_seconds, preload=bot_preload)
+            if bot_workers > 0
+            else None
+        )
+        self.shared = engine.dialect.name == "postgresql"
+        """Other processes may serve the same matches: NOTIFY each change, LISTEN for theirs."""
+        self.origin = secrets.token_hex(6)
+        self.takeover_seconds = (
+            takeover_seconds
+            if takeover_seconds is not None
+            else bot_delay + self.caps.max_seconds * 2 + 15.0
+        )
+        self.last_commit: dict[str, int] = {}
+        """The version this process last wrote per match: a bot loop that loses a race to
+        another process's move stops (that process drives the bot now)."""
+        self.tokens_of: dict[str, set[str]] = {}
+        self.background: list[asyncio.Task[None]] = []
         self.cache_size = cache_size
         self.runtimes: collections.OrderedDict[str, MatchRuntime] = collections.OrderedDict()
         self.locks: dict[str, asyncio.Lock] = {}
@@ -294,7 +330,7 @@ class MatchService:
             if row is None:
                 raise ServerError("not_found", f"no match {match_id!r}", status=404)
             moves = session.execute(
-                select(MoveRow.kind, MoveRow.seat, MoveRow.action, MoveRow.visible)
+                select(MoveRow.kind, MoveRow.seat, MoveRow.action, MoveRow.visible, MoveRow.note)
                 .where(MoveRow.match_id == match_id)
                 .order_by(MoveRow.seq)
             ).all()
@@ -303,11 +339,16 @@ class MatchService:
                 SeatInfo(s.seat, s.kind, s.spec, s.name, s.joined_at is not None) for s in row.seats
             ]
             rt = MatchRuntime(
-                match_id, game, int(row.seed), row.seed_sha256, seats, chance=row.chance,
+                match_id,
+                game,
+                int(row.seed),
+                row.seed_sha256,
+                seats,
+                chance=row.chance,
                 caps=self.caps,
             )
         try:
-            rt.replay_rows([(k, s, a, v) for k, s, a, v in moves])
+            rt.replay_rows([(k, s, a, v, n) for k, s, a, v, n in moves])
         except MotherlodeError as err:
             raise unplayable(game, err) from None
         self._remember(rt)
@@ -333,6 +374,7 @@ class MatchService:
                 if seat.joined_at is None:
                     seat.joined_at = utcnow()
             self.token_cache[digest] = cached
+            self.tokens_of.setdefault(cached[0], set()).add(digest)
         if cached[0] != match_id:
             raise ServerError("invalid_token", "this seat token is not valid for this match", 403)
         rt = self.runtime(match_id)
@@ -367,6 +409,7 @@ class MatchService:
             )
             if result.rowcount != 1:  # type: ignore[attr-defined]
                 raise ServerError("seat_taken", f"seat P{seat + 1} is not open", 409)
+            self._notify(session, "j", match_id, row.version)
         rt = self.runtime(match_id)
         rt.seats[seat].joined = True
         rt._cache.clear()
@@ -386,7 +429,13 @@ class MatchService:
             rows = [{"kind": "undo", "seat": -1, "action": "", "visible": None}]
         else:
             rows = [
-                {"kind": e.kind, "seat": e.seat, "action": e.text, "visible": e.mask()}
+                {
+                    "kind": e.kind,
+                    "seat": e.seat,
+                    "action": e.text,
+                    "visible": e.mask(),
+                    "note": e.note or None,
+                }
                 for e in step.entries
             ]
         if not rows:
@@ -394,11 +443,13 @@ class MatchService:
         session.execute(
             _INSERT_MOVES,
             [
-                {"match_id": rt.match_id, "seq": rt.version + i, "created_at": now, **r}
+                {"match_id": rt.match_id, "seq": rt.version + i, "created_at": now, "note": None}
+                | r
                 for i, r in enumerate(rows)
             ],
         )
         finished = step.state.is_terminal()
+        to_move = step.state.current_player()
         result = session.execute(
             _ADVANCE_MATCH,
             {
@@ -408,10 +459,22 @@ class MatchService:
                 "b_now": now,
                 "b_status": "finished" if finished else "running",
                 "b_scores": [float(s) for s in step.state.scores()] if finished else None,
+                "b_bot_due": not finished and to_move >= 0 and rt.seats[to_move].kind == "bot",
             },
         )
         if result.rowcount != 1:  # type: ignore[attr-defined]
             raise ServerError("stale_state", "the match moved on meanwhile; reload", 409)
+        self._notify(session, "m", rt.match_id, rt.version + len(rows))
+
+    def _notify(
+        self, session: Session | Connection, kind: str, match_id: str, version: int
+    ) -> None:
+        """Tell the other processes (on commit: NOTIFY is transactional)."""
+        if self.shared:
+            session.execute(
+                text("SELECT pg_notify(:channel, :payload)"),
+                {"channel": CHANNEL, "payload": f"{kind} {match_id} {version} {self.origin}"},
+            )
 
     def _store(self, rt: MatchRuntime, step: Step) -> None:
         try:
@@ -421,16 +484,25 @@ class MatchService:
             self.runtimes.pop(rt.match_id, None)  # another writer: re-read the log next time
             raise ServerError("stale_state", "the match moved on meanwhile; reload", 409) from None
         rt.commit(step)
+        self.last_commit[rt.match_id] = rt.version
 
     async def move(
-        self, match_id: str, seat: int | None, action: Any, version: Any, command: Any = None
+        self,
+        match_id: str,
+        seat: int | None,
+        action: Any,
+        version: Any,
+        command: Any = None,
+        *,
+        note: str = "",
     ) -> MatchRuntime:
         """Apply ``action`` (notation or id) for ``seat`` if ``version`` is current; or a
-        ``command`` for people (``state.expand``) as one step."""
+        ``command`` for people (``state.expand``) as one step. ``note``: said with the
+        move in the log (a bot replaced for this move)."""
         if seat is None:
             raise ServerError("spectator", "spectators can only watch", 403)
         async with self.lock(match_id):
-            rt = self.runtime(match_id)
+            rt = self._current(match_id, version)
             if rt.finished:
                 raise ServerError("match_over", "the match is over")
             self._check_version(rt, version)
@@ -438,6 +510,8 @@ class MatchService:
                 step = rt.plan_command(seat, command)
             else:
                 step = rt.plan_move(seat, action)
+            if note:
+                step.entries[0].note = note
             self._store(rt, step)
         self.changed(match_id)
         return rt
@@ -452,12 +526,29 @@ class MatchService:
         if seat is None:
             raise ServerError("spectator", "spectators can only watch", 403)
         async with self.lock(match_id):
-            rt = self.runtime(match_id)
+            rt = self._current(match_id, version)
             self._check_version(rt, version)
             step = rt.plan_undo(seat)
             self._store(rt, step)
         self.changed(match_id)
         return rt
+
+    def _current(self, match_id: str, version: Any) -> MatchRuntime:
+        """The runtime, re-read from the log when a move quotes a newer version than the
+        cache holds (another process moved the match; its notice may not be here yet)."""
+        rt = self.runtime(match_id)
+        newer = isinstance(version, int) and not isinstance(version, bool) and version > rt.version
+        if self.shared and newer:  # (on SQLite this process is the only writer)
+            self.forget(match_id)
+            rt = self.runtime(match_id)
+        return rt
+
+    def forget(self, match_id: str) -> None:
+        """Drop what this process holds of ``match_id`` (its runtime, its tokens): another
+        process changed it; the next use re-reads the database."""
+        self.runtimes.pop(match_id, None)
+        for digest in self.tokens_of.pop(match_id, ()):
+            self.token_cache.pop(digest, None)
 
     @staticmethod
     def _check_version(rt: MatchRuntime, version: Any) -> None:
@@ -485,11 +576,14 @@ class MatchService:
         sub.closed = True
         sub.wake.set()
 
-    def changed(self, match_id: str) -> None:
-        """After a change: push the new state to every watcher; let a bot move."""
+    def changed(self, match_id: str, *, bots: bool = True) -> None:
+        """After a change: push the new state to every watcher; let a bot move (``bots``:
+        unless another process made the change: the process that wrote a move drives the
+        bot after it)."""
         for sub in list(self.subscribers.get(match_id, ())):
             sub.push_state(self._renderer(match_id, sub.seat))
-        self.kick_bots(match_id)
+        if bots:
+            self.kick_bots(match_id)
 
     def _renderer(self, match_id: str, seat: Player | None) -> Callable[[], str]:
         return lambda: self.runtime(match_id).payload_json(seat)
@@ -516,51 +610,207 @@ class MatchService:
                     return
                 if self.bot_delay:
                     await asyncio.sleep(self.bot_delay)
-                snapshot, version = rt.state.clone(), rt.version
-                agent = rt.agent(seat)
+                version = rt.version
                 try:
-                    started = time.perf_counter()
-                    if slow.get(seat, 1.0) < INLINE_BOT_SECONDS:  # unknown: a thread
-                        action = agent.act(snapshot)  # a fast bot: a thread costs more
-                    else:
-                        action = await asyncio.to_thread(agent.act, snapshot)
-                    slow[seat] = max(slow.get(seat, 0.0) * 0.8, time.perf_counter() - started)
-                    await self.move(match_id, seat, int(action), version)
+                    action, note = await self._bot_action(rt, seat, slow)
+                    await self.move(match_id, seat, action, version, note=note)
                     failures = 0
                 except ServerError as err:
-                    failures += err.code != "stale_state"
                     log.warning("bot in %s seat %d: %s %s", match_id, seat, err.code, err)
+                    if err.code != "stale_state":
+                        failures += 1
+                    elif self.shared and self._moved_elsewhere(match_id):
+                        return  # another process wrote the last move: it drives the bot
                 except Exception:  # a broken bot must not take the server down
                     failures += 1
                     log.exception("bot in %s seat %d failed", match_id, seat)
         finally:
             self.bot_tasks.pop(match_id, None)
 
-    def resume_bots(self) -> int:
-        """After a (re)start: let every running match whose bot is to move go on."""
+    def _moved_elsewhere(self, match_id: str) -> bool:
+        self.forget(match_id)
+        return self.runtime(match_id).version != self.last_commit.get(match_id)
+
+    async def _bot_action(
+        self, rt: MatchRuntime, seat: int, slow: dict[int, float]
+    ) -> tuple[int, str]:
+        """The bot's action and the log's note about it: the bot workers think a search
+        bot's move; one that crashes or runs past its cap is replaced by the game's greedy
+        bot for this move, and the note says so."""
+        spec = rt.bot_spec(seat)
+        name = parse_spec(spec)[0]
+        if self.pool is None or name in TRUSTED_BOTS:
+            return await self._act_here(rt, seat, slow), ""
+        job = BotJob(
+            rt.match_id,
+            rt.game.name,
+            rt.game.config.model_dump(mode="json"),
+            tuple(e.text for e in rt.entries),
+            spec,
+            bot_seed(rt.seed, seat) + rt.version,
+        )
+        try:
+            return await self.pool.act(job), ""
+        except BotFailure as err:
+            fallback = rt.fallback_spec()
+            agent = create_agent(fallback, rt.game, seed=bot_seed(rt.seed, seat) + rt.version)
+            action = await asyncio.to_thread(agent.act, rt.state.clone())
+            said = parse_spec(rt.seats[seat].spec)[0]
+            return int(
+                action
+            ), f"P{seat + 1}'s bot ({said}) {err.reason}; the {fallback} bot moved instead"
+
+    @staticmethod
+    async def _act_here(rt: MatchRuntime, seat: int, slow: dict[int, float]) -> int:
+        """A bot in this process: on the event loop when it is known to be fast, else in a
+        thread (no bot workers, or one of the games' own fast bots)."""
+        snapshot = rt.state.clone()
+        agent = rt.agent(seat)
+        started = time.perf_counter()
+        if slow.get(seat, 1.0) < INLINE_BOT_SECONDS:  # unknown: a thread
+            action = agent.act(snapshot)  # a fast bot: a thread costs more
+        else:
+            action = await asyncio.to_thread(agent.act, snapshot)
+        slow[seat] = max(slow.get(seat, 0.0) * 0.8, time.perf_counter() - started)
+        return int(action)
+
+    def resume_bots(self, older_than: float | None = None) -> int:
+        """After a (re)start, and periodically on PostgreSQL: drive every running match
+        whose bot is due (``older_than``: only those whose last change is that many
+        seconds old, i.e. whose process died). Each is claimed first (its ``updated_at``
+        moved on from the value read), so of several processes exactly one takes it."""
         with Session(self.engine) as session:
-            ids = (
-                session.execute(select(MatchRow.id).where(MatchRow.status == "running"))
-                .scalars()
-                .all()
+            query = select(MatchRow.id, MatchRow.updated_at).where(
+                MatchRow.status == "running", MatchRow.bot_due.is_(True)
             )
+            if older_than is not None:
+                cutoff = utcnow() - _dt.timedelta(seconds=older_than)
+                query = query.where(MatchRow.updated_at < cutoff)
+            due = session.execute(query).all()
         resumed = 0
-        for match_id in ids:
+        for match_id, seen in due:
+            if match_id in self.bot_tasks or not self._claim(match_id, seen):
+                continue
             try:
+                self.forget(match_id)  # its last moves may be another process's
                 self.kick_bots(match_id)
+                if match_id not in self.bot_tasks:  # not due after all (e.g. a database
+                    self._not_due(self.runtime(match_id))  # upgraded by 0005): say so
             except Exception:
                 log.exception("cannot resume match %s", match_id)
                 continue
             resumed += match_id in self.bot_tasks
         return resumed
 
+    def _not_due(self, rt: MatchRuntime) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(MatchRow)
+                .where(MatchRow.id == rt.match_id, MatchRow.version == rt.version)
+                .values(bot_due=False)
+            )
+
+    def _claim(self, match_id: str, seen: _dt.datetime) -> bool:
+        with self.engine.begin() as conn:
+            result = conn.execute(
+                update(MatchRow)
+                .where(MatchRow.id == match_id, MatchRow.updated_at == seen)
+                .values(updated_at=max(utcnow(), seen + _dt.timedelta(microseconds=1)))
+            )
+        return bool(result.rowcount == 1)
+
+    async def start(self) -> None:
+        """At start-up: resume the due bots; on PostgreSQL, listen for the other
+        processes' changes and take over the bots of a process that died."""
+        self.resume_bots()
+        if self.shared:
+            loop = asyncio.get_running_loop()
+            self.background = [
+                loop.create_task(self._listen()),
+                loop.create_task(self._take_over()),
+            ]
+
+    async def _take_over(self) -> None:
+        while True:
+            await asyncio.sleep(max(1.0, self.takeover_seconds / 3))
+            try:
+                taken = self.resume_bots(older_than=self.takeover_seconds)
+            except Exception:
+                log.exception("cannot look for bots to take over")
+                continue
+            if taken:
+                log.warning("took over %d match(es) whose bot waited too long", taken)
+
+    async def _listen(self) -> None:
+        """LISTEN for the other processes' changes (psycopg 3, its own connection); on each,
+        forget what this process holds of the match and push it to its watchers."""
+        import psycopg
+
+        url = self.engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+        while True:
+            try:
+                async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
+                    await conn.execute(f"LISTEN {CHANNEL}")
+                    for match_id in list(self.runtimes):  # what changed while not listening
+                        self.remote_change(f"m {match_id} -1 ?")
+                    async for notice in conn.notifies():
+                        self.remote_change(notice.payload)
+            except asyncio.CancelledError:
+                raise
+            except Exception as err:
+                log.warning("listening for other processes' changes: %s; again in 1 s", err)
+                await asyncio.sleep(1.0)
+
+    def remote_change(self, payload: str) -> None:
+        """One notice ``"<kind> <match> <version> <origin>"``: unless this process sent it,
+        or already holds that version, forget the match here and push it to its watchers."""
+        try:
+            kind, match_id, version, origin = payload.split(" ")
+            seen = int(version)
+        except ValueError:
+            log.warning("a notice not understood: %r", payload)
+            return
+        if origin == self.origin:
+            return
+        rt = self.runtimes.get(match_id)
+        if kind == "m" and rt is not None and rt.version >= seen >= 0:
+            return
+        if kind != "m" or rt is None or not self._catch_up(rt):
+            self.forget(match_id)
+        if match_id in self.subscribers:
+            try:
+                self.changed(match_id, bots=False)
+            except Exception:
+                log.exception("cannot push match %s", match_id)
+
+    def _catch_up(self, rt: MatchRuntime) -> bool:
+        """Replay onto the cached runtime only the rows written since it (another
+        process's moves), instead of the whole log; ``False`` if it cannot (then forget)."""
+        try:
+            with Session(self.engine) as session:
+                rows = session.execute(
+                    select(
+                        MoveRow.kind, MoveRow.seat, MoveRow.action, MoveRow.visible, MoveRow.note
+                    )
+                    .where(MoveRow.match_id == rt.match_id, MoveRow.seq >= rt.version)
+                    .order_by(MoveRow.seq)
+                ).all()
+            rt.replay_rows([(k, s, a, v, n) for k, s, a, v, n in rows])
+        except Exception:  # anything odd: the whole log again, on next use
+            log.exception("cannot catch up with match %s", rt.match_id)
+            return False
+        return True
+
     async def close(self) -> None:
-        tasks = list(self.bot_tasks.values())
+        tasks = [*self.bot_tasks.values(), *self.background]
         for task in tasks:
             task.cancel()
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        self.background = []
+        if self.pool is not None:
+            await self.pool.close()
 
     # -- listings, records ------------------------------------------------------------
 
