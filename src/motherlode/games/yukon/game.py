@@ -256,7 +256,6 @@ class YukonState(State):
         n = game.num_players
         self.grid: list[int] = [UNDEALT] * game.cells
         self.deck: list[int] = list(game.deck)  # cards not yet dealt, by kind
-        self._cards_cache: list[int] | None = None  # the same, one entry per base card
         self._takes_cache: list[int] | None = None  # legal takes of the player to move
         self.dealt = 0
         self.townsfolk_slots = game.townsfolk_slots  # Townsfolk places left in the deal
@@ -285,7 +284,6 @@ class YukonState(State):
         new._history = self._history.copy()
         new.grid = self.grid.copy()
         new.deck = self.deck.copy()
-        new._cards_cache = None if self._cards_cache is None else self._cards_cache.copy()
         new._takes_cache = self._takes_cache  # never mutated: shared safely
         new.dealt = self.dealt
         new.townsfolk_slots = self.townsfolk_slots
@@ -406,18 +404,21 @@ class YukonState(State):
                         x -= deck[k]
                         if x < 0:
                             return k
-            cards = self._base_cards()
-            return cards[rng.randrange(len(cards))]
+            # the x-th of the base cards left in kind order (one draw, as from a list of
+            # them: the same card for the same random number)
+            x = rng.randrange(sum(deck[:TOWNSFOLK0]))
+            for k in range(TOWNSFOLK0):
+                x -= deck[k]
+                if x < 0:
+                    return k
         return super().sample_chance(rng)
 
-    def _base_cards(self) -> list[int]:
-        """The Gold, Pebble and Sheriff cards not dealt yet, one entry per card (cached)."""
-        cards = self._cards_cache
-        if cards is None or len(cards) != sum(self.deck[:TOWNSFOLK0]):
-            deck = self.deck
-            cards = [k for k in range(TOWNSFOLK0) for _ in range(deck[k])]
-            self._cards_cache = cards
-        return cards
+    def _is_chance_outcome(self, action: Action) -> bool:
+        if self.dealt < self.game.cells:  # a card kind still in the deck (Townsfolk: a place)
+            if not 0 <= action < EMPTY or not self.deck[action]:
+                return False
+            return action < TOWNSFOLK0 or self.townsfolk_slots > 0
+        return super()._is_chance_outcome(action)
 
     def _apply_action(self, action: Action) -> None:
         g = self.game
@@ -505,8 +506,6 @@ class YukonState(State):
         g = self.game
         self.grid[self.dealt] = kind
         self.deck[kind] -= 1
-        if kind < TOWNSFOLK0 and self._cards_cache is not None:
-            self._cards_cache.remove(kind)
         if kind >= TOWNSFOLK0:
             self.townsfolk_slots -= 1
         self.dealt += 1
