@@ -277,6 +277,7 @@ class StateBase(State):
         self.net: list[set[int]] = [set() for _ in range(n)]
         self._present: dict[int, list[int]] = {}
         self._free: dict[int, int] = {}  # city -> its unbuilt segments (as _present)
+        self._limits: dict[int, bool] = {}  # building.BuildingRules._build_actions
         # blocking-check cache until the next change of track: edge*8+p -> blocked seat or
         # -1; -1-q -> 1 when q's available graph connects all major cities, else 0
         self._reach: dict[int, int] = {}
@@ -333,6 +334,7 @@ class StateBase(State):
         new.net = [set(x) for x in self.net]
         new._present = dict(self._present)
         new._free = dict(self._free)
+        new._limits = dict(self._limits)
         new._reach = dict(self._reach)
         new._linked = list(self._linked)
         new._cut = self._cut  # copied on the first write (_cut_store)
@@ -380,6 +382,7 @@ class StateBase(State):
         self.net = [{m for m, c in enumerate(tp) if c} for tp in self.touch]
         self._present = {}
         self._free = {}
+        self._limits = {}
         self._reach = {}
         self._linked = [0] * n
         self._cut_reset()
@@ -394,15 +397,18 @@ class StateBase(State):
             self.draw, self.discard = sorted(self.discard), []
 
     def _cut_reset(self) -> None:
-        """Forget the blocking rule's lasting answers: track came back (a flood), changed
-        owner (a trade) or a ferry line or the Chunnel filled up (its ports closed)."""
+        """Forget the blocking rule's lasting answers: track came back (a flood) or changed
+        owner (a trade)."""
         self._cut = {}
         self._cut_own = True
 
     def _touch(self, p: int, m: int, delta: int) -> None:
-        if self.game.board.city_of[m] >= 0:
-            self._present.clear()
-            self._free.clear()
+        g = self.game
+        if g.limited[m]:  # a city or a ferry port / Chunnel end
+            self._limits.clear()
+            if g.board.city_of[m] >= 0:
+                self._present.clear()
+                self._free.clear()
         if self._reach:
             self._reach.clear()
         if delta < 0 and self._cut:

@@ -80,46 +80,47 @@ class BlockingRules(StateBase):
         return out
 
     def _connects_majors(self, q: int, tree: list[int] | None = None) -> bool:
-        """Does seat ``q``'s available graph connect all the major cities? (A search of
-        the graph of :meth:`_steps`, inlined: it may visit every milepost.) ``tree``, when
-        given, receives the lattice edges by which the search reached a new milepost."""
+        """Does seat ``q``'s available graph connect all the major cities? (A breadth-first
+        search of the graph of :meth:`_steps`, inlined: it may visit every milepost.)
+        ``tree``, when given and the answer is yes, receives the lattice edges of shortest
+        paths from the first major city to each of the others (which join them all)."""
         g = self.game
         b = g.board
         major_of = g.major_of
         adj, joined, owner, internal = g.adj, g.joined, self.edge_owner, b.edge_internal
         start = b.city_posts[b.majors[0]]
-        seen = bytearray(b.n)
-        for m in start:
-            seen[m] = 1
-        stack = list(start)
+        came: dict[int, tuple[int, int]] = {m: (-1, -1) for m in start}
+        todo = deque(start)
+        reached = [start[0]]  # a milepost of each major city, as found
         found = {0}
         total = len(b.majors)
         closed = self._closed(q)
-        while stack:
-            m = stack.pop()
+        while todo:
+            m = todo.popleft()
             shut = m in closed
             nxt = [
                 (x, e)
                 for x, e in adj[m]
-                if not seen[x]
+                if x not in came
                 and (
                     owner[e] == q
                     or (owner[e] < 0 and (internal[e] or (not shut and x not in closed)))
                 )
             ]
             if not shut:
-                nxt.extend((x, -1) for x in joined[m] if not seen[x])
+                nxt.extend((x, -1) for x in joined[m] if x not in came)
             for x, e in nxt:
-                if seen[x]:
+                if x in came:
                     continue
-                seen[x] = 1
-                stack.append(x)
-                if tree is not None and e >= 0:
-                    tree.append(e)
+                came[x] = (m, e)
+                todo.append(x)
                 i = major_of[x]
                 if i >= 0 and i not in found:
                     found.add(i)
+                    reached.append(x)
                     if len(found) == total:
+                        if tree is not None:
+                            tree.extend({e for x in reached for e in _path(came, x)})
                         return True
         return len(found) == total
 
@@ -271,13 +272,14 @@ class BlockingRules(StateBase):
         """Would ``p`` building edge ``e`` (and, when ``k >= 0``, taking the last place on
         link ``k``) disconnect the major cities in ``q``'s available graph?
 
-        Between two resets of ``_cut`` (a flood, a trade, a line filling up) q's graph only
-        loses edges, one per build by another seat, and every build is legal, so keeps q's
-        major cities joined. So an answer found by cutting q's graph (``e`` a bridge with
-        major cities on both sides: blocks; one side without any or q not connected: does
-        not) stays true for as long as ``e`` is free; a "does not block" found by a path
-        joining ``e``'s ends without it stays true while that path's edges are all still
-        q's or free. Both are kept in ``_cut`` (shared with clones until written)."""
+        Between two resets of ``_cut`` (a flood, a trade) q's graph only loses edges (a
+        build by another seat, the ports of a line that fills up without q), and every build
+        is legal, so keeps q's major cities joined. So an answer found by cutting q's graph
+        (``e`` a bridge with major cities on both sides: blocks; one side without any, or q
+        not connected: does not) stays true for as long as ``e`` is free; a "does not block"
+        found by a path joining ``e``'s ends without it stays true while that path's edges
+        are all still in q's graph (:meth:`_still_open`). Both are kept in ``_cut`` (shared
+        with clones until written)."""
         if k >= 0:
             return self._fill_blocks(q, p, e, k, keep=True)
         if not self._edge_open(q, e):
@@ -287,20 +289,23 @@ class BlockingRules(StateBase):
         if hit is not None:
             if hit is True or hit is False:
                 return hit
-            owner = self.edge_owner
-            for x in hit:
-                o = owner[x]
-                if o >= 0 and o != q:
-                    break
-            else:
+            if self._still_open(q, hit):
                 return False
         side, path = self._split_path(q, a, to, e, self._closed(q))
         answer: bool | tuple[int, ...] = path if side is None else self._cuts(q, side)
-        if not self._cut_own:
-            self._cut = dict(self._cut)
-            self._cut_own = True
-        self._cut[key] = answer
+        self._keep(key, answer)
         return answer is True
+
+    def _still_open(self, q: int, edges: tuple[int, ...]) -> bool:
+        """Are all the lattice ``edges`` still in ``q``'s graph? (Not built by another
+        seat; one ending at a port is open only while q may still build there.)"""
+        owner = self.edge_owner
+        port = self.game.edge_port
+        for x in edges:
+            o = owner[x]
+            if o != q and (o >= 0 or (port[x] and not self._edge_open(q, x))):
+                return False
+        return True
 
     def _blocks_reference(self, q: int, p: int, e: int, a: int, to: int, k: int) -> bool:
         """:meth:`_blocks` computed from scratch, without ``_cut`` (the tests' reference)."""
@@ -332,10 +337,10 @@ class BlockingRules(StateBase):
                 if e == skip:
                     continue
                 o = owner[e]
-                if o != q and (o >= 0 or not internal[e] and (shut or x in closed)):
+                if o != q and (o >= 0 or (not internal[e] and (shut or x in closed))):
                     continue  # not in q's graph (as _steps)
                 if x in other:
-                    return None, _path(seen, m) + (e,) + _path(other, x)
+                    return None, (*_path(seen, m), e, *_path(other, x))
                 if x not in seen:
                     seen[x] = (m, e)
                     todo.append(x)
@@ -364,20 +369,7 @@ class BlockingRules(StateBase):
         """:meth:`_fill_blocks` by a search of ``q``'s whole graph with ``e`` built and
         link ``k`` full. With ``keep``, the answer lasts in ``_cut`` as :meth:`_blocks`'
         do: "blocks" until a reset, "does not" while the lattice edges of the search's tree
-        (which joins the major cities without ``e`` or ``k``'s ports) are q's or free."""
-        key = -1 - (k * 8 + q)
-        if keep:
-            hit = self._cut.get(key)
-            if hit is True:
-                return True
-            if isinstance(hit, tuple):
-                owner = self.edge_owner
-                for x in hit:
-                    o = owner[x]
-                    if o >= 0 and o != q:
-                        break
-                else:
-                    return False
+        (which joins the major cities without ``e`` or ``k``'s ports) are still in q's graph."""
         tree: list[int] = []
         self.edge_owner[e] = p
         self.link_owners[k].append(p)
@@ -387,11 +379,15 @@ class BlockingRules(StateBase):
             self.link_owners[k].pop()
             self.edge_owner[e] = -1
         if keep:
-            if not self._cut_own:
-                self._cut = dict(self._cut)
-                self._cut_own = True
-            self._cut[key] = tuple(tree) if joined else True
+            self._keep(-1 - (k * 8 + q), tuple(tree) if joined else True)
         return not joined
+
+    def _keep(self, key: int, answer: bool | tuple[int, ...]) -> None:
+        """Keep a lasting answer in ``_cut`` (copying it first if a clone shares it)."""
+        if not self._cut_own:
+            self._cut = dict(self._cut)
+            self._cut_own = True
+        self._cut[key] = answer
 
     def _fill_blocks(self, q: int, p: int, e: int, k: int, keep: bool = False) -> bool:
         """Would ``p`` taking the last place on link ``k`` (by building ``e`` to one of its
@@ -399,6 +395,13 @@ class BlockingRules(StateBase):
         graph loses them (and the line). When the open neighbours of each port stay joined
         around it, two pieces at most remain, one by each port: a two-sided search between
         them decides; otherwise a search of the whole graph does."""
+        key = -1 - (k * 8 + q)
+        if keep:  # an answer kept since an earlier build (see _fill_search)
+            hit = self._cut.get(key)
+            if hit is True or hit is False:
+                return hit
+            if isinstance(hit, tuple) and self._still_open(q, hit):
+                return False
         ends = self.game.board.links[k].ends
         closed = self._closed(q) | set(ends)
         sides = []
@@ -411,7 +414,13 @@ class BlockingRules(StateBase):
             sides.append(side)
         if not sides[0] or not sides[1]:
             return False
-        return self._cuts(q, self._split(q, sides[0], sides[1], -1, closed))
+        cut = self._split(q, sides[0], sides[1], -1, closed)
+        if cut is None:
+            return False  # not kept: the joins round the ports are not recorded
+        answer = self._cuts(q, cut)
+        if keep:
+            self._keep(key, answer)
+        return answer
 
     def _around(self, q: int, u: int, closed: set[int]) -> list[int] | None:
         """The neighbours of ``u`` joined to it in ``q``'s graph (before ``u`` closes), when
@@ -450,7 +459,7 @@ class BlockingRules(StateBase):
 
 def _path(came: dict[int, tuple[int, int]], m: int) -> tuple[int, ...]:
     """The lattice edges from ``m`` back to the start of a search that recorded ``came``."""
-    out = []
+    out: list[int] = []
     while True:
         m, e = came[m]
         if m < 0:

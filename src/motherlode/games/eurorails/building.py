@@ -154,8 +154,10 @@ class BuildingRules(BlockingRules, EventRules):
         if free is None:
             owner = self.edge_owner
             free = sum(
-                1 for m in self.game.board.city_posts[c]
-                for _, e, _ in self.game.build_out[m] if owner[e] < 0
+                1
+                for m in self.game.board.city_posts[c]
+                for _, e, _ in self.game.build_out[m]
+                if owner[e] < 0
             )
             self._free[c] = free
         return free
@@ -186,7 +188,8 @@ class BuildingRules(BlockingRules, EventRules):
         weather = self.weather_area() if self.active else frozenset()
         rivers = self.flooded_rivers() if self.active else set()
         reserved = {
-            edge for edge, owner, until in self.reserve
+            edge
+            for edge, owner, until in self.reserve
             if owner != p and self.turns_done[owner] < until
         }
         sources = set(self.net[p])
@@ -200,12 +203,16 @@ class BuildingRules(BlockingRules, EventRules):
         limited = g.limited
         tri = g.tri
         build_out = g.build_out
-        refused: dict[int, bool] = {}  # milepost -> a city or port limit refuses it
+        # milepost -> a city or port limit refuses p there, kept until track at a city or
+        # port changes (``_touch``); the key holds p and whether p's trains are all Freights
+        refused = self._limits
+        tag = p * 2 + self.freight_only(p)
 
         def limit(m: int) -> bool:
-            no = refused.get(m)
+            key = m * 16 + tag
+            no = refused.get(key)
             if no is None:
-                no = refused[m] = self._limit_refusal(p, m, -1, -1) is not None
+                no = refused[key] = self._limit_refusal(p, m, -1, -1) is not None
             return no
 
         out: list[int] = []
@@ -227,7 +234,7 @@ class BuildingRules(BlockingRules, EventRules):
                     if limit(a):
                         break
                     check_a = False
-                if rivers and b.edge_river[e] in rivers or e in reserved:
+                if (rivers and b.edge_river[e] in rivers) or e in reserved:
                     continue
                 for e1, f1 in tri[e]:  # the common case of blocked_by_build, inline
                     if owner[e1] < 0 and owner[f1] < 0:
@@ -281,8 +288,6 @@ class BuildingRules(BlockingRules, EventRules):
             self.link_owners[k].append(p)
             for m in b.links[k].ends:
                 self._touch(p, m, 1)
-            if len(self.link_owners[k]) >= b.links[k].capacity:
-                self._cut_reset()  # its ports close to the others
 
     def _upgrade_actions(self, p: int) -> list[int]:
         """Upgrades and the crossgrade open to ``p``'s train (building phase)."""

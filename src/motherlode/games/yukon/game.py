@@ -312,6 +312,13 @@ class YukonState(State):
             return CHANCE
         return self.player
 
+    # the protocol's queries, each in one call (they run at every step of a playout)
+    def is_terminal(self) -> bool:
+        return self.over
+
+    def is_chance_node(self) -> bool:
+        return not self.over and (self.dealt < self.game.cells or self.pending >= TEACH_DRAW)
+
     def _legal_actions(self) -> list[Action]:
         g = self.game
         p = self.player
@@ -644,8 +651,7 @@ class YukonState(State):
         if all(k == EMPTY for k in self.grid):
             return "all the cards of the playing area have been taken"
         return (
-            f"P{self.player + 1} cannot take a card: none is left in the Prospector's"
-            " row or column"
+            f"P{self.player + 1} cannot take a card: none is left in the Prospector's row or column"
         )
 
     def team_scores(self) -> list[float]:
