@@ -36,6 +36,7 @@ Chance outcome ids::
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
 from typing import Any, ClassVar, Self
 
 import numpy as np
@@ -256,6 +257,7 @@ class YukonState(State):
         n = game.num_players
         self.grid: list[int] = [UNDEALT] * game.cells
         self.deck: list[int] = list(game.deck)  # cards not yet dealt, by kind
+        self._cards_cache: list[int] | None = None  # the same, one entry per base card
         self._takes_cache: list[int] | None = None  # legal takes of the player to move
         self.dealt = 0
         self.townsfolk_slots = game.townsfolk_slots  # Townsfolk places left in the deal
@@ -284,6 +286,7 @@ class YukonState(State):
         new._history = self._history.copy()
         new.grid = self.grid.copy()
         new.deck = self.deck.copy()
+        new._cards_cache = None if self._cards_cache is None else self._cards_cache.copy()
         new._takes_cache = self._takes_cache  # never mutated: shared safely
         new.dealt = self.dealt
         new.townsfolk_slots = self.townsfolk_slots
@@ -411,14 +414,18 @@ class YukonState(State):
                         x -= deck[k]
                         if x < 0:
                             return k
-            # the x-th of the base cards left in kind order (one draw, as from a list of
-            # them: the same card for the same random number)
-            x = rng.randrange(sum(deck[:TOWNSFOLK0]))
-            for k in range(TOWNSFOLK0):
-                x -= deck[k]
-                if x < 0:
-                    return k
+            cards = self._base_cards()
+            return cards[rng.randrange(len(cards))]
         return super().sample_chance(rng)
+
+    def _base_cards(self) -> list[int]:
+        """The Gold, Pebble and Sheriff cards not dealt yet, one entry per card (cached)."""
+        cards = self._cards_cache
+        if cards is None or len(cards) != sum(self.deck[:TOWNSFOLK0]):
+            deck = self.deck
+            cards = [k for k in range(TOWNSFOLK0) for _ in range(deck[k])]
+            self._cards_cache = cards
+        return cards
 
     def _is_chance_outcome(self, action: Action) -> bool:
         if self.dealt < self.game.cells:  # a card kind still in the deck (Townsfolk: a place)
@@ -513,6 +520,9 @@ class YukonState(State):
         g = self.game
         self.grid[self.dealt] = kind
         self.deck[kind] -= 1
+        if kind < TOWNSFOLK0 and self._cards_cache is not None:
+            # the list is in kind order: one of this kind goes, found by bisection (no scan)
+            del self._cards_cache[bisect_left(self._cards_cache, kind)]
         if kind >= TOWNSFOLK0:
             self.townsfolk_slots -= 1
         self.dealt += 1
@@ -651,7 +661,8 @@ class YukonState(State):
         if all(k == EMPTY for k in self.grid):
             return "all the cards of the playing area have been taken"
         return (
-            f"P{self.player + 1} cannot take a card: none is left in the Prospector's row or column"
+            f"P{self.player + 1} cannot take a card: none is left in the Prospector's"
+            " row or column"
         )
 
     def team_scores(self) -> list[float]:

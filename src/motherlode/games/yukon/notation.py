@@ -432,6 +432,7 @@ def _rebuild_deck(game: YukonGame, state: YukonState) -> None:
     if dealt == game.cells:
         deck = [0] * C.NUM_KINDS
     state.deck = deck
+    state._cards_cache = None
     state._takes_cache = None
 
 
