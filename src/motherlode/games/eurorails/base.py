@@ -333,8 +333,8 @@ class StateBase(State):
         new.touch = [list(x) for x in self.touch]
         new.net = [set(x) for x in self.net]
         new._present = dict(self._present)
-        new._free = dict(self._free)
-        new._limits = dict(self._limits)
+        new._free = {}  # caches that the next build clears anyway: not copied
+        new._limits = {}
         new._reach = dict(self._reach)
         new._linked = list(self._linked)
         new._cut = self._cut  # copied on the first write (_cut_store)
