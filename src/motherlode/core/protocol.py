@@ -557,11 +557,23 @@ class State(ABC):
     def is_terminal(self) -> bool:
         return self.current_player() == TERMINAL
 
+    _legal_memo: tuple[int, list[Action]] | None = None
+    """The move number and the list that :meth:`legal_actions` last returned: what
+    :meth:`apply_action` checks against at the same move instead of computing it again. An
+    action missing from it (a caller may have taken some out) gets the full check."""
+
     def legal_actions(self) -> list[Action]:
         """Sorted legal actions; empty when terminal or at a chance node."""
         if self.current_player() < 0:
             return []
-        return self._legal_actions()
+        legal = self._legal_actions()
+        self._legal_memo = (len(self._history), legal)
+        return legal
+
+    def _is_chance_outcome(self, action: Action) -> bool:
+        """Is ``action`` a possible outcome of this chance node? (Games with many outcomes
+        override this with a direct test.)"""
+        return any(a == action for a, _ in self._chance_outcomes())
 
     def chance_outcomes(self) -> list[tuple[Action, float]]:
         """``(action, probability)`` at a chance node; empty elsewhere."""
@@ -660,12 +672,19 @@ class State(ABC):
             raise IllegalActionError(
                 f"{name}: action {action} after the game ended", position=self.serialize()
             )
+        memo = self._legal_memo
         if player == CHANCE:
-            if action not in {a for a, _ in self._chance_outcomes()}:
+            if not self._is_chance_outcome(action):
                 raise IllegalActionError(
                     f"{name}: {action} is not a possible chance outcome here",
                     position=self.serialize(),
                 )
+        elif memo is not None and memo[0] == len(self._history):
+            # legal_actions() was asked here: its answer, not a second computation
+            if action not in memo[1]:
+                self._legal_memo = None
+                self.apply_action(action)  # the full check, to explain the refusal
+                return
         elif action not in self._legal_actions():
             if 0 <= action < self.game.num_distinct_actions:
                 shown = repr(self._action_to_string(action))

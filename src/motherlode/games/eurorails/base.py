@@ -194,6 +194,36 @@ class GameBase(Game):
                 spokes = tuple(b.eid[u * 6 + (du + j) % 6] for j in range(6))
                 hexes.append((edges, spokes))
         self.hexes: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...] = tuple(hexes)
+        # per seat, 1 when its graph connects the major cities before any track (set by
+        # the first state, blocking.BlockingRules)
+        self.linked_at_start: tuple[int, ...] | None = None
+        # for listing builds: per milepost, its buildable (not red-area) segments as
+        # (action m*6+d, edge, far end); per action, the cost without a link's price and
+        # the link at the far end (-1: none); per milepost, whether a city or link limit
+        # may apply there
+        out: list[tuple[tuple[int, int, int], ...]] = []
+        cost0 = [0] * (6 * n)
+        link_to = [-1] * (6 * n)
+        for m in range(n):
+            segs = []
+            for d in range(6):
+                i = m * 6 + d
+                e = b.eid[i]
+                if e < 0:
+                    continue
+                to = b.nb[i]
+                k = b.link_at[to]
+                link_to[i] = k
+                cost0[i] = b.edge_cross_cost[e] + (0 if k >= 0 else b.milepost_cost[to])
+                if not b.edge_internal[e]:
+                    segs.append((i, e, to))
+            out.append(tuple(segs))
+        self.build_out: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(out)
+        self.build_cost0: tuple[int, ...] = tuple(cost0)
+        self.build_link: tuple[int, ...] = tuple(link_to)
+        self.limited: tuple[bool, ...] = tuple(
+            b.link_at[m] >= 0 or b.city_of[m] >= 0 for m in range(n)
+        )
 
 
 class StateBase(State):
@@ -246,10 +276,17 @@ class StateBase(State):
         self.touch: list[list[int]] = [[0] * b.n for _ in range(n)]
         self.net: list[set[int]] = [set() for _ in range(n)]
         self._present: dict[int, list[int]] = {}
+        self._free: dict[int, int] = {}  # city -> its unbuilt segments (as _present)
+        self._limits: dict[int, bool] = {}  # building.BuildingRules._build_actions
         # blocking-check cache until the next change of track: edge*8+p -> blocked seat or
         # -1; -1-q -> 1 when q's available graph connects all major cities, else 0
         self._reach: dict[int, int] = {}
         self._linked = [0] * n  # 1: seat q's available graph is known to connect the majors
+        # the blocking rule's per-seat answers that last from build to build (see
+        # blocking.BlockingRules._blocks): edge*8+q -> an answer (bool) or the edges of a
+        # path that joins the edge's ends without it; shared with clones until written
+        self._cut: dict[int, bool | tuple[int, ...]] = {}
+        self._cut_own = True
         # The Circus: the cities where the Circus chips stand (the others are on trains)
         self.circus_at = [b.city_index(c) for c in CIRCUS_CITIES] if cfg.circus else []
         # Mercy, Borrowing: what each seat owes the bank (twice the loan)
@@ -296,8 +333,12 @@ class StateBase(State):
         new.touch = [list(x) for x in self.touch]
         new.net = [set(x) for x in self.net]
         new._present = dict(self._present)
+        new._free = {}  # caches that the next build clears anyway: not copied
+        new._limits = {}
         new._reach = dict(self._reach)
         new._linked = list(self._linked)
+        new._cut = self._cut  # copied on the first write (_cut_store)
+        new._cut_own = self._cut_own = False
         new.circus_at = list(self.circus_at)
         new.debt = list(self.debt)
         new.late = [list(x) for x in self.late]
@@ -340,8 +381,11 @@ class StateBase(State):
                     self.touch[o][p] += 1
         self.net = [{m for m, c in enumerate(tp) if c} for tp in self.touch]
         self._present = {}
+        self._free = {}
+        self._limits = {}
         self._reach = {}
         self._linked = [0] * n
+        self._cut_reset()
 
     def _chance_outcomes(self) -> list[tuple[Action, float]]:
         p = 1.0 / len(self.draw)
@@ -352,11 +396,23 @@ class StateBase(State):
         if not self.draw:
             self.draw, self.discard = sorted(self.discard), []
 
+    def _cut_reset(self) -> None:
+        """Forget the blocking rule's lasting answers: track came back (a flood) or changed
+        owner (a trade)."""
+        self._cut = {}
+        self._cut_own = True
+
     def _touch(self, p: int, m: int, delta: int) -> None:
-        if self.game.board.city_of[m] >= 0:
-            self._present.clear()
+        g = self.game
+        if g.limited[m]:  # a city or a ferry port / Chunnel end
+            self._limits.clear()
+            if g.board.city_of[m] >= 0:
+                self._present.clear()
+                self._free.clear()
         if self._reach:
             self._reach.clear()
+        if delta < 0 and self._cut:
+            self._cut_reset()
         self.touch[p][m] += delta
         if self.touch[p][m] > 0:
             self.net[p].add(m)

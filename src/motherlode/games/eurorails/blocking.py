@@ -12,12 +12,25 @@ cities before the build and not after it (:meth:`BlockingRules.blocked_by_build`
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 
-from motherlode.games.eurorails.base import StateBase
+from motherlode.games.eurorails.base import GameBase, StateBase
 
 
 class BlockingRules(StateBase):
     """The global blocking check (a part of :class:`~.game.EurorailsState`)."""
+
+    def __init__(self, game: GameBase) -> None:
+        super().__init__(game)
+        # Before any track, whether each seat's graph connects the major cities is the same
+        # in every game of a configuration: found once (a whole-map search per seat) and
+        # kept by the game (``majors_reachable``).
+        start = game.linked_at_start
+        if start is None:
+            start = game.linked_at_start = tuple(
+                int(self._connects_majors(q)) for q in range(game.num_players)
+            )
+        self._linked = list(start)
 
     def _post_open(self, q: int, m: int) -> bool:
         """May seat ``q`` still build to or from milepost ``m`` (port limits)?"""
@@ -66,28 +79,49 @@ class BlockingRules(StateBase):
         out.extend(g.joined[m])
         return out
 
-    def _connects_majors(self, q: int) -> bool:
-        """Does seat ``q``'s available graph connect all the major cities?"""
+    def _connects_majors(self, q: int, tree: list[int] | None = None) -> bool:
+        """Does seat ``q``'s available graph connect all the major cities? (A breadth-first
+        search of the graph of :meth:`_steps`, inlined: it may visit every milepost.)
+        ``tree``, when given and the answer is yes, receives the lattice edges of shortest
+        paths from the first major city to each of the others (which join them all)."""
         g = self.game
         b = g.board
         major_of = g.major_of
+        adj, joined, owner, internal = g.adj, g.joined, self.edge_owner, b.edge_internal
         start = b.city_posts[b.majors[0]]
-        seen = set(start)
-        stack = list(start)
+        came: dict[int, tuple[int, int]] = {m: (-1, -1) for m in start}
+        todo = deque(start)
+        reached = [start[0]]  # a milepost of each major city, as found
         found = {0}
         total = len(b.majors)
         closed = self._closed(q)
-        while stack:
-            m = stack.pop()
-            for x in self._steps(q, m, -1, closed):
-                if x not in seen:
-                    seen.add(x)
-                    stack.append(x)
-                    i = major_of[x]
-                    if i >= 0 and i not in found:
-                        found.add(i)
-                        if len(found) == total:
-                            return True
+        while todo:
+            m = todo.popleft()
+            shut = m in closed
+            nxt = [
+                (x, e)
+                for x, e in adj[m]
+                if x not in came
+                and (
+                    owner[e] == q
+                    or (owner[e] < 0 and (internal[e] or (not shut and x not in closed)))
+                )
+            ]
+            if not shut:
+                nxt.extend((x, -1) for x in joined[m] if x not in came)
+            for x, e in nxt:
+                if x in came:
+                    continue
+                came[x] = (m, e)
+                todo.append(x)
+                i = major_of[x]
+                if i >= 0 and i not in found:
+                    found.add(i)
+                    reached.append(x)
+                    if len(found) == total:
+                        if tree is not None:
+                            tree.extend({e for x in reached for e in _path(came, x)})
+                        return True
         return len(found) == total
 
     def majors_reachable(self, q: int) -> bool:
@@ -142,6 +176,16 @@ class BlockingRules(StateBase):
     def blocked_by_build(self, p: int, a: int, d: int) -> int:
         """The seat that ``p``'s segment from ``a`` in direction ``d`` would block from
         connecting all the major cities, or -1 (see the comment above ``_post_open``)."""
+        return self._blocked_by(p, a, d, self._blocks, self._reach)
+
+    def blocked_by_build_reference(self, p: int, a: int, d: int) -> int:
+        """:meth:`blocked_by_build` without the answers kept from earlier builds (the
+        check as it was before they were kept: the tests' reference)."""
+        return self._blocked_by(p, a, d, self._blocks_reference, {})
+
+    def _blocked_by(
+        self, p: int, a: int, d: int, blocks: Callable[..., bool], memo: dict[int, int]
+    ) -> int:
         g = self.game
         b = g.board
         i = a * 6 + d
@@ -156,7 +200,7 @@ class BlockingRules(StateBase):
         if self._ring(a, d) or self._ring(to, (d + 3) % 6):
             return -1
         key = e * 8 + p
-        hit = self._reach.get(key)
+        hit = memo.get(key)
         if hit is not None:
             return hit
         # the two triangles of the lattice on e: a -> c -> to
@@ -187,17 +231,17 @@ class BlockingRules(StateBase):
             if fills and q not in owners:
                 # the result depends only on the line and q (e ends at its closed port)
                 fkey = -100 - (k * 8 + q)
-                hit = self._reach.get(fkey)
+                hit = memo.get(fkey)
                 if hit is None:
-                    hit = int(self._blocks(q, p, e, a, to, k))
-                    self._reach[fkey] = hit
+                    hit = int(blocks(q, p, e, a, to, k))
+                    memo[fkey] = hit
                 if hit:
                     found = q
                     break
-            elif self._blocks(q, p, e, a, to, -1):
+            elif blocks(q, p, e, a, to, -1):
                 found = q
                 break
-        self._reach[key] = found
+        memo[key] = found
         return found
 
     def _ring(self, u: int, du: int) -> bool:
@@ -226,12 +270,89 @@ class BlockingRules(StateBase):
 
     def _blocks(self, q: int, p: int, e: int, a: int, to: int, k: int) -> bool:
         """Would ``p`` building edge ``e`` (and, when ``k >= 0``, taking the last place on
-        link ``k``) disconnect the major cities in ``q``'s available graph?"""
+        link ``k``) disconnect the major cities in ``q``'s available graph?
+
+        Between two resets of ``_cut`` (a flood, a trade) q's graph only loses edges (a
+        build by another seat, the ports of a line that fills up without q), and every build
+        is legal, so keeps q's major cities joined. So an answer found by cutting q's graph
+        (``e`` a bridge with major cities on both sides: blocks; one side without any, or q
+        not connected: does not) stays true for as long as ``e`` is free; a "does not block"
+        found by a path joining ``e``'s ends without it stays true while that path's edges
+        are all still in q's graph (:meth:`_still_open`). Both are kept in ``_cut`` (shared
+        with clones until written)."""
+        if k >= 0:
+            return self._fill_blocks(q, p, e, k, keep=True)
+        if not self._edge_open(q, e):
+            return False
+        key = e * 8 + q
+        hit = self._cut.get(key)
+        if hit is not None:
+            if hit is True or hit is False:
+                return hit
+            if self._still_open(q, hit):
+                return False
+        side, path = self._split_path(q, a, to, e, self._closed(q))
+        answer: bool | tuple[int, ...] = path if side is None else self._cuts(q, side)
+        self._keep(key, answer)
+        return answer is True
+
+    def _still_open(self, q: int, edges: tuple[int, ...]) -> bool:
+        """Are all the lattice ``edges`` still in ``q``'s graph? (Not built by another
+        seat; one ending at a port is open only while q may still build there.)"""
+        owner = self.edge_owner
+        port = self.game.edge_port
+        for x in edges:
+            o = owner[x]
+            if o != q and (o >= 0 or (port[x] and not self._edge_open(q, x))):
+                return False
+        return True
+
+    def _blocks_reference(self, q: int, p: int, e: int, a: int, to: int, k: int) -> bool:
+        """:meth:`_blocks` computed from scratch, without ``_cut`` (the tests' reference)."""
         if k >= 0:
             return self._fill_blocks(q, p, e, k)
         if not self._edge_open(q, e):
             return False
         return self._cuts(q, self._split(q, [a], [to], e, self._closed(q)))
+
+    def _split_path(
+        self, q: int, a: int, c: int, skip: int, closed: set[int]
+    ) -> tuple[set[int] | None, tuple[int, ...]]:
+        """:meth:`_split` of mileposts ``a`` and ``c``, and when they are connected the
+        lattice edges of a path joining them (its other steps are ferry lines, the Chunnel
+        and major cities' joins, which last until ``_cut`` is reset)."""
+        g = self.game
+        adj, joined, owner, internal = g.adj, g.joined, self.edge_owner, g.board.edge_internal
+        from_a: dict[int, tuple[int, int]] = {a: (-1, -1)}  # milepost -> (previous, edge)
+        from_c: dict[int, tuple[int, int]] = {c: (-1, -1)}
+        todo_a, todo_c = deque([a]), deque([c])
+        while todo_a and todo_c:
+            if len(from_a) <= len(from_c):
+                seen, other, todo = from_a, from_c, todo_a
+            else:
+                seen, other, todo = from_c, from_a, todo_c
+            m = todo.popleft()
+            shut = m in closed
+            for x, e in adj[m]:
+                if e == skip:
+                    continue
+                o = owner[e]
+                if o != q and (o >= 0 or (not internal[e] and (shut or x in closed))):
+                    continue  # not in q's graph (as _steps)
+                if x in other:
+                    return None, (*_path(seen, m), e, *_path(other, x))
+                if x not in seen:
+                    seen[x] = (m, e)
+                    todo.append(x)
+            if shut:
+                continue
+            for x in joined[m]:
+                if x in other:
+                    return None, _path(seen, m) + _path(other, x)
+                if x not in seen:
+                    seen[x] = (m, -1)
+                    todo.append(x)
+        return set(from_a) if not todo_a else set(from_c), ()
 
     def _cuts(self, q: int, side: set[int] | None) -> bool:
         """Given the component ``side`` cut off from the other side of a removal (None:
@@ -244,12 +365,43 @@ class BlockingRules(StateBase):
             return False
         return self.majors_reachable(q)
 
-    def _fill_blocks(self, q: int, p: int, e: int, k: int) -> bool:
+    def _fill_search(self, q: int, p: int, e: int, k: int, keep: bool) -> bool:
+        """:meth:`_fill_blocks` by a search of ``q``'s whole graph with ``e`` built and
+        link ``k`` full. With ``keep``, the answer lasts in ``_cut`` as :meth:`_blocks`'
+        do: "blocks" until a reset, "does not" while the lattice edges of the search's tree
+        (which joins the major cities without ``e`` or ``k``'s ports) are still in q's graph."""
+        tree: list[int] = []
+        self.edge_owner[e] = p
+        self.link_owners[k].append(p)
+        try:
+            joined = self._connects_majors(q, tree)
+        finally:
+            self.link_owners[k].pop()
+            self.edge_owner[e] = -1
+        if keep:
+            self._keep(-1 - (k * 8 + q), tuple(tree) if joined else True)
+        return not joined
+
+    def _keep(self, key: int, answer: bool | tuple[int, ...]) -> None:
+        """Keep a lasting answer in ``_cut`` (copying it first if a clone shares it)."""
+        if not self._cut_own:
+            self._cut = dict(self._cut)
+            self._cut_own = True
+        self._cut[key] = answer
+
+    def _fill_blocks(self, q: int, p: int, e: int, k: int, keep: bool = False) -> bool:
         """Would ``p`` taking the last place on link ``k`` (by building ``e`` to one of its
         ports) disconnect the major cities for ``q``? Both ports then close to ``q``: the
         graph loses them (and the line). When the open neighbours of each port stay joined
         around it, two pieces at most remain, one by each port: a two-sided search between
         them decides; otherwise a search of the whole graph does."""
+        key = -1 - (k * 8 + q)
+        if keep:  # an answer kept since an earlier build (see _fill_search)
+            hit = self._cut.get(key)
+            if hit is True or hit is False:
+                return hit
+            if isinstance(hit, tuple) and self._still_open(q, hit):
+                return False
         ends = self.game.board.links[k].ends
         closed = self._closed(q) | set(ends)
         sides = []
@@ -258,17 +410,17 @@ class BlockingRules(StateBase):
             if side is None:
                 if not self.majors_reachable(q):
                     return False
-                self.edge_owner[e] = p
-                self.link_owners[k].append(p)
-                try:
-                    return not self._connects_majors(q)
-                finally:
-                    self.link_owners[k].pop()
-                    self.edge_owner[e] = -1
+                return self._fill_search(q, p, e, k, keep)
             sides.append(side)
         if not sides[0] or not sides[1]:
             return False
-        return self._cuts(q, self._split(q, sides[0], sides[1], -1, closed))
+        cut = self._split(q, sides[0], sides[1], -1, closed)
+        if cut is None:
+            return False  # not kept: the joins round the ports are not recorded
+        answer = self._cuts(q, cut)
+        if keep:
+            self._keep(key, answer)
+        return answer
 
     def _around(self, q: int, u: int, closed: set[int]) -> list[int] | None:
         """The neighbours of ``u`` joined to it in ``q``'s graph (before ``u`` closes), when
@@ -303,3 +455,14 @@ class BlockingRules(StateBase):
             if len({label[j] for j in members}) > 1:
                 return None
         return [ring[j] for j in members]
+
+
+def _path(came: dict[int, tuple[int, int]], m: int) -> tuple[int, ...]:
+    """The lattice edges from ``m`` back to the start of a search that recorded ``came``."""
+    out: list[int] = []
+    while True:
+        m, e = came[m]
+        if m < 0:
+            return tuple(out)
+        if e >= 0:
+            out.append(e)

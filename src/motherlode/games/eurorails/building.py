@@ -149,13 +149,17 @@ class BuildingRules(BlockingRules, EventRules):
         return free
 
     def _free_edges(self, c: int) -> int:
-        b = self.game.board
-        free = 0
-        for m in b.city_posts[c]:
-            for d in range(6):
-                e = b.eid[m * 6 + d]
-                if e >= 0 and not b.edge_internal[e] and self.edge_owner[e] < 0:
-                    free += 1
+        """The unbuilt segments out of city ``c`` (cached with :meth:`present_at`)."""
+        free = self._free.get(c)
+        if free is None:
+            owner = self.edge_owner
+            free = sum(
+                1
+                for m in self.game.board.city_posts[c]
+                for _, e, _ in self.game.build_out[m]
+                if owner[e] < 0
+            )
+            self._free[c] = free
         return free
 
     def build_cost(self, p: int, a: int, d: int) -> int:
@@ -170,6 +174,80 @@ class BuildingRules(BlockingRules, EventRules):
         return cross + b.milepost_cost[to]
 
     def _build_actions(self, p: int) -> list[int]:
+        """The segments ``p`` may build now: :meth:`build_refusal` is None for exactly these
+        (``_build_actions_reference``), found with the checks that hold for a whole
+        milepost or the whole turn done once (weather, the city and port limits at a
+        milepost, floods, reserved bridges) and the blocking check last."""
+        g = self.game
+        b = g.board
+        if self.wildcat_drawer() == p:
+            return []
+        left = min(SPEND_LIMIT - self.spent, self.cash[p])
+        if left <= 0:
+            return []
+        weather = self.weather_area() if self.active else frozenset()
+        rivers = self.flooded_rivers() if self.active else set()
+        reserved = {
+            edge
+            for edge, owner, until in self.reserve
+            if owner != p and self.turns_done[owner] < until
+        }
+        sources = set(self.net[p])
+        if self.from_major < 2:
+            sources.update(b.major_posts)
+        owner = self.edge_owner
+        link_owners = self.link_owners
+        links = b.links
+        cost0 = g.build_cost0
+        link_to = g.build_link
+        limited = g.limited
+        tri = g.tri
+        build_out = g.build_out
+        # milepost -> a city or port limit refuses p there, kept until track at a city or
+        # port changes (``_touch``); the key holds p and whether p's trains are all Freights
+        refused = self._limits
+        tag = p * 2 + self.freight_only(p)
+
+        def limit(m: int) -> bool:
+            key = m * 16 + tag
+            no = refused.get(key)
+            if no is None:
+                no = refused[key] = self._limit_refusal(p, m, -1, -1) is not None
+            return no
+
+        out: list[int] = []
+        outpost_shut = self.from_major >= 2
+        for a in sources:
+            if a in weather or (outpost_shut and b.terrain[a] == OUTPOST):
+                continue
+            check_a = limited[a]
+            for i, e, to in build_out[a]:
+                if owner[e] >= 0:
+                    continue
+                cost = cost0[i]
+                k = link_to[i]
+                if k >= 0 and p not in link_owners[k]:
+                    cost += links[k].cost
+                if cost > left or to in weather or (limited[to] and limit(to)):
+                    continue
+                if check_a:
+                    if limit(a):
+                        break
+                    check_a = False
+                if (rivers and b.edge_river[e] in rivers) or e in reserved:
+                    continue
+                for e1, f1 in tri[e]:  # the common case of blocked_by_build, inline
+                    if owner[e1] < 0 and owner[f1] < 0:
+                        out.append(i)
+                        break
+                else:
+                    if self.blocked_by_build(p, a, i - a * 6) < 0:
+                        out.append(i)
+        return out
+
+    def _build_actions_reference(self, p: int) -> list[int]:
+        """:meth:`_build_actions` by :meth:`build_refusal` on every candidate (the tests'
+        reference)."""
         b = self.game.board
         out: list[int] = []
         if self.wildcat_drawer() == p:

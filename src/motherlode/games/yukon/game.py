@@ -36,6 +36,7 @@ Chance outcome ids::
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
 from typing import Any, ClassVar, Self
 
 import numpy as np
@@ -314,6 +315,13 @@ class YukonState(State):
             return CHANCE
         return self.player
 
+    # the protocol's queries, each in one call (they run at every step of a playout)
+    def is_terminal(self) -> bool:
+        return self.over
+
+    def is_chance_node(self) -> bool:
+        return not self.over and (self.dealt < self.game.cells or self.pending >= TEACH_DRAW)
+
     def _legal_actions(self) -> list[Action]:
         g = self.game
         p = self.player
@@ -419,6 +427,13 @@ class YukonState(State):
             self._cards_cache = cards
         return cards
 
+    def _is_chance_outcome(self, action: Action) -> bool:
+        if self.dealt < self.game.cells:  # a card kind still in the deck (Townsfolk: a place)
+            if not 0 <= action < EMPTY or not self.deck[action]:
+                return False
+            return action < TOWNSFOLK0 or self.townsfolk_slots > 0
+        return super()._is_chance_outcome(action)
+
     def _apply_action(self, action: Action) -> None:
         g = self.game
         self._takes_cache = None
@@ -506,7 +521,8 @@ class YukonState(State):
         self.grid[self.dealt] = kind
         self.deck[kind] -= 1
         if kind < TOWNSFOLK0 and self._cards_cache is not None:
-            self._cards_cache.remove(kind)
+            # the list is in kind order: one of this kind goes, found by bisection (no scan)
+            del self._cards_cache[bisect_left(self._cards_cache, kind)]
         if kind >= TOWNSFOLK0:
             self.townsfolk_slots -= 1
         self.dealt += 1
