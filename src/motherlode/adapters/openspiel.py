@@ -283,6 +283,10 @@ class MotherlodeGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel.Game is unt
         full = encode_config(cls, self.motherlode.config.model_dump())
         super().__init__(game_type(self.motherlode), game_info(self.motherlode), full)
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # pyspiel's own pickling restores the C++ game only, not our Python attributes
+        return (_unpickle_game, (self.game_name, self.get_parameters()))
+
     def new_initial_state(self, text: str | None = None) -> MotherlodeState:
         """A fresh game; with ``text``, the state :meth:`deserialize_state` reads from it."""
         if text is not None:
@@ -332,20 +336,33 @@ class MotherlodeGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel.Game is unt
         return state
 
 
+def _unpickle_game(name: str, params: dict[str, Any]) -> MotherlodeGame:
+    """A pickled :class:`MotherlodeGame`: registered (in this process too) and loaded."""
+    register([name])
+    game = pyspiel.load_game(short_name(name), params)
+    assert isinstance(game, MotherlodeGame)
+    return game
+
+
 def game_class_for(name: str) -> type[MotherlodeGame]:
     """The :class:`MotherlodeGame` subclass registered for ``name`` (made on first use).
 
     OpenSpiel keeps the creator it is given for the life of the process, past the
     interpreter's shutdown; a class (unlike a closure) is never freed by a reference
-    count reaching zero there, so registering classes keeps the exit clean.
+    count reaching zero there, so registering classes keeps the exit clean. Each class
+    is also an attribute of this module (``MotherlodeYukonGame`` ...), so games pickle:
+    pickle finds a class by its module and name.
     """
     if name not in _CLASSES:
         title = "".join(part.title() for part in name.split("_"))
-        _CLASSES[name] = type(
+        cls = type(
             f"Motherlode{title}Game",
             (MotherlodeGame,),
-            {"game_name": name, "__module__": __name__},
+            {"game_name": name, "__module__": __name__, "__qualname__": f"Motherlode{title}Game"},
         )
+        # a module attribute, so that pickle finds the class by name (workers, Ray)
+        globals()[cls.__name__] = cls
+        _CLASSES[name] = cls
     return _CLASSES[name]
 
 
