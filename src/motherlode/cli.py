@@ -137,7 +137,10 @@ def _resumed(
 
 
 def _new_game(
-    ctx: typer.Context, game_name: str | None, seat: list[str] | None, players: int | None,
+    ctx: typer.Context,
+    game_name: str | None,
+    seat: list[str] | None,
+    players: int | None,
     seed: int | None,
 ) -> tuple[motherlode.Game, list[str], int]:
     """A new game from the command line: the game, its seats, its seed."""
@@ -210,8 +213,10 @@ def play_command(
         raise fail(
             f"{game.num_players} players need {game.num_players} --seat options, got {len(seats)}"
         )
-    path = record or resume or (
-        Path("records") / f"{game.name}-{_dt.datetime.now():%Y%m%d-%H%M%S}-{seed}.json"
+    path = (
+        record
+        or resume
+        or (Path("records") / f"{game.name}-{_dt.datetime.now():%Y%m%d-%H%M%S}-{seed}.json")
     )
     check_writable(path, "--record")
     if svg is not None:
@@ -221,12 +226,12 @@ def play_command(
         if spec.strip().lower() == "human":
             agents.append(HumanAgent(seat=i))
         else:
-            agents.append(run(lambda spec=spec, i=i: create(spec, game, seed=seed + 1000 * i)))
+            agents.append(
+                run(lambda spec=spec, i=i: create(spec, game, seed=seed + 1000 * i, allowed=True))
+            )
     if any(isinstance(a, HumanAgent) for a in agents):
         enable_line_editing()
-    session = TerminalGame(
-        console, game, seats, agents, seed, save_to=path, svg=svg, quiet=quiet
-    )
+    session = TerminalGame(console, game, seats, agents, seed, save_to=path, svg=svg, quiet=quiet)
     if saved is not None:
         run(lambda: session.resume(saved.actions))
     try:
@@ -511,9 +516,10 @@ def arena_command(
         print(f"agents for {game.name}:\n{describe(game)}")
         return
     for spec in specs:
-        run(lambda spec=spec: create(spec, game, seed=0))  # bad specs fail before any file
-    results = _open_results(store, store_format)
-    try:
+        run(lambda spec=spec: create(spec, game, seed=0, allowed=True))  # fail before any file
+    results = None
+    try:  # from the store's creation on, Ctrl-C keeps what is stored and says so
+        results = _open_results(store, store_format)
         report = run(
             lambda: run_tournament(
                 game,
@@ -529,7 +535,8 @@ def arena_command(
             )
         )
     except KeyboardInterrupt:
-        results.close()
+        if results is not None:
+            results.close()
         raise fail("interrupted: the finished games are stored; run again to resume", 1) from None
     results.close()
     if not no_plot:

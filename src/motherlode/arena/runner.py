@@ -50,7 +50,7 @@ def run_tournament(
     if not specs:
         raise AgentSpecError("a tournament needs at least one agent spec")
     for spec in specs:
-        create(spec, game, seed=0)  # a bad spec fails here, before any game is played
+        create(spec, game, seed=0, allowed=True)  # a bad spec fails here, before any game
     config = game.config.model_dump()
     tid = tournament or tournament_id(game.name, config, specs, seed)
     tasks = schedule(game.name, config, specs, games, seed, tid)

@@ -28,7 +28,9 @@ def simulate(
     mean score; game lengths; games/s and decisions/s.
     """
     n = game.num_players
-    agents = [create(spec, game, seed=seed + 7919 * i) for i, spec in enumerate(specs)]
+    agents = [
+        create(spec, game, seed=seed + 7919 * i, allowed=True) for i, spec in enumerate(specs)
+    ]
     labels = [f"{spec}#{i + 1}" if specs.count(spec) > 1 else spec for i, spec in enumerate(specs)]
     wins = [0.0] * n
     score_sums = [0.0] * n

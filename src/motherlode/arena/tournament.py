@@ -163,7 +163,8 @@ def play_task(task: GameTask) -> GameResult:
     """Play one scheduled game (in any process) and return its stored row."""
     game = motherlode.load(task.game, **task.config)
     agents = [
-        create(spec, game, seed=s) for spec, s in zip(task.seats, task.agent_seeds, strict=True)
+        create(spec, game, seed=s, allowed=True)
+        for spec, s in zip(task.seats, task.agent_seeds, strict=True)
     ]
     start = time.perf_counter()
     played = play_game(game, agents, task.deal_seed)
