@@ -266,6 +266,10 @@ def simulate_command(
         bool, typer.Option(help="Rotate the agents round the seats game by game.")
     ] = True,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    records: Annotated[
+        Path | None,
+        typer.Option(help="Write every game's record (JSON, replayable) into this folder."),
+    ] = None,
 ) -> None:
     """Play many games between agents; print wins, scores, lengths and games/s."""
     from motherlode.agents import split_specs
@@ -281,7 +285,11 @@ def simulate_command(
         raise fail(
             f"{game.num_players} players need {game.num_players} agent specs, got {len(specs)}"
         )
-    summary = run(lambda: simulate(game, specs, games, seed, rotate=rotate, progress=not as_json))
+    summary = run(
+        lambda: simulate(
+            game, specs, games, seed, rotate=rotate, progress=not as_json, records=records
+        )
+    )
     if as_json:
         print(json.dumps(summary, indent=1))
         return
@@ -320,6 +328,29 @@ def replay_command(
     if svg is not None:
         svg.write_text(state.render_svg(None))
         console.print(f"board written to {svg}")
+
+
+@app.command("dataset")
+def dataset_command(
+    sources: Annotated[
+        list[Path],
+        typer.Argument(metavar="RECORDS...", help="Record files, or folders of them."),
+    ],
+    out: Annotated[Path, typer.Option(help="The Parquet file to write.")] = Path("steps.parquet"),
+) -> None:
+    """Export game records (arena/simulate --records) as a Parquet dataset, one row a decision.
+
+    Columns: record, game, seed, step, seat, action, action_text, observation, mask,
+    reward (the seat's score change), final_return, last.
+    """
+    try:
+        from motherlode.research.trajectories import export_dataset
+    except ImportError:
+        raise fail("the dataset needs pyarrow: pip install 'motherlode[parquet]'") from None
+    check_writable(out, "--out")
+    table = run(lambda: export_dataset(sources, out))
+    games = len(set(table.column("record").to_pylist()))
+    console.print(f"{table.num_rows} decisions of {games} games written to {out}")
 
 
 @app.command("render", context_settings=GAME_OPTIONS)
@@ -497,6 +528,10 @@ def arena_command(
     ] = None,
     no_plot: Annotated[bool, typer.Option("--no-plot", help="Do not draw the plot.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    records: Annotated[
+        Path | None,
+        typer.Option(help="Write each game played now as a record (JSON) into this folder."),
+    ] = None,
 ) -> None:
     """A tournament with rotated seats: results stored (resumable), openskill ratings, a plot."""
     from motherlode.agents import create, split_specs
@@ -532,6 +567,7 @@ def arena_command(
                 address=address,
                 tournament=tournament,
                 progress=not as_json,
+                records=records,
             )
         )
     except KeyboardInterrupt:
