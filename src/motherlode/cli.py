@@ -137,10 +137,7 @@ def _resumed(
 
 
 def _new_game(
-    ctx: typer.Context,
-    game_name: str | None,
-    seat: list[str] | None,
-    players: int | None,
+    ctx: typer.Context, game_name: str | None, seat: list[str] | None, players: int | None,
     seed: int | None,
 ) -> tuple[motherlode.Game, list[str], int]:
     """A new game from the command line: the game, its seats, its seed."""
@@ -213,10 +210,8 @@ def play_command(
         raise fail(
             f"{game.num_players} players need {game.num_players} --seat options, got {len(seats)}"
         )
-    path = (
-        record
-        or resume
-        or (Path("records") / f"{game.name}-{_dt.datetime.now():%Y%m%d-%H%M%S}-{seed}.json")
+    path = record or resume or (
+        Path("records") / f"{game.name}-{_dt.datetime.now():%Y%m%d-%H%M%S}-{seed}.json"
     )
     check_writable(path, "--record")
     if svg is not None:
@@ -231,7 +226,9 @@ def play_command(
             )
     if any(isinstance(a, HumanAgent) for a in agents):
         enable_line_editing()
-    session = TerminalGame(console, game, seats, agents, seed, save_to=path, svg=svg, quiet=quiet)
+    session = TerminalGame(
+        console, game, seats, agents, seed, save_to=path, svg=svg, quiet=quiet
+    )
     if saved is not None:
         run(lambda: session.resume(saved.actions))
     try:

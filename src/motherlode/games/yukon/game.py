@@ -35,6 +35,7 @@ Chance outcome ids::
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any, ClassVar, Self
 
@@ -218,6 +219,31 @@ class YukonGame(Game):
 
     def observation_tensor_shape(self) -> tuple[int, ...]:
         return (self._tensor_size(),)
+
+    def observation_layout(self) -> list[tuple[str, int, tuple[int, ...]]]:
+        """The flat tensor's named slices, ``(name, offset, shape)``, in order.
+
+        ``cells`` is spatial, ``(rows, columns, planes)``: per cell the 29 kind planes
+        (27 kinds, empty, undealt) and the Prospector; ``players`` is per seat slot (4):
+        pile 16, front 10, taught 16, discs 1, to-move 1, me 1.
+
+        >>> [(n, o, s) for n, o, s in YukonGame(YukonConfig()).observation_layout()][:2]
+        [('cells', 0, (7, 7, 30)), ('players', 1470, (4, 45))]
+        """
+        parts: list[tuple[str, tuple[int, ...]]] = [
+            ("cells", (self.size, self.size, 30)),
+            ("players", (4, 45)),
+            ("axis", (3,)),
+            ("pending", (7,)),
+            ("order", (1,)),
+            ("beside", (26,)),
+            ("pan_discs_left", (1,)),
+        ]
+        out, offset = [], 0
+        for name, shape in parts:
+            out.append((name, offset, shape))
+            offset += math.prod(shape)
+        return out
 
     def _tensor_size(self) -> int:
         # per cell: 29 kind planes (27 kinds, empty, undealt) + prospector
