@@ -221,7 +221,9 @@ def play_command(
         if spec.strip().lower() == "human":
             agents.append(HumanAgent(seat=i))
         else:
-            agents.append(run(lambda spec=spec, i=i: create(spec, game, seed=seed + 1000 * i)))
+            agents.append(
+                run(lambda spec=spec, i=i: create(spec, game, seed=seed + 1000 * i, allowed=True))
+            )
     if any(isinstance(a, HumanAgent) for a in agents):
         enable_line_editing()
     session = TerminalGame(
@@ -261,6 +263,10 @@ def simulate_command(
         bool, typer.Option(help="Rotate the agents round the seats game by game.")
     ] = True,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    records: Annotated[
+        Path | None,
+        typer.Option(help="Write every game's record (JSON, replayable) into this folder."),
+    ] = None,
 ) -> None:
     """Play many games between agents; print wins, scores, lengths and games/s."""
     from motherlode.agents import split_specs
@@ -276,7 +282,11 @@ def simulate_command(
         raise fail(
             f"{game.num_players} players need {game.num_players} agent specs, got {len(specs)}"
         )
-    summary = run(lambda: simulate(game, specs, games, seed, rotate=rotate, progress=not as_json))
+    summary = run(
+        lambda: simulate(
+            game, specs, games, seed, rotate=rotate, progress=not as_json, records=records
+        )
+    )
     if as_json:
         print(json.dumps(summary, indent=1))
         return
@@ -315,6 +325,29 @@ def replay_command(
     if svg is not None:
         svg.write_text(state.render_svg(None))
         console.print(f"board written to {svg}")
+
+
+@app.command("dataset")
+def dataset_command(
+    sources: Annotated[
+        list[Path],
+        typer.Argument(metavar="RECORDS...", help="Record files, or folders of them."),
+    ],
+    out: Annotated[Path, typer.Option(help="The Parquet file to write.")] = Path("steps.parquet"),
+) -> None:
+    """Export game records (arena/simulate --records) as a Parquet dataset, one row a decision.
+
+    Columns: record, game, seed, step, seat, action, action_text, observation, mask,
+    reward (the seat's score change), final_return, last.
+    """
+    try:
+        from motherlode.research.trajectories import export_dataset
+    except ImportError:
+        raise fail("the dataset needs pyarrow: pip install 'motherlode[parquet]'") from None
+    check_writable(out, "--out")
+    table = run(lambda: export_dataset(sources, out))
+    games = len(set(table.column("record").to_pylist()))
+    console.print(f"{table.num_rows} decisions of {games} games written to {out}")
 
 
 @app.command("render", context_settings=GAME_OPTIONS)
@@ -492,6 +525,10 @@ def arena_command(
     ] = None,
     no_plot: Annotated[bool, typer.Option("--no-plot", help="Do not draw the plot.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    records: Annotated[
+        Path | None,
+        typer.Option(help="Write each game played now as a record (JSON) into this folder."),
+    ] = None,
 ) -> None:
     """A tournament with rotated seats: results stored (resumable), openskill ratings, a plot."""
     from motherlode.agents import create, split_specs
@@ -511,9 +548,10 @@ def arena_command(
         print(f"agents for {game.name}:\n{describe(game)}")
         return
     for spec in specs:
-        run(lambda spec=spec: create(spec, game, seed=0))  # bad specs fail before any file
-    results = _open_results(store, store_format)
-    try:
+        run(lambda spec=spec: create(spec, game, seed=0, allowed=True))  # fail before any file
+    results = None
+    try:  # from the store's creation on, Ctrl-C keeps what is stored and says so
+        results = _open_results(store, store_format)
         report = run(
             lambda: run_tournament(
                 game,
@@ -526,10 +564,12 @@ def arena_command(
                 address=address,
                 tournament=tournament,
                 progress=not as_json,
+                records=records,
             )
         )
     except KeyboardInterrupt:
-        results.close()
+        if results is not None:
+            results.close()
         raise fail("interrupted: the finished games are stored; run again to resume", 1) from None
     results.close()
     if not no_plot:

@@ -26,8 +26,14 @@ What OpenSpiel sees, all derived from the game's own facts (nothing here names a
 * Observations through an Observer (``make_py_observer``): the tensor is
   ``State.observation_tensor(seat)`` with the game's fixed shape, the string is
   ``State.observation(seat)`` as compact JSON (exactly what that seat may see). A public
-  observer (``PrivateInfoType.NONE``) sees the spectator's view. For perfect-information
-  games the perfect-recall information state string is the action history.
+  observer (``PrivateInfoType.NONE``) sees the spectator's view.
+* Information states (perfect recall): perfect-information games give the action history
+  as the string and declare no tensor (asking for one raises); games with hidden
+  information give the seat's own record (``saw <observation>`` whenever its view
+  changes, ``did <action>`` for its decisions) and a tensor, the observation then the
+  seat's own action counts. Kept incrementally once asked for.
+* ``position=<notation>``: a game parameter that starts every game from that position
+  (small, solvable games with the rules kept: :mod:`motherlode.research.solve`).
 * Clone: OpenSpiel's bridge deep-copies the Python attributes of a state; ours hold one
   ``_Position`` whose ``__deepcopy__`` is the game's own fast ``clone()``.
 * Serialization: ``state.serialize()`` is readable text, ``history=<ids>`` then
@@ -47,8 +53,8 @@ import numpy as np
 import pyspiel  # type: ignore[import-not-found]  # pyspiel ships no type stubs
 
 import motherlode
-from motherlode.adapters.params import decode_config, encode_config
-from motherlode.core.errors import NotationError
+from motherlode.adapters.params import decode_config, encode_config, escape, unescape
+from motherlode.core.errors import MotherlodeError, NotationError
 from motherlode.core.protocol import Action, Game, Player, State
 from motherlode.games import game_class, registry
 
@@ -65,6 +71,10 @@ __all__ = [
 
 PREFIX = "python_motherlode_"
 """OpenSpiel short names are ``PREFIX + game name``."""
+
+POSITION = "position"
+"""The game parameter that starts every game from a position (the game's notation; empty:
+the normal start). It keeps the rules: a late position of a real game is a small one."""
 
 _SERIAL_HISTORY = "history="
 _SERIAL_POSITION = "position="
@@ -110,11 +120,14 @@ def game_type(game: Game) -> Any:
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=cls.max_players,
         min_num_players=cls.min_players,
-        provides_information_state_string=game.perfect_information,
-        provides_information_state_tensor=False,
+        # every game has an information-state string (perfect information: the history;
+        # hidden information: the seat's own observations and actions); a tensor only
+        # where there is hidden information (with perfect information, it is absent)
+        provides_information_state_string=True,
+        provides_information_state_tensor=not game.perfect_information,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification=encode_config(cls, {}),
+        parameter_specification={**encode_config(cls, {}), POSITION: ""},
     )
 
 
@@ -138,13 +151,17 @@ class _Position:
     (the bridge's serialization) reduces to the position notation and the history.
     """
 
-    __slots__ = ("state",)
+    __slots__ = ("recall", "start", "state")
 
-    def __init__(self, state: State) -> None:
+    def __init__(self, state: State, start: str | None = None) -> None:
         self.state = state
+        self.start = start  # the game's ``position=`` (the history starts there)
+        self.recall: _Recall | None = None  # kept up to date once someone asks for it
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Position:
-        return _Position(self.state.clone())
+        copy = _Position(self.state.clone(), self.start)
+        copy.recall = None if self.recall is None else self.recall.copy()
+        return copy
 
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
         game = self.state.game
@@ -155,20 +172,35 @@ class _Position:
                 json.dumps(game.config.model_dump(mode="json")),
                 self.state.serialize(),
                 self.state.history(),
+                self.start,
+                None if self.recall is None else (self.recall.lines, self.recall.actions),
             ),
         )
 
 
-def _restore_position(name: str, config: str, text: str, history: list[int]) -> _Position:
+def _restore_position(
+    name: str,
+    config: str,
+    text: str,
+    history: list[int],
+    start: str | None = None,
+    recall: tuple[list[list[str]], list[list[int]]] | None = None,
+) -> _Position:
     """Rebuild a pickled :class:`_Position`: replay ``history``, check it against ``text``."""
     game = motherlode.load(name, **json.loads(config))
-    state = game.new_initial_state()
-    for action in history:
-        state.apply_action(action)
+    state = game.new_initial_state() if start is None else game.deserialize(start)
+    try:
+        for action in history:
+            state.apply_action(action)
+    except MotherlodeError:
+        pass  # the history does not replay from here: the notation below decides
     if state.serialize() != text:
         # the position was set without its history: load the notation itself
         state = game.deserialize(text)
-    return _Position(state)
+    position = _Position(state, start)
+    if recall is not None:  # carried along: a replay of every seat's view costs far more
+        position.recall = _Recall(*recall)
+    return position
 
 
 class MotherlodeState(pyspiel.State):  # type: ignore[misc]  # pyspiel.State is untyped
@@ -176,7 +208,9 @@ class MotherlodeState(pyspiel.State):  # type: ignore[misc]  # pyspiel.State is 
 
     def __init__(self, game: MotherlodeGame, state: State | None = None) -> None:
         super().__init__(game)
-        self._pos = _Position(state if state is not None else game.motherlode.new_initial_state())
+        self._pos = _Position(
+            state if state is not None else game.initial_motherlode_state(), game.start
+        )
 
     @property
     def motherlode_state(self) -> State:
@@ -199,7 +233,21 @@ class MotherlodeState(pyspiel.State):  # type: ignore[misc]  # pyspiel.State is 
 
     def _apply_action(self, action: Action) -> None:
         # the checked path: an illegal id from an outside tool raises IllegalActionError
-        self._pos.state.apply_action(int(action))
+        inner = self._pos.state
+        recall = self._pos.recall
+        if recall is None:
+            inner.apply_action(int(action))
+            return
+        mover = inner.current_player()
+        text = inner.action_to_string(int(action))
+        inner.apply_action(int(action))
+        recall.step(inner, mover, int(action), text)
+
+    def recall(self) -> _Recall:
+        """Every seat's own record so far (made by a replay once, then kept up to date)."""
+        if self._pos.recall is None:
+            self._pos.recall = _Recall.replayed(self)
+        return self._pos.recall
 
     def _action_to_string(self, player: Player, action: Action) -> str:
         return self._pos.state.action_to_string(int(action))
@@ -224,9 +272,15 @@ class MotherlodeState(pyspiel.State):  # type: ignore[misc]  # pyspiel.State is 
 class MotherlodeObserver:
     """OpenSpiel's PyObserver interface over ``observation_tensor`` and ``observation``.
 
-    ``tensor`` is flat ``float32``; ``dict`` holds the one named view ``"observation"``
-    in the game's tensor shape. With ``perfect_recall`` (perfect-information games only)
-    the string is the action history and there is no tensor.
+    ``tensor`` is flat ``float32``; ``dict`` holds its named views. Without perfect
+    recall: ``"observation"``, in the game's tensor shape. With ``perfect_recall`` (the
+    information state):
+
+    * perfect-information games: the string is the action history; there is no tensor
+      (the game type declares none, and asking for one raises instead of giving ``[]``);
+    * hidden information: the string is the seat's own record, its observations as they
+      changed and its own actions, in order (:func:`information_state`); the tensor is
+      ``"observation"`` then ``"own_actions"``, how often the seat took each action id.
     """
 
     def __init__(self, game: Game, iig_obs_type: Any, params: dict[str, Any] | None) -> None:
@@ -234,40 +288,114 @@ class MotherlodeObserver:
             raise ValueError(f"observation parameters are not supported; got {params}")
         self.game = game
         self.perfect_recall = bool(iig_obs_type.perfect_recall)
-        if self.perfect_recall and not game.perfect_information:
-            raise ValueError(
-                f"{game.name}: no perfect-recall observer for an imperfect-information game"
-            )
         private = iig_obs_type.private_info
         if private == pyspiel.PrivateInfoType.ALL_PLAYERS and not game.perfect_information:
             raise ValueError(f"{game.name}: no all-players observer for imperfect information")
         # NONE: the public (spectator's) view; SINGLE_PLAYER / ALL_PLAYERS: the seat's own
         self.public = private == pyspiel.PrivateInfoType.NONE
+        if self.perfect_recall and self.public and not game.perfect_information:
+            raise ValueError(f"{game.name}: no public perfect-recall observer")
         self.tensor: np.ndarray[Any, np.dtype[np.float32]] | None
         self.dict: dict[str, np.ndarray[Any, np.dtype[np.float32]]]
-        if self.perfect_recall:
+        shape = game.observation_tensor_shape()
+        size = int(np.prod(shape))
+        if self.perfect_recall and game.perfect_information:
             self.tensor = None
             self.dict = {}
+        elif self.perfect_recall:
+            self.tensor = np.zeros(size + game.num_distinct_actions, np.float32)
+            self.dict = {
+                "observation": self.tensor[:size].reshape(shape),
+                "own_actions": self.tensor[size:],
+            }
         else:
-            shape = game.observation_tensor_shape()
-            self.tensor = np.zeros(int(np.prod(shape)), np.float32)
+            self.tensor = np.zeros(size, np.float32)
             self.dict = {"observation": self.tensor.reshape(shape)}
 
     def _seat(self, player: Player) -> Player | None:
         return None if self.public else player
 
     def set_from(self, state: MotherlodeState, player: Player) -> None:
-        if self.tensor is not None:
-            values = state.motherlode_state.observation_tensor(self._seat(player))
+        if self.tensor is None:
+            if self.perfect_recall:
+                raise ValueError(
+                    f"{self.game.name} has perfect information: no information-state tensor"
+                    " (the information state is the history; use observation_tensor)"
+                )
+            return
+        inner = state.motherlode_state
+        values = inner.observation_tensor(self._seat(player))
+        if self.perfect_recall:
+            self.dict["observation"][...] = np.asarray(values, dtype=np.float32)
+            counts = self.dict["own_actions"]
+            counts[:] = 0.0
+            np.add.at(counts, state.recall().actions[player], 1.0)
+        else:
             self.tensor[:] = np.asarray(values, dtype=np.float32).ravel()
 
     def string_from(self, state: MotherlodeState, player: Player) -> str:
         inner = state.motherlode_state
         if self.perfect_recall:
-            return " ".join(str(a) for a in inner.history())
+            if self.game.perfect_information:
+                return " ".join(str(a) for a in inner.history())
+            return information_state(state, player)
         return json.dumps(
             inner.observation(self._seat(player)), separators=(",", ":"), sort_keys=True
         )
+
+
+def _observed(state: State, seat: Player) -> str:
+    return "saw " + json.dumps(state.observation(seat), separators=(",", ":"), sort_keys=True)
+
+
+class _Recall:
+    """Each seat's perfect-recall record: ``saw <observation JSON>`` each time what it may
+    see changes, ``did <action>`` for each of its own decisions, in order; and its own
+    decision ids. Histories a seat cannot tell apart give it the same lines."""
+
+    __slots__ = ("actions", "lines")
+
+    def __init__(self, lines: list[list[str]], actions: list[list[int]]) -> None:
+        self.lines = lines
+        self.actions = actions
+
+    def copy(self) -> _Recall:
+        return _Recall([list(x) for x in self.lines], [list(x) for x in self.actions])
+
+    @classmethod
+    def replayed(cls, state: MotherlodeState) -> _Recall:
+        """The record of ``state``'s history, replayed from the game's start."""
+        engine = state.motherlode_state.game
+        start = state._pos.start
+        current = engine.new_initial_state() if start is None else engine.deserialize(start)
+        n = engine.num_players
+        recall = cls([[_observed(current, p)] for p in range(n)], [[] for _ in range(n)])
+        for action in state.motherlode_state.history():
+            mover = current.current_player()
+            text = current.action_to_string(action)
+            current.apply_unchecked(action)
+            recall.step(current, mover, action, text)
+        return recall
+
+    def step(self, after: State, mover: Player, action: Action, text: str) -> None:
+        """``mover`` (or chance) took ``action`` (``text``), reaching ``after``."""
+        for seat, lines in enumerate(self.lines):
+            if seat == mover:
+                lines.append("did " + text)
+                self.actions[seat].append(action)
+            seen = _observed(after, seat)
+            if lines[-1] != seen:
+                lines.append(seen)
+
+
+def information_state(state: MotherlodeState, player: Player) -> str:
+    """The perfect-recall information state of ``player``: what it has seen and done.
+
+    One line per event the seat can tell apart: ``saw <observation JSON>`` each time its
+    observation changes (what it may see, never another seat's secrets) and ``did
+    <action>`` for each of its own decisions.
+    """
+    return "\n".join(state.recall().lines[player])
 
 
 class MotherlodeGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel.Game is untyped
@@ -278,10 +406,26 @@ class MotherlodeGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel.Game is unt
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         cls = game_class(self.game_name)
-        config = decode_config(cls, dict(params or {}))
+        params = dict(params or {})
+        start = unescape(str(params.pop(POSITION, "") or ""))
+        config = decode_config(cls, params)
         self.motherlode: Game = motherlode.load(self.game_name, **config)
-        full = encode_config(cls, self.motherlode.config.model_dump())
+        self.start: str | None = start or None
+        """The position every game starts from (``position=``), or None: the normal start."""
+        if self.start is not None:
+            self.motherlode.deserialize(self.start)  # a bad position fails here, with why
+        full = {**encode_config(cls, self.motherlode.config.model_dump()), POSITION: escape(start)}
         super().__init__(game_type(self.motherlode), game_info(self.motherlode), full)
+
+    def initial_motherlode_state(self) -> State:
+        """The engine's state a game starts from: the normal start or ``position=``."""
+        if self.start is not None:
+            return self.motherlode.deserialize(self.start)
+        return self.motherlode.new_initial_state()
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # pyspiel's own pickling restores the C++ game only, not our Python attributes
+        return (_unpickle_game, (self.game_name, self.get_parameters()))
 
     def new_initial_state(self, text: str | None = None) -> MotherlodeState:
         """A fresh game; with ``text``, the state :meth:`deserialize_state` reads from it."""
@@ -332,20 +476,33 @@ class MotherlodeGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel.Game is unt
         return state
 
 
+def _unpickle_game(name: str, params: dict[str, Any]) -> MotherlodeGame:
+    """A pickled :class:`MotherlodeGame`: registered (in this process too) and loaded."""
+    register([name])
+    game = pyspiel.load_game(short_name(name), params)
+    assert isinstance(game, MotherlodeGame)
+    return game
+
+
 def game_class_for(name: str) -> type[MotherlodeGame]:
     """The :class:`MotherlodeGame` subclass registered for ``name`` (made on first use).
 
     OpenSpiel keeps the creator it is given for the life of the process, past the
     interpreter's shutdown; a class (unlike a closure) is never freed by a reference
-    count reaching zero there, so registering classes keeps the exit clean.
+    count reaching zero there, so registering classes keeps the exit clean. Each class
+    is also an attribute of this module (``MotherlodeYukonGame`` ...), so games pickle:
+    pickle finds a class by its module and name.
     """
     if name not in _CLASSES:
         title = "".join(part.title() for part in name.split("_"))
-        _CLASSES[name] = type(
+        cls = type(
             f"Motherlode{title}Game",
             (MotherlodeGame,),
-            {"game_name": name, "__module__": __name__},
+            {"game_name": name, "__module__": __name__, "__qualname__": f"Motherlode{title}Game"},
         )
+        # a module attribute, so that pickle finds the class by name (workers, Ray)
+        globals()[cls.__name__] = cls
+        _CLASSES[name] = cls
     return _CLASSES[name]
 
 
@@ -376,10 +533,15 @@ def load_game(name: str, **config: Any) -> MotherlodeGame:
     >>> game = load_game("yukon", players=3)
     >>> game.num_players(), game.get_type().short_name
     (3, 'python_motherlode_yukon')
+
+    ``position=`` (the game's notation) starts every game of it from that position.
     """
     register([name])
     cls = game_class(name)
+    start = config.pop(POSITION, None)
     params = encode_config(cls, config)
+    if start:
+        params[POSITION] = escape(str(start))
     game = pyspiel.load_game(short_name(name), params)
     assert isinstance(game, MotherlodeGame)
     return game

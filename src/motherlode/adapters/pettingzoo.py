@@ -119,6 +119,9 @@ class MotherlodeEnv(AECEnv, EzPickle):  # type: ignore[misc]  # AECEnv is untype
         self.state_space = spaces.Box(-OBS_BOUND, OBS_BOUND, shape, np.float32)
         self._rng = random.Random()
         self.position: State = self.game.new_initial_state()
+        self._legal: list[int] = []
+        self._legal_set: frozenset[int] = frozenset()
+        self._legal_at = -1  # the history length the legal actions were computed at
         self.rewards: dict[str, float] = {}
         self._cumulative_rewards: dict[str, float] = {}
         self.terminations: dict[str, bool] = {}
@@ -140,6 +143,7 @@ class MotherlodeEnv(AECEnv, EzPickle):  # type: ignore[misc]  # AECEnv is untype
         if seed is not None:
             self._rng = random.Random(seed)
         self.position = self.game.new_initial_state()
+        self._legal_at = -1
         self._resolve_chance()
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -151,11 +155,21 @@ class MotherlodeEnv(AECEnv, EzPickle):  # type: ignore[misc]  # AECEnv is untype
         if self.position.is_terminal():  # a game over before its first decision
             self._finish()
 
+    def _legal_now(self) -> list[int]:
+        """The legal actions of the position now, computed once per position (``observe``
+        and the checked ``step`` both need them)."""
+        moves = len(self.position.history())
+        if self._legal_at != moves:
+            self._legal = self.position.legal_actions()
+            self._legal_set = frozenset(self._legal)
+            self._legal_at = moves
+        return self._legal
+
     def observe(self, agent: str) -> Observation:
         seat = self._seat[agent]
         mask = np.zeros(self.game.num_distinct_actions, dtype=np.int8)
         if self.position.current_player() == seat:
-            mask[self.position.legal_actions()] = 1
+            mask[self._legal_now()] = 1
         tensor = np.asarray(self.position.observation_tensor(seat), dtype=np.float32)
         return {"observation": tensor, "action_mask": mask}
 
@@ -170,7 +184,12 @@ class MotherlodeEnv(AECEnv, EzPickle):  # type: ignore[misc]  # AECEnv is untype
             )
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        self.position.apply_action(int(action))  # checked: illegal raises, changes nothing
+        action = int(action)
+        self._legal_now()
+        if action in self._legal_set:
+            self.position.apply_unchecked(action)  # checked just now, against the legal set
+        else:
+            self.position.apply_action(action)  # raises why it is illegal, changes nothing
         self._resolve_chance()
         if self.position.is_terminal():
             self._finish()

@@ -1,7 +1,9 @@
 """Agents from spec strings: ``create("random", game)``, ``create("mcts:iterations=500", game)``.
 
 A spec is ``name`` or ``name:key=value,key=value``. The built-in agents work for every
-game through the protocol alone; game-specific ones (``greedy``) come from ``game.bots()``.
+game through the protocol alone; game-specific ones (``greedy``) come from ``game.bots()``;
+your own come from code, ``py:MODULE:FACTORY:key=value`` (:mod:`.code`), where the caller
+allows them (``create(spec, game, allowed=True)``).
 
 =================  ==========================================================================
 ``random``         uniformly random legal actions
@@ -37,6 +39,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from motherlode.agents.code import Allowed, is_code_spec, make_code_agent, operator_allowed
 from motherlode.agents.levels import LEVELS, is_level, level_spec
 from motherlode.agents.mcts import MCTS_PARAMS, MCTSAgent
 from motherlode.agents.params import Param
@@ -49,12 +52,15 @@ from motherlode.core.protocol import Game
 __all__ = [
     "Agent",
     "AgentInfo",
+    "Allowed",
     "Param",
     "RandomAgent",
     "agent_infos",
     "available",
     "create",
     "describe",
+    "is_code_spec",
+    "operator_allowed",
     "parse_spec",
     "split_specs",
 ]
@@ -205,11 +211,16 @@ def _find(name: str, infos: Sequence[AgentInfo]) -> AgentInfo | None:
     return None
 
 
-def create(spec: str, game: Game, seed: int = 0) -> Agent:
+def create(spec: str, game: Game, seed: int = 0, *, allowed: Allowed = False) -> Agent:
     """The agent ``spec`` for ``game``, deterministic given ``seed``.
 
     A bad spec raises :class:`AgentSpecError` that lists the agents and their parameters.
+    ``allowed`` says which agents from code (``py:MODULE:FACTORY``, :mod:`.code`) may
+    run: none by default (a visitor's spec), ``True`` for all (the command line, the
+    arena), or a server operator's list (:func:`operator_allowed`).
     """
+    if is_code_spec(spec):
+        return make_code_agent(spec, game, seed, allowed=allowed)
     if is_level(spec):  # easy, medium, hard, strongest: a measured spec of this game
         agent = create(level_spec(game.name, spec, "greedy" in game.bots()), game, seed)
         agent.name = spec.strip().lower()

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 from collections.abc import Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any
@@ -52,22 +53,49 @@ def run_tasks(
         raise BackendError(f"unknown backend {backend!r}; backends: {', '.join(BACKENDS)}")
 
 
+def _ignore_interrupt() -> None:
+    """Worker initializer: Ctrl-C reaches the whole process group; only the parent acts."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _run_pool(tasks: Sequence[GameTask], on_result: ResultCallback, workers: int) -> None:
+    """Play on ``workers`` processes; on any exception (Ctrl-C included) kill them and leave.
+
+    ``ProcessPoolExecutor``'s own exit waits for the running games, and a worker that took
+    the Ctrl-C itself could leave it waiting forever; so workers ignore SIGINT, and the
+    parent terminates them without waiting for their games.
+    """
     context = multiprocessing.get_context("spawn")
     todo = list(reversed(tasks))
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        running: set[Future[Any]] = set()
-        try:
-            while todo or running:
-                while todo and len(running) < 2 * workers:
-                    running.add(pool.submit(play_task, todo.pop()))
-                finished, running = wait(running, return_when=FIRST_COMPLETED)
-                for future in finished:
-                    on_result(future.result())
-        except BaseException:
-            for future in running:
-                future.cancel()
-            raise
+    pool = ProcessPoolExecutor(
+        max_workers=workers, mp_context=context, initializer=_ignore_interrupt
+    )
+    running: set[Future[Any]] = set()
+    try:
+        while todo or running:
+            while todo and len(running) < 2 * workers:
+                running.add(pool.submit(play_task, todo.pop()))
+            finished, running = wait(running, return_when=FIRST_COMPLETED)
+            for future in finished:
+                on_result(future.result())
+    except BaseException:
+        _terminate(pool)
+        raise
+    pool.shutdown(wait=True)
+
+
+def _terminate(pool: ProcessPoolExecutor) -> None:
+    """Stop ``pool`` now: cancel what has not started, kill the workers, reap them."""
+    # the executor has no public way to kill its workers; ``_processes`` is pid -> Process
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.join(timeout=5)
+        if process.is_alive():
+            process.kill()
+            process.join()
 
 
 def _run_ray(

@@ -14,6 +14,8 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -39,23 +41,30 @@ def run_tournament(
     address: str | None = None,
     tournament: str | None = None,
     progress: bool = True,
+    records: Path | None = None,
 ) -> dict[str, Any]:
     """Play the games of a tournament the store does not hold yet, then summarise it all.
 
     Returns ``{"tournament", "played", "skipped", "summary"}``; the summary is
     :func:`motherlode.arena.ratings.summarise` over every stored game of the tournament.
     An interruption (Ctrl-C) keeps every finished game: run again to resume.
+    With ``records``, each game played now is also written there as a game record,
+    ``<tournament>-<index>.json`` (replayable, and a dataset's source:
+    :func:`motherlode.research.trajectories.export_dataset`).
     """
     specs = [s.strip() for s in specs]
     if not specs:
         raise AgentSpecError("a tournament needs at least one agent spec")
     for spec in specs:
-        create(spec, game, seed=0)  # a bad spec fails here, before any game is played
+        create(spec, game, seed=0, allowed=True)  # a bad spec fails here, before any game
     config = game.config.model_dump()
     tid = tournament or tournament_id(game.name, config, specs, seed)
     tasks = schedule(game.name, config, specs, games, seed, tid)
     done = store.done(tid)
     todo = [t for t in tasks if t.index not in done]
+    if records is not None:
+        records.mkdir(parents=True, exist_ok=True)
+        todo = [replace(t, keep_record=True) for t in todo]
     columns = (
         TextColumn("{task.description}"),
         BarColumn(),
@@ -68,6 +77,9 @@ def run_tournament(
         )
 
         def on_result(result: GameResult) -> None:
+            if records is not None and result.record is not None:
+                path = records / f"{result.tournament}-{result.index:05d}.json"
+                path.write_text(result.record + "\n", encoding="utf-8")
             store.add([result])
             bar.advance(task_id)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import statistics
 import time
+from pathlib import Path
 from typing import Any
 
 from rich.progress import Progress
@@ -21,14 +22,20 @@ def simulate(
     *,
     rotate: bool = True,
     progress: bool = True,
+    records: Path | None = None,
 ) -> dict[str, Any]:
     """Play ``games`` games; agent ``i`` sits in seat ``(i + g) % n`` in game ``g`` if rotating.
 
     Returns a JSON-able summary: per agent wins (shared victories split), win share,
-    mean score; game lengths; games/s and decisions/s.
+    mean score; game lengths; games/s and decisions/s. With ``records``, each game's
+    record is written there as ``<game>-<g>.json`` (replayable with ``motherlode replay``).
     """
+    if records is not None:
+        records.mkdir(parents=True, exist_ok=True)
     n = game.num_players
-    agents = [create(spec, game, seed=seed + 7919 * i) for i, spec in enumerate(specs)]
+    agents = [
+        create(spec, game, seed=seed + 7919 * i, allowed=True) for i, spec in enumerate(specs)
+    ]
     labels = [f"{spec}#{i + 1}" if specs.count(spec) > 1 else spec for i, spec in enumerate(specs)]
     wins = [0.0] * n
     score_sums = [0.0] * n
@@ -43,6 +50,8 @@ def simulate(
             seating = [(i - shift) % n for i in range(n)]  # seat -> agent index
             played = play_game(game, [agents[a] for a in seating], seed + g)
             state = played.state
+            if records is not None:
+                played.record.save(records / f"{game.name}-{g:05d}.json")
             scores = state.scores()
             winners = state.winners()
             if len(winners) > 1:

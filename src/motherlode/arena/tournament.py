@@ -47,6 +47,8 @@ class GameTask:
     seats: tuple[str, ...]
     deal_seed: int
     agent_seeds: tuple[int, ...]
+    keep_record: bool = False
+    """Return the game's whole record (``GameResult.record``), for trajectories."""
 
 
 @dataclass
@@ -67,6 +69,9 @@ class GameResult:
     finished: str = field(
         default_factory=lambda: _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
     )
+    record: str | None = field(default=None, compare=False, repr=False)
+    """The game record's JSON (``GameRecord.to_json``) when the task kept it; never stored
+    in the results store, written as a file by the caller."""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -163,7 +168,8 @@ def play_task(task: GameTask) -> GameResult:
     """Play one scheduled game (in any process) and return its stored row."""
     game = motherlode.load(task.game, **task.config)
     agents = [
-        create(spec, game, seed=s) for spec, s in zip(task.seats, task.agent_seeds, strict=True)
+        create(spec, game, seed=s, allowed=True)
+        for spec, s in zip(task.seats, task.agent_seeds, strict=True)
     ]
     start = time.perf_counter()
     played = play_game(game, agents, task.deal_seed)
@@ -181,6 +187,7 @@ def play_task(task: GameTask) -> GameResult:
         length=played.decisions,
         actions=len(state.history()),
         duration=duration,
+        record=played.record.to_json() if task.keep_record else None,
     )
 
 

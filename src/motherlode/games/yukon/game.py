@@ -35,6 +35,7 @@ Chance outcome ids::
 
 from __future__ import annotations
 
+import math
 import random
 from bisect import bisect_left
 from typing import Any, ClassVar, Self
@@ -219,6 +220,41 @@ class YukonGame(Game):
 
     def observation_tensor_shape(self) -> tuple[int, ...]:
         return (self._tensor_size(),)
+
+    def observation_layout(self) -> list[tuple[str, int, tuple[int, ...]]]:
+        """The flat tensor's named slices, ``(name, offset, shape)``, in order.
+
+        ``cells`` is spatial, ``(rows, columns, planes)``: per cell the 29 kind planes
+        (27 kinds, empty, undealt) and the Prospector; ``players`` is per seat slot (4):
+        pile 16, front 10, taught 16, discs 1, to-move 1, me 1.
+
+        >>> [(n, o, s) for n, o, s in YukonGame(YukonConfig()).observation_layout()][:2]
+        [('cells', 0, (7, 7, 30)), ('players', 1470, (4, 45))]
+        """
+        parts: list[tuple[str, tuple[int, ...]]] = [
+            ("cells", (self.size, self.size, 30)),
+            ("players", (4, 45)),
+            ("axis", (3,)),
+            ("pending", (7,)),
+            ("order", (1,)),
+            ("beside", (26,)),
+            ("pan_discs_left", (1,)),
+        ]
+        out, offset = [], 0
+        for name, shape in parts:
+            out.append((name, offset, shape))
+            offset += math.prod(shape)
+        return out
+
+    _tensor_cache: tuple[int, np.ndarray]
+
+    def _tensor_parts(self) -> tuple[int, np.ndarray]:
+        """The tensor's size and each cell's first index (made once: the tensor is hot)."""
+        try:
+            return self._tensor_cache
+        except AttributeError:
+            self._tensor_cache = (self._tensor_size(), np.arange(self.cells, dtype=np.intp) * 30)
+            return self._tensor_cache
 
     def _tensor_size(self) -> int:
         # per cell: 29 kind planes (27 kinds, empty, undealt) + prospector
@@ -723,9 +759,9 @@ class YukonState(State):
 
     def observation_tensor(self, player: Player | None = None) -> np.ndarray:
         g = self.game
-        t = np.zeros(g._tensor_size(), dtype=np.float32)
-        for cell, k in enumerate(self.grid):
-            t[cell * 30 + k] = 1.0
+        size, cell_base = g._tensor_parts()
+        t = np.zeros(size, dtype=np.float32)
+        t[cell_base + np.fromiter(self.grid, np.intp, len(self.grid))] = 1.0  # kind planes
         if self.pos >= 0:
             t[self.pos * 30 + 29] = 1.0
         base = g.cells * 30
@@ -735,7 +771,9 @@ class YukonState(State):
             t[o : o + 16] = self.pile[p]
             t[o + 16 : o + 26] = self.front[p]
             t[o + 26 : o + 42] = self.taught[p]
-            t[o + 42] = sum(v * c for v, c in zip(g.disc_values, self.discs[p], strict=True))
+            discs = self.discs[p]
+            if any(discs):
+                t[o + 42] = sum(v * c for v, c in zip(g.disc_values, discs, strict=True))
             t[o + 43] = 1.0 if cp == p else 0.0
             t[o + 44] = 1.0 if player == p else 0.0
         o = base + 4 * 45
