@@ -332,7 +332,7 @@ def svg_layers(state: EurekaState, seat: int | None = None) -> Layers:
             m["house_robbers"], y0 + 14 + 16 * i)))
     seat_layer: list[tuple[str, str]] = []
     if obs["to_move"] >= 0 and seat == obs["to_move"]:  # no buttons for the others
-        seat_layer = _actions(state, obs, geo, y0)
+        seat_layer = _actions(state, obs, geo, y0, {key for key, _ in public})
     return Layers(geo.width, height, static, tuple(public), tuple(seat_layer), title="Eureka")
 
 
@@ -435,10 +435,11 @@ def _miner_line(seat: int, colour: str, gold: int, robbers: int, house_gold: int
 BUTTON_TITLES = {"roll": "Throw the die", "pass": "Pass this turn", "stay": "Stay here"}
 
 
-def _actions(state: EurekaState, obs: dict[str, Any], geo: _Geometry,
-             y0: float) -> list[tuple[str, str]]:
-    """The seat's clickable targets (over the pieces, tinting them as a highlighter does)
-    and its buttons."""
+def _actions(state: EurekaState, obs: dict[str, Any], geo: _Geometry, y0: float,
+             occupied: set[str]) -> list[tuple[str, str]]:
+    """The seat's clickable targets and its buttons. A target lies over the public
+    pieces, so it shows them again above its highlight (``<use>`` of the hex's public
+    element: it follows that element as it changes)."""
     board = state.game.board
     out: list[tuple[str, str]] = []
     buttons: list[str] = []
@@ -451,7 +452,7 @@ def _actions(state: EurekaState, obs: dict[str, Any], geo: _Geometry,
             label = " (house)" if board.kind[node] == HOUSE else ""
             if verb == "move" and arg in rafts:
                 label = " (raft)"
-            out.append(_target(verb, arg, geo.outlines[node], label))
+            out.append(_target(verb, arg, geo.outlines[node], label, arg in occupied))
         else:
             buttons.append(text)
     width = geo.width
@@ -462,11 +463,14 @@ def _actions(state: EurekaState, obs: dict[str, Any], geo: _Geometry,
 
 
 @cache
-def _target(verb: str, arg: str, outline: str, label: str) -> tuple[str, str]:
+def _target(verb: str, arg: str, outline: str, label: str, pieces: bool) -> tuple[str, str]:
     what = "Move to" if verb == "move" else "Cross the lake to"
     key = f"{verb}-{arg}"
     shape = (f'<polygon points="{outline}" fill="#ffeb3b" fill-opacity="0.55" stroke="#c08000"'
-             ' stroke-width="2" style="mix-blend-mode:multiply"/>')
+             ' stroke-width="2"/>')
+    if pieces:
+        shape += f'<use href="#{arg}"/>'
+
     return key, _clickable(key, shape, f"{verb} {arg}", f"{what} {arg}{label}")
 
 
