@@ -81,9 +81,7 @@ def test_svg_draws_mountains_as_areas_and_rivers_as_lines() -> None:
     assert len(polygons) == 91
     static = next(el for el in root if el.attrib.get("id") == "layer-static")
     board = [el for el in static if el.attrib.get("id") != "legend"]
-    river_lines = [
-        el for top in board for el in top.iter() if el.attrib.get("stroke") == "#3a86c8"
-    ]
+    river_lines = [el for top in board for el in top.iter() if el.attrib.get("stroke") == "#3a86c8"]
     assert len(river_lines) == 91 - 17  # a spanning tree per river
     assert _actions(svg) == []  # a chance node: nothing to click
 
@@ -104,4 +102,3 @@ def test_text_board_has_a_legend_and_both_ends_of_each_row() -> None:
     middle = next(line for line in lines if line.startswith("f1"))
     assert " f11 " in middle
     assert next(line for line in lines if line.startswith("k1")).split()[7] == "k6"
-

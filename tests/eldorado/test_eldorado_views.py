@@ -37,14 +37,24 @@ def test_observation_all_sheets_are_open_to_every_seat() -> None:
 
 def test_observation_names_what_a_sheet_shows() -> None:
     g = game()
-    s = position(g, seat=1, phase="use", held={2: ("2c", 1)}, visited={0: ["a2", "b2", "c2", "d2"]},
-                 offers={0: [("e2", 2)]}, filled={1: ["3coins/1"]})
+    s = position(
+        g,
+        seat=1,
+        phase="use",
+        held={2: ("2c", 1)},
+        visited={0: ["a2", "b2", "c2", "d2"]},
+        offers={0: [("e2", 2)]},
+        filled={1: ["3coins/1"]},
+    )
     o = s.observation(1)
     assert o["temple_minima"] == {"e2": 2} and o["temples_required"] == 2
     assert set(o["sheets"][0]["visited"]) == {"a2", "b2", "c2", "d2", "e2"}
     assert o["sheets"][0]["offerings"] == [["e2", 2]] and o["sheets"][0]["coins_offered"] == 2
-    assert o["sheets"][1]["resources"]["3coins"] == {"filled": [True, False], "obtained": False,
-                                                     "used": False}
+    assert o["sheets"][1]["resources"]["3coins"] == {
+        "filled": [True, False],
+        "obtained": False,
+        "used": False,
+    }
     assert o["turn"]["chosen"] == {"d2": {"face": "2c", "uses_left": 1}}
 
 
@@ -59,8 +69,9 @@ def test_observation_tensor_puts_the_viewer_first() -> None:
 
 
 def test_text_view_shows_each_route_and_the_dice() -> None:
-    s = position(game(), phase="use", held={2: ("2c", 1)}, middle={0: "map"},
-                 visited={0: ["a2", "b2"]})
+    s = position(
+        game(), phase="use", held={2: ("2c", 1)}, middle={0: "map"}, visited={0: ["a2", "b2"]}
+    )
     text = str(s)
     assert "middle: d0:map" in text and "chosen: d2:2c x1" in text
     assert "(K )" in text and "GOLD" in text
@@ -81,8 +92,14 @@ def test_svg_every_legal_action_is_clickable_for_the_mover() -> None:
 def test_svg_shows_the_sheet_elements() -> None:
     s = position(game(map=4), visited={0: ["a2"]}, middle={0: "map"})
     svg = s.render_svg(0)
-    for words in ("golden temple", "Muisca settlement, fee 3", "temples", "ethnographer",
-                  "use one die three times", "take d0"):
+    for words in (
+        "golden temple",
+        "Muisca settlement, fee 3",
+        "temples",
+        "ethnographer",
+        "use one die three times",
+        "take d0",
+    ):
         assert words in svg
 
 

@@ -142,8 +142,10 @@ def svg_layers(state: ChinagoldState, seat: Player | None = None) -> Layers:
     obs = state.observation(None)  # the public layer is what a spectator sees
     g = state.game
     static = _static(g.mountain_of, g.layout.rivers)
-    public = [(info["spot"], _spot(s, info["spot"], info["state"], info["mountain"],
-                                    info["river"])) for s, info in enumerate(obs["spots"])]
+    public = [
+        (info["spot"], _spot(s, info["spot"], info["state"], info["mountain"], info["river"]))
+        for s, info in enumerate(obs["spots"])
+    ]
     public.append(("panel", _side_panel(state, obs, WIDTH - 180, MARGIN)))
     seat_layer: list[tuple[str, str]] = []
     if seat is None or seat == state.current_player():
@@ -164,15 +166,18 @@ def svg_board(state: ChinagoldState, seat: Player | None = None) -> str:
 def _pass_button() -> str:
     bx, by = MARGIN, HEIGHT - MARGIN - 10
     button = element("rect", x=bx, y=by - 18, width=70, height=24, rx=5, fill="#7a5a00")
-    button += element("text", "pass", x=bx + 35, y=by - 1, fill="white",
-                      text_anchor="middle", font_size=14)
+    button += element(
+        "text", "pass", x=bx + 35, y=by - 1, fill="white", text_anchor="middle", font_size=14
+    )
     return _clickable("pass", button, "pass", "pass: no turning and no reburial possible")
 
 
 def _clickable(element_id: str, shape: str, action: str, title: str) -> str:
     """A seat element a click acts on: its id, ``data-action`` and a tooltip."""
-    return (f'<g id="{element_id}" class="action" data-action="{escape(action, quote=True)}"'
-            f' style="cursor:pointer"><title>{escape(title)}</title>{shape}</g>')
+    return (
+        f'<g id="{element_id}" class="action" data-action="{escape(action, quote=True)}"'
+        f' style="cursor:pointer"><title>{escape(title)}</title>{shape}</g>'
+    )
 
 
 _PASS = _pass_button()
@@ -194,8 +199,16 @@ def _mountains(mountain_of: tuple[int, ...], frame: _Frame) -> list[str]:
             x, y = to_pixel(n, SIZE)
             (x1, y1), (x2, y2) = _edge(px(s), (frame.ox + x, frame.oy + y))
             body.append(
-                element("line", x1=x1, y1=y1, x2=x2, y2=y2, stroke="#4a2c12", stroke_width=2.5,
-                        stroke_linecap="round")
+                element(
+                    "line",
+                    x1=x1,
+                    y1=y1,
+                    x2=x2,
+                    y2=y2,
+                    stroke="#4a2c12",
+                    stroke_width=2.5,
+                    stroke_linecap="round",
+                )
             )
     return body
 
@@ -217,8 +230,17 @@ def _rivers(rivers: tuple[tuple[int, ...], ...], frame: _Frame) -> list[str]:
                     todo.append(t)
                     (x1, y1), (x2, y2) = px(s), px(t)
                     body.append(
-                        element("line", x1=x1, y1=y1, x2=x2, y2=y2, stroke=RIVER,
-                                stroke_width=5, stroke_linecap="round", opacity=0.85)
+                        element(
+                            "line",
+                            x1=x1,
+                            y1=y1,
+                            x2=x2,
+                            y2=y2,
+                            stroke=RIVER,
+                            stroke_width=5,
+                            stroke_linecap="round",
+                            opacity=0.85,
+                        )
                     )
     return body
 
@@ -231,13 +253,31 @@ def _coordinates(frame: _Frame) -> list[str]:
         r = row - RADIUS
         q = min(h[0] for h in CELLS if h[1] == r) - 1
         x, y = to_pixel((q, r), SIZE)
-        body.append(element("text", ROW_LETTERS[row], x=ox + x + SIZE * 0.4, y=oy + y + 5,
-                            font_size=14, fill="#5b3b1d", text_anchor="middle"))
+        body.append(
+            element(
+                "text",
+                ROW_LETTERS[row],
+                x=ox + x + SIZE * 0.4,
+                y=oy + y + 5,
+                font_size=14,
+                fill="#5b3b1d",
+                text_anchor="middle",
+            )
+        )
     for q in range(-RADIUS, RADIUS + 1):
         r = max(h[1] for h in CELLS if h[0] == q) + 1
         x, y = to_pixel((q, r), SIZE)
-        body.append(element("text", str(q + RADIUS + 1), x=ox + x, y=oy + y - SIZE * 0.25,
-                            font_size=14, fill="#5b3b1d", text_anchor="middle"))
+        body.append(
+            element(
+                "text",
+                str(q + RADIUS + 1),
+                x=ox + x,
+                y=oy + y - SIZE * 0.25,
+                font_size=14,
+                fill="#5b3b1d",
+                text_anchor="middle",
+            )
+        )
     return body
 
 
@@ -246,23 +286,23 @@ def _spot(s: int, name: str, state: str, mountain: str, river: str) -> str:
     """A spot as a public element: a face-down marker, gold, or a cleared spot."""
     x, y = FRAME.px(s)
     if state == "cleared":
-        return (f'<circle id="{name}" cx="{x:.1f}" cy="{y:.1f}" r="3" fill="#5b3b1d"'
-                ' opacity="0.6"/>')
+        return f'<circle id="{name}" cx="{x:.1f}" cy="{y:.1f}" r="3" fill="#5b3b1d" opacity="0.6"/>'
     title = f"{name}: mountain {mountain}, river {river}"
     if state == "hidden":
         fill, stroke, what = "#3b3026", "#e8dcc0", "face down"
     else:
         fill, stroke, what = GOLD, "#7a5a00", "gold"
-    return (f'<g id="{name}"><title>{title}, {what}</title><circle cx="{x:.1f}" cy="{y:.1f}"'
-            f' r="{SIZE * 0.45:.1f}" fill="{fill}" stroke="{stroke}" stroke-width="1.5"/></g>')
+    return (
+        f'<g id="{name}"><title>{title}, {what}</title><circle cx="{x:.1f}" cy="{y:.1f}"'
+        f' r="{SIZE * 0.45:.1f}" fill="{fill}" stroke="{stroke}" stroke-width="1.5"/></g>'
+    )
 
 
 @cache
 def _hit(s: int) -> str:
     """The disc a click on a spot lands on (drawn over the public marker, unpainted)."""
     x, y = FRAME.px(s)
-    return (f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{SIZE * 0.45:.1f}" fill="#fff"'
-            ' fill-opacity="0"/>')
+    return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{SIZE * 0.45:.1f}" fill="#fff" fill-opacity="0"/>'
 
 
 def _marker_actions(spots: list[dict[str, str]], legal: set[int]) -> list[tuple[str, str]]:
@@ -287,8 +327,11 @@ def _marker_action(s: int, name: str, rebury: bool) -> tuple[str, str]:
 
 def _line_handles(legal: set[int], frame: _Frame) -> list[tuple[str, str]]:
     """A short arrow from the first marker of each legal line."""
-    return [(f"line-{a}", _handle(a, frame)) for a in sorted(legal)
-            if a < len(BOARD.all_windows) and BOARD.all_windows[a].length > 1]
+    return [
+        (f"line-{a}", _handle(a, frame))
+        for a in sorted(legal)
+        if a < len(BOARD.all_windows) and BOARD.all_windows[a].length > 1
+    ]
 
 
 @cache
@@ -300,10 +343,12 @@ def _handle(a: int, frame: _Frame) -> str:
     ux, uy = dx / norm, dy / norm
     x1, y1 = x + ux * SIZE * 0.48, y + uy * SIZE * 0.48
     x2, y2 = x + ux * SIZE * 0.86, y + uy * SIZE * 0.86
-    shape = element("line", x1=x1, y1=y1, x2=x2, y2=y2, stroke="#3b3026", stroke_width=8,
-                    stroke_linecap="round")
-    shape += element("line", x1=x1, y1=y1, x2=x2, y2=y2, stroke="#ffe680", stroke_width=5,
-                     stroke_linecap="round")
+    shape = element(
+        "line", x1=x1, y1=y1, x2=x2, y2=y2, stroke="#3b3026", stroke_width=8, stroke_linecap="round"
+    )
+    shape += element(
+        "line", x1=x1, y1=y1, x2=x2, y2=y2, stroke="#ffe680", stroke_width=5, stroke_linecap="round"
+    )
     name = decision_to_string(a)
     return _clickable(f"line-{a}", shape, name, f"{name} ({w.length} markers)")
 
@@ -332,41 +377,104 @@ def _side_panel(state: ChinagoldState, obs: dict[str, Any], tx: float, margin: f
 @lru_cache(maxsize=4096)  # keyed by the panel's words: bounded, as a server runs for days
 def _panel(info_lines: tuple[str, ...], tx: float, margin: float) -> str:
     lines = "".join(
-        element("text", text, x=tx, y=margin + 20 + 22 * i, font_size=15 if i else 20,
-                fill="#3b2410")
+        element(
+            "text", text, x=tx, y=margin + 20 + 22 * i, font_size=15 if i else 20, fill="#3b2410"
+        )
         for i, text in enumerate(info_lines)
     )
     return f'<g id="panel">{lines}</g>'
-
 
 
 def _legend(x: float, y: float) -> list[str]:
     """The symbols of the board, drawn as they are on it."""
     r = SIZE * 0.45
     rows: list[tuple[str, str]] = [
-        (element("circle", cx=x + 10, cy=0, r=r, fill="#3b3026", stroke="#e8dcc0",
-                 stroke_width=1.5), "face-down marker"),
-        (element("circle", cx=x + 10, cy=0, r=r, fill=GOLD, stroke="#7a5a00", stroke_width=1.5),
-         "gold on the board"),
+        (
+            element(
+                "circle", cx=x + 10, cy=0, r=r, fill="#3b3026", stroke="#e8dcc0", stroke_width=1.5
+            ),
+            "face-down marker",
+        ),
+        (
+            element("circle", cx=x + 10, cy=0, r=r, fill=GOLD, stroke="#7a5a00", stroke_width=1.5),
+            "gold on the board",
+        ),
         (element("circle", cx=x + 10, cy=0, r=3, fill="#5b3b1d", opacity=0.6), "cleared spot"),
-        (element("rect", x=x - 2, y=-10, width=24, height=20, fill=BROWNS[0], stroke="#4a2c12",
-                 stroke_width=2.5), "a mountain (A..Q)"),
-        (element("line", x1=x - 2, y1=0, x2=x + 22, y2=0, stroke=RIVER, stroke_width=5,
-                 stroke_linecap="round"), "a river (a..q)"),
-        (element("line", x1=x + 2, y1=0, x2=x + 18, y2=0, stroke="#3b3026", stroke_width=8,
-                 stroke_linecap="round")
-         + element("line", x1=x + 2, y1=0, x2=x + 18, y2=0, stroke="#ffe680", stroke_width=5,
-                   stroke_linecap="round"), "a line you may turn"),
+        (
+            element(
+                "rect",
+                x=x - 2,
+                y=-10,
+                width=24,
+                height=20,
+                fill=BROWNS[0],
+                stroke="#4a2c12",
+                stroke_width=2.5,
+            ),
+            "a mountain (A..Q)",
+        ),
+        (
+            element(
+                "line",
+                x1=x - 2,
+                y1=0,
+                x2=x + 22,
+                y2=0,
+                stroke=RIVER,
+                stroke_width=5,
+                stroke_linecap="round",
+            ),
+            "a river (a..q)",
+        ),
+        (
+            element(
+                "line",
+                x1=x + 2,
+                y1=0,
+                x2=x + 18,
+                y2=0,
+                stroke="#3b3026",
+                stroke_width=8,
+                stroke_linecap="round",
+            )
+            + element(
+                "line",
+                x1=x + 2,
+                y1=0,
+                x2=x + 18,
+                y2=0,
+                stroke="#ffe680",
+                stroke_width=5,
+                stroke_linecap="round",
+            ),
+            "a line you may turn",
+        ),
     ]
     out = [element("text", "Legend", x=x, y=y, font_size=15, fill="#3b2410")]
     for i, (shape, text) in enumerate(rows):
         cy = y + 26 + 28 * i
         out.append(element("g", raw=shape, transform=f"translate(0,{cy})"))
         out.append(element("text", text, x=x + 32, y=cy + 5, font_size=13, fill="#3b2410"))
-    out.append(element("text", "spots: row letter a..k,", x=x, y=y + 26 + 28 * len(rows),
-                       font_size=12, fill="#5b3b1d"))
-    out.append(element("text", "diagonal number 1..11", x=x, y=y + 42 + 28 * len(rows),
-                       font_size=12, fill="#5b3b1d"))
+    out.append(
+        element(
+            "text",
+            "spots: row letter a..k,",
+            x=x,
+            y=y + 26 + 28 * len(rows),
+            font_size=12,
+            fill="#5b3b1d",
+        )
+    )
+    out.append(
+        element(
+            "text",
+            "diagonal number 1..11",
+            x=x,
+            y=y + 42 + 28 * len(rows),
+            font_size=12,
+            fill="#5b3b1d",
+        )
+    )
     return out
 
 

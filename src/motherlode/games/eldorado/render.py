@@ -42,10 +42,12 @@ from motherlode.games.eldorado.sheets import (
 
 SYMBOL_COLOURS = ("#6b8e23", "#4682b4", "#e07b24", "#8e44ad", "#c8a165", "#7f8c8d")
 
-LEGEND = ("M machete  P paddle  T torch  A amulet  K map  S signpost (a joker)\n"
-          "t temple (t2: your offering of 2)  $n Muisca settlement, fee n\n"
-          "GOLD golden temple  * amulet with the signpost-die reward  (M ) visited\n"
-          "{x.} the spaces in front of a resource, x filled")
+LEGEND = (
+    "M machete  P paddle  T torch  A amulet  K map  S signpost (a joker)\n"
+    "t temple (t2: your offering of 2)  $n Muisca settlement, fee n\n"
+    "GOLD golden temple  * amulet with the signpost-die reward  (M ) visited\n"
+    "{x.} the spaces in front of a resource, x filled"
+)
 """The text board's symbols, printed under it (lines within 78 characters)."""
 
 
@@ -53,61 +55,112 @@ def _pts(points: list[tuple[float, float]], cx: float, cy: float, k: float) -> s
     return " ".join(f"{cx + x * k:.1f},{cy + y * k:.1f}" for x, y in points)
 
 
-def symbol(kind: int | str, cx: float, cy: float, size: float = 7.0,
-           fill: str = "#fff") -> str:
+def symbol(kind: int | str, cx: float, cy: float, size: float = 7.0, fill: str = "#fff") -> str:
     """A sheet symbol drawn with SVG shapes (never a font glyph, which a browser without
     the font shows as an empty box): 0..5 machete, paddle, torch, amulet, map, signpost;
     ``temple``, ``golden`` (a star), ``start`` (an arrow), ``hat``."""
     k = size / 7.0
     line: dict[str, Any] = {
-        "stroke": fill, "stroke_width": max(1.0, 1.6 * k), "stroke_linecap": "round"}
+        "stroke": fill,
+        "stroke_width": max(1.0, 1.6 * k),
+        "stroke_linecap": "round",
+    }
     if kind == 0:  # machete: a long curved blade with a handle
-        return (element("polygon", points=_pts([(-5, 5), (4, -5), (6, -6), (5, -3), (-3, 6)],
-                                               cx, cy, k), fill=fill)
-                + element("line", x1=cx - 5 * k, y1=cy + 5 * k, x2=cx - 7 * k, y2=cy + 7 * k,
-                          **line))
+        return element(
+            "polygon",
+            points=_pts([(-5, 5), (4, -5), (6, -6), (5, -3), (-3, 6)], cx, cy, k),
+            fill=fill,
+        ) + element("line", x1=cx - 5 * k, y1=cy + 5 * k, x2=cx - 7 * k, y2=cy + 7 * k, **line)
     if kind == 1:  # paddle: a shaft and a blade
-        return (element("line", x1=cx - 6 * k, y1=cy + 6 * k, x2=cx + 1 * k, y2=cy - 1 * k,
-                        **line)
-                + element("polygon", points=_pts([(0, -2), (2, -6), (5, -7), (6, -5), (5, -2),
-                                                  (2, 0)], cx, cy, k), fill=fill))
+        return element(
+            "line", x1=cx - 6 * k, y1=cy + 6 * k, x2=cx + 1 * k, y2=cy - 1 * k, **line
+        ) + element(
+            "polygon",
+            points=_pts([(0, -2), (2, -6), (5, -7), (6, -5), (5, -2), (2, 0)], cx, cy, k),
+            fill=fill,
+        )
     if kind == 2:  # torch: a stick and a flame
-        return (element("rect", x=cx - 1.2 * k, y=cy - 1 * k, width=2.4 * k, height=8 * k,
-                        fill=fill)
-                + element("polygon", points=_pts([(0, -7), (3.5, -2), (0, -0.5), (-3.5, -2)],
-                                                 cx, cy, k), fill=fill))
+        return element(
+            "rect", x=cx - 1.2 * k, y=cy - 1 * k, width=2.4 * k, height=8 * k, fill=fill
+        ) + element(
+            "polygon",
+            points=_pts([(0, -7), (3.5, -2), (0, -0.5), (-3.5, -2)], cx, cy, k),
+            fill=fill,
+        )
     if kind == 3:  # amulet: a ring with a stone
-        return (element("circle", cx=cx, cy=cy + 1 * k, r=5 * k, fill="none", stroke=fill,
-                        stroke_width=1.5 * k)
-                + element("circle", cx=cx, cy=cy + 1 * k, r=2 * k, fill=fill)
-                + element("line", x1=cx, y1=cy - 4 * k, x2=cx, y2=cy - 7 * k, **line))
+        return (
+            element(
+                "circle",
+                cx=cx,
+                cy=cy + 1 * k,
+                r=5 * k,
+                fill="none",
+                stroke=fill,
+                stroke_width=1.5 * k,
+            )
+            + element("circle", cx=cx, cy=cy + 1 * k, r=2 * k, fill=fill)
+            + element("line", x1=cx, y1=cy - 4 * k, x2=cx, y2=cy - 7 * k, **line)
+        )
     if kind == 4:  # map: a folded sheet
-        return (element("polygon", points=_pts([(-6, -5), (-2, -6), (2, -5), (6, -6), (6, 5),
-                                                (2, 6), (-2, 5), (-6, 6)], cx, cy, k),
-                        fill=fill)
-                + element("line", x1=cx - 2 * k, y1=cy - 6 * k, x2=cx - 2 * k, y2=cy + 5 * k,
-                          stroke="#555", stroke_width=0.8)
-                + element("line", x1=cx + 2 * k, y1=cy - 5 * k, x2=cx + 2 * k, y2=cy + 6 * k,
-                          stroke="#555", stroke_width=0.8))
+        return (
+            element(
+                "polygon",
+                points=_pts(
+                    [(-6, -5), (-2, -6), (2, -5), (6, -6), (6, 5), (2, 6), (-2, 5), (-6, 6)],
+                    cx,
+                    cy,
+                    k,
+                ),
+                fill=fill,
+            )
+            + element(
+                "line",
+                x1=cx - 2 * k,
+                y1=cy - 6 * k,
+                x2=cx - 2 * k,
+                y2=cy + 5 * k,
+                stroke="#555",
+                stroke_width=0.8,
+            )
+            + element(
+                "line",
+                x1=cx + 2 * k,
+                y1=cy - 5 * k,
+                x2=cx + 2 * k,
+                y2=cy + 6 * k,
+                stroke="#555",
+                stroke_width=0.8,
+            )
+        )
     if kind == 5:  # signpost: a post with an arrow board
-        return (element("line", x1=cx - 2 * k, y1=cy - 6 * k, x2=cx - 2 * k, y2=cy + 7 * k,
-                        **line)
-                + element("polygon", points=_pts([(-4, -6), (4, -6), (7, -3.5), (4, -1),
-                                                  (-4, -1)], cx, cy, k), fill=fill))
+        return element(
+            "line", x1=cx - 2 * k, y1=cy - 6 * k, x2=cx - 2 * k, y2=cy + 7 * k, **line
+        ) + element(
+            "polygon",
+            points=_pts([(-4, -6), (4, -6), (7, -3.5), (4, -1), (-4, -1)], cx, cy, k),
+            fill=fill,
+        )
     if kind == "temple":
         return element("polygon", points=_pts([(0, -7), (7, 5), (-7, 5)], cx, cy, k), fill=fill)
     if kind == "golden":
-        star = [(math.cos(math.radians(-90 + 36 * i)) * (7 if i % 2 == 0 else 3),
-                 math.sin(math.radians(-90 + 36 * i)) * (7 if i % 2 == 0 else 3))
-                for i in range(10)]
+        star = [
+            (
+                math.cos(math.radians(-90 + 36 * i)) * (7 if i % 2 == 0 else 3),
+                math.sin(math.radians(-90 + 36 * i)) * (7 if i % 2 == 0 else 3),
+            )
+            for i in range(10)
+        ]
         return element("polygon", points=_pts(star, cx, cy, k), fill=fill)
     if kind == "start":
         return element("polygon", points=_pts([(-3, -4), (4, 0), (-3, 4)], cx, cy, k), fill=fill)
     # the hat (circled by the starting player): a brim and a crown
-    return (element("ellipse", cx=cx, cy=cy + 3 * k, rx=8 * k, ry=2.2 * k, fill=fill)
-            + element("rect", x=cx - 4.5 * k, y=cy - 6 * k, width=9 * k, height=9 * k,
-                      rx=1.5 * k, fill=fill)
-            + element("rect", x=cx - 4.5 * k, y=cy, width=9 * k, height=1.8 * k, fill="#c0392b"))
+    return (
+        element("ellipse", cx=cx, cy=cy + 3 * k, rx=8 * k, ry=2.2 * k, fill=fill)
+        + element(
+            "rect", x=cx - 4.5 * k, y=cy - 6 * k, width=9 * k, height=9 * k, rx=1.5 * k, fill=fill
+        )
+        + element("rect", x=cx - 4.5 * k, y=cy, width=9 * k, height=1.8 * k, fill="#c0392b")
+    )
 
 
 def _letter(face: int) -> str:
@@ -129,16 +182,19 @@ def text_board(state: EldoradoState, seat: Player | None = None) -> str:
     level = "hard" if g.cfg.hard else "easy"
     mover = state.current_player()
     lines = [
-        f"El Dorado: sheet {sh.number} \"{sh.title}\" ({level}: {g.required} temples,"
+        f'El Dorado: sheet {sh.number} "{sh.title}" ({level}: {g.required} temples,'
         f" golden >= {sh.golden_minimum}) - round {state.round}/{g.cfg.max_rounds},"
         f" {state.phase_name()}" + (f", P{mover + 1} to move" if mover >= 0 else ""),
     ]
     middle = " ".join(f"d{d}:{face_name(f)}" for d, f in enumerate(state.middle) if f >= 0)
-    lines.append("middle: " + (middle or "(empty)")
-                 + (f"   rolling: {' '.join(f'd{d}' for d in state.to_roll)}"
-                    if state.to_roll else ""))
-    held = [f"d{d}:{face_name(state.held[d])} x{state.uses[d]}" for d in range(7)
-            if state.held[d] >= 0]
+    lines.append(
+        "middle: "
+        + (middle or "(empty)")
+        + (f"   rolling: {' '.join(f'd{d}' for d in state.to_roll)}" if state.to_roll else "")
+    )
+    held = [
+        f"d{d}:{face_name(state.held[d])} x{state.uses[d]}" for d in range(7) if state.held[d] >= 0
+    ]
     if held or state.items or state.reward:
         turn = "chosen: " + (" ".join(held) or "-")
         if state.res_active >= 0:
@@ -194,9 +250,12 @@ def text_board(state: EldoradoState, seat: Player | None = None) -> str:
                 bits += " HAVE" if not res.helper else " hired"
             res_parts.append(f"{res.id}{{{bits}}}")
         for k in range(0, len(res_parts), 4):
-            lines.append("    " + "  ".join(res_parts[k:k + 4]))
-        paid = [f"{sh.spaces[s].label}:{c}/{sh.spaces[s].fee}" for s, c in enumerate(state.paid[p])
-                if c and not (state.visited[p] >> s) & 1]
+            lines.append("    " + "  ".join(res_parts[k : k + 4]))
+        paid = [
+            f"{sh.spaces[s].label}:{c}/{sh.spaces[s].fee}"
+            for s, c in enumerate(state.paid[p])
+            if c and not (state.visited[p] >> s) & 1
+        ]
         if paid:
             lines.append("    settlement payments: " + " ".join(paid))
     lines.append("")
@@ -222,23 +281,47 @@ def _hex_points(cx: float, cy: float, size: float) -> str:
 def _slot_shape(kind: int, x: float, y: float, filled: bool) -> str:
     fill = "#444" if filled else "#fff"
     if kind > SLOT_COIN:  # the flat symbol "a resource or die with c coins"
-        return (element("rect", x=x - 8, y=y - 8, width=16, height=16,
-                        fill="#555" if filled else "#f4d03f", stroke="#222", stroke_width=0.8)
-                + element("text", f"{kind - SLOT_COIN}$", x=x, y=y + 4, font_size=10,
-                          text_anchor="middle", fill="#fff" if filled else "#000"))
+        return element(
+            "rect",
+            x=x - 8,
+            y=y - 8,
+            width=16,
+            height=16,
+            fill="#555" if filled else "#f4d03f",
+            stroke="#222",
+            stroke_width=0.8,
+        ) + element(
+            "text",
+            f"{kind - SLOT_COIN}$",
+            x=x,
+            y=y + 4,
+            font_size=10,
+            text_anchor="middle",
+            fill="#fff" if filled else "#000",
+        )
     if kind == SLOT_COIN:
         return element("circle", cx=x, cy=y, r=6, fill=fill, stroke="#222", stroke_width=1)
     if kind == SLOT_ANY:
-        shape = element("rect", x=x - 8, y=y - 8, width=16, height=16, rx=3, fill=fill,
-                        stroke="#222", stroke_width=1.2)
-        dots = "".join(element("circle", cx=x + dx, cy=y + dy, r=1.6,
-                               fill="#fff" if filled else "#222")
-                       for dx, dy in ((-4, -4), (4, 4), (0, 0)))
+        shape = element(
+            "rect",
+            x=x - 8,
+            y=y - 8,
+            width=16,
+            height=16,
+            rx=3,
+            fill=fill,
+            stroke="#222",
+            stroke_width=1.2,
+        )
+        dots = "".join(
+            element("circle", cx=x + dx, cy=y + dy, r=1.6, fill="#fff" if filled else "#222")
+            for dx, dy in ((-4, -4), (4, 4), (0, 0))
+        )
         return shape + dots
     colour = "#555" if filled else SYMBOL_COLOURS[kind]
-    return (element("rect", x=x - 8, y=y - 8, width=16, height=16, fill=colour, stroke="#222",
-                    stroke_width=0.8)
-            + symbol(kind, x, y, 5.5))
+    return element(
+        "rect", x=x - 8, y=y - 8, width=16, height=16, fill=colour, stroke="#222", stroke_width=0.8
+    ) + symbol(kind, x, y, 5.5)
 
 
 def _legend(x: float, y: float) -> str:
@@ -247,13 +330,16 @@ def _legend(x: float, y: float) -> str:
 
     def tile(colour: str, inner: Callable[[float, float], str]) -> Callable[[float, float], str]:
         def draw(cx: float, cy: float) -> str:
-            return element("rect", x=cx - 8, y=cy - 8, width=16, height=16,
-                           fill=colour) + inner(cx, cy)
+            return element("rect", x=cx - 8, y=cy - 8, width=16, height=16, fill=colour) + inner(
+                cx, cy
+            )
+
         return draw
 
     def label(text: str, colour: str = "#000") -> Callable[[float, float], str]:
-        return lambda cx, cy: element("text", text, x=cx, y=cy + 4, font_size=9,
-                                      text_anchor="middle", fill=colour)
+        return lambda cx, cy: element(
+            "text", text, x=cx, y=cy + 4, font_size=9, text_anchor="middle", fill=colour
+        )
 
     def route(kind: int) -> Callable[[float, float], str]:
         return lambda cx, cy: symbol(kind, cx, cy, 5.5)
@@ -267,8 +353,15 @@ def _legend(x: float, y: float) -> str:
         (tile("#d4ac0d", lambda cx, cy: symbol("temple", cx, cy, 5.5)), "temple"),
         (tile("#a04000", label("3$", "#fff")), "settlement (fee)"),
         (tile("#f1c40f", lambda cx, cy: symbol("golden", cx, cy, 7)), "golden temple"),
-        (tile("#888", lambda cx, cy: element("rect", x=cx - 5, y=cy - 5, width=10, height=10,
-                                             fill="#000", fill_opacity=0.45)), "visited"),
+        (
+            tile(
+                "#888",
+                lambda cx, cy: element(
+                    "rect", x=cx - 5, y=cy - 5, width=10, height=10, fill="#000", fill_opacity=0.45
+                ),
+            ),
+            "visited",
+        ),
         (lambda cx, cy: symbol("start", cx, cy, 5, "#7a5c2e"), "start space"),
         (lambda cx, cy: symbol("hat", cx, cy, 5.5, "#3e2723"), "the hat (began)"),
     ]
@@ -305,13 +398,22 @@ def _layout(sheet: Sheet, players: int) -> _Layout:
     sheet_h = route_h + (len(sheet.resources) + 3) // 4 * 70
     tops = tuple(134.0 + p * (sheet_h + 16) for p in range(players))
     panel_y = 134.0 + players * (sheet_h + 16)
-    return _Layout(sheet_w, sheet_h, route_h, (sheet_w - 30) / 4, tops, panel_y,
-                   panel_y + 24 + 26 * PANEL_ROWS + 10)
+    return _Layout(
+        sheet_w,
+        sheet_h,
+        route_h,
+        (sheet_w - 30) / 4,
+        tops,
+        panel_y,
+        panel_y + 24 + 26 * PANEL_ROWS + 10,
+    )
 
 
 def _centre(sp: Any, x0: float, y0: float) -> tuple[float, float]:
-    return (x0 + 24 + SIZE * SQ3 * (sp.col + 0.5 * (sp.row % 2)) + SIZE,
-            y0 + 48 + SIZE * 1.5 * sp.row + SIZE)
+    return (
+        x0 + 24 + SIZE * SQ3 * (sp.col + 0.5 * (sp.row % 2)) + SIZE,
+        y0 + 48 + SIZE * 1.5 * sp.row + SIZE,
+    )
 
 
 _STATIC: dict[tuple[int, int, bool, int], tuple[Sheet, _Layout, str]] = {}
@@ -327,9 +429,15 @@ def _static(sheet: Sheet, players: int, hard: bool, first: int) -> tuple[_Layout
         return found[1], found[2]
     lay = _layout(sheet, players)
     body = [
-        element("text", f"El Dorado - expedition {sheet.number}: {sheet.title}"
-                f" ({'harder' if hard else 'easier'} level)", x=12, y=22, font_size=16,
-                font_weight="bold"),
+        element(
+            "text",
+            f"El Dorado - expedition {sheet.number}: {sheet.title}"
+            f" ({'harder' if hard else 'easier'} level)",
+            x=12,
+            y=22,
+            font_size=16,
+            font_weight="bold",
+        ),
         element("text", "dice in the middle:", x=12, y=50, font_size=12),
         _legend(12, 98),
     ]
@@ -340,26 +448,70 @@ def _static(sheet: Sheet, players: int, hard: bool, first: int) -> tuple[_Layout
     return lay, markup
 
 
-def _sheet_static(sheet: Sheet, p: int, x0: float, y0: float, lay: _Layout, hard: bool,
-                  hat: bool) -> str:
+def _sheet_static(
+    sheet: Sheet, p: int, x0: float, y0: float, lay: _Layout, hard: bool, hat: bool
+) -> str:
     w = lay.sheet_w
-    out = [element("rect", x=x0, y=y0, width=w, height=lay.sheet_h, rx=10, fill="#fbf3dc",
-                   stroke="#7a5c2e", stroke_width=2)]
+    out = [
+        element(
+            "rect",
+            x=x0,
+            y=y0,
+            width=w,
+            height=lay.sheet_h,
+            rx=10,
+            fill="#fbf3dc",
+            stroke="#7a5c2e",
+            stroke_width=2,
+        )
+    ]
     if hat:  # the hat, circled by the starting player
-        out.append(element("circle", cx=x0 + w - 20, cy=y0 + 18, r=11, fill="none",
-                           stroke="#c0392b", stroke_width=2))
-        out.append(element("g", raw="<title>the hat: this player began</title>"
-                           + symbol("hat", x0 + w - 20, y0 + 19, 5.5, "#3e2723")))
+        out.append(
+            element(
+                "circle",
+                cx=x0 + w - 20,
+                cy=y0 + 18,
+                r=11,
+                fill="none",
+                stroke="#c0392b",
+                stroke_width=2,
+            )
+        )
+        out.append(
+            element(
+                "g",
+                raw="<title>the hat: this player began</title>"
+                + symbol("hat", x0 + w - 20, y0 + 19, 5.5, "#3e2723"),
+            )
+        )
     cols = max(sp.col for sp in sheet.spaces) + 1
     rows = max(sp.row for sp in sheet.spaces) + 1
     for c in range(cols):  # coordinates: column letters above, row numbers on the left
         x = x0 + 24 + SIZE * SQ3 * c + SIZE
-        out.append(element("text", chr(97 + c), x=x, y=y0 + 36, font_size=10,
-                           text_anchor="middle", fill="#7a5c2e"))
+        out.append(
+            element(
+                "text",
+                chr(97 + c),
+                x=x,
+                y=y0 + 36,
+                font_size=10,
+                text_anchor="middle",
+                fill="#7a5c2e",
+            )
+        )
     for r in range(rows):
         y = y0 + 48 + SIZE * 1.5 * r + SIZE
-        out.append(element("text", str(r + 1), x=x0 + 9, y=y + 4, font_size=10,
-                           text_anchor="middle", fill="#7a5c2e"))
+        out.append(
+            element(
+                "text",
+                str(r + 1),
+                x=x0 + 9,
+                y=y + 4,
+                font_size=10,
+                text_anchor="middle",
+                fill="#7a5c2e",
+            )
+        )
     for sp in sheet.spaces:
         cx, cy = _centre(sp, x0, y0)
         title = sp.label
@@ -372,24 +524,52 @@ def _sheet_static(sheet: Sheet, p: int, x0: float, y0: float, lay: _Layout, hard
             title += ": temple"
         elif sp.kind == SETTLEMENT:
             fill = "#a04000"
-            glyph = element("text", f"{sp.fee}$", x=cx, y=cy + 5, font_size=14,
-                            text_anchor="middle", fill="#fff")
+            glyph = element(
+                "text",
+                f"{sp.fee}$",
+                x=cx,
+                y=cy + 5,
+                font_size=14,
+                text_anchor="middle",
+                fill="#fff",
+            )
             title += f": Muisca settlement, fee {sp.fee}"
         else:
             fill, glyph = "#f1c40f", symbol("golden", cx, cy, 11, "#fff")
             title += f": golden temple (El Dorado), offering >= {sheet.golden_minimum}"
-        shape = element("polygon", points=_hex_points(cx, cy, SIZE - 1), fill=fill,
-                        stroke="#3e2723", stroke_width=2.5 if sp.kind == GOLDEN else 1)
+        shape = element(
+            "polygon",
+            points=_hex_points(cx, cy, SIZE - 1),
+            fill=fill,
+            stroke="#3e2723",
+            stroke_width=2.5 if sp.kind == GOLDEN else 1,
+        )
         shape += glyph
         if sp.start:
             shape += symbol("start", cx - SIZE - 4, cy, 4, "#7a5c2e")
         if sp.kind == SETTLEMENT:  # the fee's boxes, filled in (public) as it is paid
             for k in range(sp.fee):
-                shape += element("circle", cx=cx - 9 + 6 * k, cy=cy + 13, r=2.5, fill="#fff",
-                                 stroke="#000", stroke_width=0.6)
+                shape += element(
+                    "circle",
+                    cx=cx - 9 + 6 * k,
+                    cy=cy + 13,
+                    r=2.5,
+                    fill="#fff",
+                    stroke="#000",
+                    stroke_width=0.6,
+                )
         if sp.reward:
-            shape += element("rect", x=cx - 6, y=cy - SIZE - 8, width=12, height=12, rx=2,
-                             fill="#fff", stroke="#000", stroke_width=0.8)
+            shape += element(
+                "rect",
+                x=cx - 6,
+                y=cy - SIZE - 8,
+                width=12,
+                height=12,
+                rx=2,
+                fill="#fff",
+                stroke="#000",
+                stroke_width=0.8,
+            )
             shape += symbol(5, cx, cy - SIZE - 2, 4, "#000")
         out.append(element("g", raw=f"<title>{title}</title>{shape}"))
     # the temple symbols on the right (one yellow: crossed out at the easier level)
@@ -398,14 +578,36 @@ def _sheet_static(sheet: Sheet, p: int, x0: float, y0: float, lay: _Layout, hard
     for k in range(sheet.temple_symbols):
         ty = y0 + 60 + k * 30
         yellow = k == sheet.temple_symbols - 1
-        out.append(element("rect", x=tx, y=ty, width=26, height=24, fill="#f7dc6f" if yellow
-                           else "#fff", stroke="#7d6608", stroke_width=1.2))
+        out.append(
+            element(
+                "rect",
+                x=tx,
+                y=ty,
+                width=26,
+                height=24,
+                fill="#f7dc6f" if yellow else "#fff",
+                stroke="#7d6608",
+                stroke_width=1.2,
+            )
+        )
         if yellow and not hard:
-            out.append(element("line", x1=tx, y1=ty, x2=tx + 26, y2=ty + 24, stroke="#c0392b",
-                               stroke_width=2))
+            out.append(
+                element(
+                    "line", x1=tx, y1=ty, x2=tx + 26, y2=ty + 24, stroke="#c0392b", stroke_width=2
+                )
+            )
     ry = y0 + lay.route_h
-    out.append(element("line", x1=x0 + 8, y1=ry - 8, x2=x0 + w - 8, y2=ry - 8, stroke="#7a5c2e",
-                       stroke_dasharray="4 3"))
+    out.append(
+        element(
+            "line",
+            x1=x0 + 8,
+            y1=ry - 8,
+            x2=x0 + w - 8,
+            y2=ry - 8,
+            stroke="#7a5c2e",
+            stroke_dasharray="4 3",
+        )
+    )
     return "".join(out)
 
 
@@ -418,9 +620,21 @@ def svg_layers(state: EldoradoState, seat: Player | None = None) -> Layers:
     g = state.game
     sh = g.sheet
     lay, static = _static(sh, g.num_players, g.cfg.hard, g.cfg.first_player)
-    public = [("round", element("text", f"round {state.round}", x=lay.sheet_w + 10, y=50,
-                                font_size=12, font_weight="bold", text_anchor="end",
-                                id="round"))]
+    public = [
+        (
+            "round",
+            element(
+                "text",
+                f"round {state.round}",
+                x=lay.sheet_w + 10,
+                y=50,
+                font_size=12,
+                font_weight="bold",
+                text_anchor="end",
+                id="round",
+            ),
+        )
+    ]
     for d in range(7):
         face = state.middle[d]
         if face >= 0 or d in state.to_roll:
@@ -430,14 +644,33 @@ def svg_layers(state: EldoradoState, seat: Player | None = None) -> Layers:
     seat_layer: list[tuple[str, str]] = []
     if seat is not None and 0 <= seat < g.num_players:
         x0, y0 = 10, lay.tops[seat]
-        seat_layer.append(("you", element("text", "your sheet", x=x0 + lay.sheet_w - 40,
-                                          y=y0 + 22, font_size=12, font_style="italic",
-                                          text_anchor="end", fill="#7a5c2e", id="you")))
+        seat_layer.append(
+            (
+                "you",
+                element(
+                    "text",
+                    "your sheet",
+                    x=x0 + lay.sheet_w - 40,
+                    y=y0 + 22,
+                    font_size=12,
+                    font_style="italic",
+                    text_anchor="end",
+                    fill="#7a5c2e",
+                    id="you",
+                ),
+            )
+        )
     mover = state.current_player()
     if mover >= 0 and seat == mover:  # spectators and other seats get no buttons
         seat_layer += _actions(state, mover, lay)
-    return Layers(lay.sheet_w + 20, lay.height, static, tuple(public), tuple(seat_layer),
-                  title=f"El Dorado sheet {sh.number}")
+    return Layers(
+        lay.sheet_w + 20,
+        lay.height,
+        static,
+        tuple(public),
+        tuple(seat_layer),
+        title=f"El Dorado sheet {sh.number}",
+    )
 
 
 def svg_board(state: EldoradoState, seat: Player | None = None) -> str:
@@ -450,8 +683,9 @@ def _die(d: int, face: int) -> str:
     """A die in the middle (``die-3``): its face, ``?`` while it is to be rolled."""
     x = 130.0 + d * 44
     colour = "#f4d03f" if face > COIN0 else (SYMBOL_COLOURS[face] if face >= 0 else "#ddd")
-    die = element("rect", x=x, y=32, width=32, height=32, rx=6, fill=colour, stroke="#222",
-                  stroke_width=1.5)
+    die = element(
+        "rect", x=x, y=32, width=32, height=32, rx=6, fill=colour, stroke="#222", stroke_width=1.5
+    )
     if 0 <= face <= COIN0:
         die += symbol(face, x + 16, 48, 9)
     else:
@@ -491,18 +725,27 @@ def _plans(sh: Sheet, lay: _Layout) -> tuple[_SheetPlan, ...]:
         return found[1]
     plans = []
     for y0 in lay.tops:
-        spaces = tuple((sp.index, sp.label, sp.kind, *_centre(sp, 10, y0), bool(sp.reward))
-                       for sp in sh.spaces)
+        spaces = tuple(
+            (sp.index, sp.label, sp.kind, *_centre(sp, 10, y0), bool(sp.reward)) for sp in sh.spaces
+        )
         ry = y0 + lay.route_h
-        boxes = tuple((_box_text(sh, res.index), 10 + 10 + (res.index % 4) * (lay.box_w + 3),
-                       ry + (res.index // 4) * 70, tuple(res.slots)) for res in sh.resources)
+        boxes = tuple(
+            (
+                _box_text(sh, res.index),
+                10 + 10 + (res.index % 4) * (lay.box_w + 3),
+                ry + (res.index // 4) * 70,
+                tuple(res.slots),
+            )
+            for res in sh.resources
+        )
         plans.append(_SheetPlan(spaces, boxes))
     _PLANS[key] = (sh, tuple(plans))
     return tuple(plans)
 
 
-def _sheet_public(state: EldoradoState, p: int, x0: float, y0: float,
-                  lay: _Layout) -> list[tuple[str, str]]:
+def _sheet_public(
+    state: EldoradoState, p: int, x0: float, y0: float, lay: _Layout
+) -> list[tuple[str, str]]:
     """One sheet's pencil marks: its heading, each marked space, the temple symbols' numbers
     and each resource box."""
     g = state.game
@@ -510,8 +753,13 @@ def _sheet_public(state: EldoradoState, p: int, x0: float, y0: float,
     plan = _plans(sh, lay)[p]
     n = p + 1
     head = f"P{n}" + (" - IN EL DORADO" if state.entered(p) else "")
-    out = [(f"p{n}-head", f'<text x="{x0 + 12}" y="{y0 + 20}" font-size="13"'
-                          f' font-weight="bold" id="p{n}-head">{head}</text>')]
+    out = [
+        (
+            f"p{n}-head",
+            f'<text x="{x0 + 12}" y="{y0 + 20}" font-size="13"'
+            f' font-weight="bold" id="p{n}-head">{head}</text>',
+        )
+    ]
     visited = state.visited[p]
     offers: dict[int, int] = {}
     for t, c in state.offers[p]:
@@ -525,48 +773,105 @@ def _sheet_public(state: EldoradoState, p: int, x0: float, y0: float,
         coins = paid[i] if kind == SETTLEMENT else 0
         crossed = reward and claimed[i] >= 0 and claimed[i] != p
         if seen or offered >= 0 or minimum >= 0 or coins or crossed:
-            out.append((f"p{n}-{label}", _space_marks(n, label, kind, cx, cy, seen, offered,
-                                                      minimum, coins, crossed)))
+            out.append(
+                (
+                    f"p{n}-{label}",
+                    _space_marks(n, label, kind, cx, cy, seen, offered, minimum, coins, crossed),
+                )
+            )
     ordinary = tuple(c for t, c in state.offers[p] if t != sh.golden)
-    out.append((f"p{n}-temples", _temple_numbers(n, ordinary, x0 + lay.sheet_w - 130, y0,
-                                                 sh.temple_symbols, g.cfg.hard, g.required)))
+    out.append(
+        (
+            f"p{n}-temples",
+            _temple_numbers(
+                n, ordinary, x0 + lay.sheet_w - 130, y0, sh.temple_symbols, g.cfg.hard, g.required
+            ),
+        )
+    )
     filled, used = state.filled[p], state.used[p]
     for index, (box, bx, by, slots) in enumerate(plan.boxes):
         marks = tuple(bool((filled >> s) & 1) for s in slots)
-        out.append((f"p{n}-{box.id}", _resource(box, n, bx, by, lay.box_w,
-                                                state.obtained(p, index),
-                                                bool((used >> index) & 1), marks)))
+        out.append(
+            (
+                f"p{n}-{box.id}",
+                _resource(
+                    box,
+                    n,
+                    bx,
+                    by,
+                    lay.box_w,
+                    state.obtained(p, index),
+                    bool((used >> index) & 1),
+                    marks,
+                ),
+            )
+        )
     return out
 
 
 @lru_cache(maxsize=16384)  # bounded by spaces x marks: a server runs for days
-def _space_marks(n: int, label: str, kind: str, cx: float, cy: float, visited: bool,
-                 offered: int, minimum: int, paid: int, crossed: bool) -> str:
+def _space_marks(
+    n: int,
+    label: str,
+    kind: str,
+    cx: float,
+    cy: float,
+    visited: bool,
+    offered: int,
+    minimum: int,
+    paid: int,
+    crossed: bool,
+) -> str:
     """What a pencil adds to a space (``p1-c4``): an offering on a temple, the minimum above
     it, the settlement's paid coins, a reward claimed by another, the space filled in."""
     shape = ""
     if offered >= 0:  # a number ON the temple: an offering made
-        shape += element("text", str(offered), x=cx + 9, y=cy + 14, font_size=11,
-                         font_weight="bold", fill="#000")
+        shape += element(
+            "text", str(offered), x=cx + 9, y=cy + 14, font_size=11, font_weight="bold", fill="#000"
+        )
     elif minimum >= 0:  # a number ABOVE it: the minimum
         mx, my = (cx + SIZE + 8, cy + 4) if kind == GOLDEN else (cx, cy - SIZE + 8)
-        shape += element("text", str(minimum), x=mx, y=my, font_size=11, text_anchor="middle",
-                         fill="#7b241c", font_weight="bold")
+        shape += element(
+            "text",
+            str(minimum),
+            x=mx,
+            y=my,
+            font_size=11,
+            text_anchor="middle",
+            fill="#7b241c",
+            font_weight="bold",
+        )
     for k in range(paid):
-        shape += element("circle", cx=cx - 9 + 6 * k, cy=cy + 13, r=2.5, fill="#000",
-                         stroke="#000", stroke_width=0.6)
+        shape += element(
+            "circle",
+            cx=cx - 9 + 6 * k,
+            cy=cy + 13,
+            r=2.5,
+            fill="#000",
+            stroke="#000",
+            stroke_width=0.6,
+        )
     if crossed:
-        shape += element("line", x1=cx - 7, y1=cy - SIZE - 9, x2=cx + 7, y2=cy - SIZE + 5,
-                         stroke="#c0392b", stroke_width=1.5)
+        shape += element(
+            "line",
+            x1=cx - 7,
+            y1=cy - SIZE - 9,
+            x2=cx + 7,
+            y2=cy - SIZE + 5,
+            stroke="#c0392b",
+            stroke_width=1.5,
+        )
     if visited:  # filled in with the pencil
-        shape += element("polygon", points=_hex_points(cx, cy, SIZE - 5), fill="#000",
-                         fill_opacity=0.45)
+        shape += element(
+            "polygon", points=_hex_points(cx, cy, SIZE - 5), fill="#000", fill_opacity=0.45
+        )
     return f'<g id="p{n}-{label}">{shape}</g>' if shape else ""
 
 
 @lru_cache(maxsize=4096)
-def _temple_numbers(n: int, ordinary: tuple[int, ...], tx: float, y0: float, symbols: int,
-                    hard: bool, required: int) -> str:
+def _temple_numbers(
+    n: int, ordinary: tuple[int, ...], tx: float, y0: float, symbols: int, hard: bool, required: int
+) -> str:
     """The offerings written in the temple symbols (``p1-temples``), extras beside them."""
     out = [f'<g id="p{n}-temples">']
     for k in range(symbols):
@@ -575,18 +880,32 @@ def _temple_numbers(n: int, ordinary: tuple[int, ...], tx: float, y0: float, sym
             continue  # the yellow symbol, crossed out at the easier level
         index = k if (hard or k < symbols - 1) else -1
         if 0 <= index < len(ordinary):
-            out.append(element("text", str(ordinary[index]), x=tx + 13, y=ty + 17,
-                               font_size=13, text_anchor="middle", font_weight="bold"))
+            out.append(
+                element(
+                    "text",
+                    str(ordinary[index]),
+                    x=tx + 13,
+                    y=ty + 17,
+                    font_size=13,
+                    text_anchor="middle",
+                    font_weight="bold",
+                )
+            )
     extras = ordinary[required:]
     if extras:
-        out.append(element("text", "+ " + " ".join(map(str, extras)), x=tx + 32, y=y0 + 78,
-                           font_size=11))
+        out.append(
+            element("text", "+ " + " ".join(map(str, extras)), x=tx + 32, y=y0 + 78, font_size=11)
+        )
     out.append("</g>")
     return "".join(out)
 
 
-_LABELS = {"map_as_signpost": "map die = signpost", "amulet_as_2_coins": "amulet die = 2 coins",
-           "plus_one_coin": "+1 coin on a coin die", "reroll_on_torch": "re-roll on a torch"}
+_LABELS = {
+    "map_as_signpost": "map die = signpost",
+    "amulet_as_2_coins": "amulet die = 2 coins",
+    "plus_one_coin": "+1 coin on a coin die",
+    "reroll_on_torch": "re-roll on a torch",
+}
 
 
 def _box_text(sh: Sheet, index: int) -> _Box:
@@ -606,24 +925,47 @@ def _box_text(sh: Sheet, index: int) -> _Box:
 
 
 @lru_cache(maxsize=16384)  # bounded by boxes x marks: a server runs for days
-def _resource(box: _Box, n: int, bx: float, by: float, box_w: float, obtained: bool,
-              used: bool, filled: tuple[bool, ...]) -> str:
+def _resource(
+    box: _Box,
+    n: int,
+    bx: float,
+    by: float,
+    box_w: float,
+    obtained: bool,
+    used: bool,
+    filled: tuple[bool, ...],
+) -> str:
     """A resource or helper box (``p1-machete``): its frame, what it gives, its spaces."""
-    parts = [element("rect", x=bx, y=by, width=box_w, height=62, rx=4,
-                     fill="#d5f5e3" if obtained and not used else "#fff",
-                     stroke="#000", stroke_width=2.5 if not box.helper else 1.2,
-                     stroke_dasharray=None if not box.helper else "5 2")]
-    parts.append(element("text", box.label, x=bx + 6, y=by + 16, font_size=10.5,
-                         font_weight="bold"))
-    parts.append(element("text", box.id, x=bx + box_w - 4, y=by + 58, font_size=8,
-                         text_anchor="end", fill="#777"))
+    parts = [
+        element(
+            "rect",
+            x=bx,
+            y=by,
+            width=box_w,
+            height=62,
+            rx=4,
+            fill="#d5f5e3" if obtained and not used else "#fff",
+            stroke="#000",
+            stroke_width=2.5 if not box.helper else 1.2,
+            stroke_dasharray=None if not box.helper else "5 2",
+        )
+    ]
+    parts.append(
+        element("text", box.label, x=bx + 6, y=by + 16, font_size=10.5, font_weight="bold")
+    )
+    parts.append(
+        element(
+            "text", box.id, x=bx + box_w - 4, y=by + 58, font_size=8, text_anchor="end", fill="#777"
+        )
+    )
     if box.visit:
         parts.append(element("text", "visit " + box.visit, x=bx + 6, y=by + 40, font_size=10))
     for k, kind in enumerate(box.slot_kinds):
         parts.append(_slot_shape(kind, bx + 16 + k * 22, by + 38, filled[k]))
     if used:
-        parts.append(element("line", x1=bx, y1=by, x2=bx + box_w, y2=by + 62, stroke="#555",
-                             stroke_width=2))
+        parts.append(
+            element("line", x1=bx, y1=by, x2=bx + box_w, y2=by + 62, stroke="#555", stroke_width=2)
+        )
     return f'<g id="p{n}-{box.id}">{"".join(parts)}</g>'
 
 
@@ -649,8 +991,9 @@ def _actions(state: EldoradoState, mover: int, lay: _Layout) -> list[tuple[str, 
         elif a >= g.choose_base and a - g.choose_base < 7:
             d = a - g.choose_base
             hit = _hit_rect(130.0 + d * 44, 32, 32, 32)
-            out.append(_clickable(f"take-d{d}", hit, name,
-                                  f"take d{d} ({face_name(state.middle[d])})"))
+            out.append(
+                _clickable(f"take-d{d}", hit, name, f"take d{d} ({face_name(state.middle[d])})")
+            )
     for a in legal:  # spaces and slots over the boxes: the first action on each target
         if a >= g.choose_base or a % g.nt in done:
             continue
@@ -660,8 +1003,9 @@ def _actions(state: EldoradoState, mover: int, lay: _Layout) -> list[tuple[str, 
         if target < g.ns:
             sp = sh.spaces[target]
             cx, cy = _centre(sp, x0, y0)
-            hit = (f'<polygon points="{_hex_points(cx, cy, SIZE - 1)}" fill="#fff"'
-                   ' fill-opacity="0"/>')
+            hit = (
+                f'<polygon points="{_hex_points(cx, cy, SIZE - 1)}" fill="#fff" fill-opacity="0"/>'
+            )
             out.append(_clickable(f"space-{sp.label}", hit, name, f"{name} ({sp.label})"))
         else:
             slot = target - g.ns
@@ -670,11 +1014,21 @@ def _actions(state: EldoradoState, mover: int, lay: _Layout) -> list[tuple[str, 
             by = ry + (res.index // 4) * 70
             k = res.slots.index(slot)
             hit = _hit_rect(bx + 16 + k * 22 - 8, by + 30, 16, 16)
-            out.append(_clickable(f"slot-{sh.slot_label(slot).replace('/', '-')}", hit, name,
-                                  name))
-    out.append(("panel-head", element("text", f"P{mover + 1} to move - legal actions:", x=12,
-                                      y=lay.panel_y + 14, font_size=12, font_weight="bold",
-                                      id="panel-head")))
+            out.append(_clickable(f"slot-{sh.slot_label(slot).replace('/', '-')}", hit, name, name))
+    out.append(
+        (
+            "panel-head",
+            element(
+                "text",
+                f"P{mover + 1} to move - legal actions:",
+                x=12,
+                y=lay.panel_y + 14,
+                font_size=12,
+                font_weight="bold",
+                id="panel-head",
+            ),
+        )
+    )
     x, y = 12.0, lay.panel_y + 24
     for i, a in enumerate(legal):
         text = names[a]
@@ -688,23 +1042,30 @@ def _actions(state: EldoradoState, mover: int, lay: _Layout) -> list[tuple[str, 
 
 @lru_cache(maxsize=4096)
 def _chip(i: int, text: str, x: float, y: float, w: float) -> tuple[str, str]:
-    chip = (element("rect", x=x, y=y, width=w, height=20, rx=10, fill="#fdf2d0",
-                    stroke="#b7950b")
-            + element("text", text, x=x + w / 2, y=y + 14, font_size=11, text_anchor="middle",
-                      font_family="monospace"))
+    chip = element(
+        "rect", x=x, y=y, width=w, height=20, rx=10, fill="#fdf2d0", stroke="#b7950b"
+    ) + element(
+        "text",
+        text,
+        x=x + w / 2,
+        y=y + 14,
+        font_size=11,
+        text_anchor="middle",
+        font_family="monospace",
+    )
     return _clickable(f"act-{i + 1}", chip, text, text)
 
 
 def _hit_rect(x: float, y: float, w: float, h: float) -> str:
-    return (f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" fill="#fff"'
-            ' fill-opacity="0"/>')
+    return f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" fill="#fff" fill-opacity="0"/>'
 
 
 def _clickable(element_id: str, shape: str, action: str, title: str) -> tuple[str, str]:
     """A seat element a click acts on: its id, ``data-action`` and a tooltip."""
     return element_id, (
         f'<g id="{element_id}" class="action" data-action="{escape(action, quote=True)}"'
-        f' style="cursor:pointer"><title>{escape(title)}</title>{shape}</g>')
+        f' style="cursor:pointer"><title>{escape(title)}</title>{shape}</g>'
+    )
 
 
 render_text = text_board  # alias for one release

@@ -42,8 +42,10 @@ TEXT_ON = {"yellow": "#000", "white": "#000"}
 SIZE = 15.0
 
 
-LEGEND = (". field  o face-down chip  R face-up robber  _ street  H house  = railway\n"
-          "L locomotive  ~ water  r raft  1-6 miner of P1-P6  * several miners")
+LEGEND = (
+    ". field  o face-down chip  R face-up robber  _ street  H house  = railway\n"
+    "L locomotive  ~ water  r raft  1-6 miner of P1-P6  * several miners"
+)
 """The text board's symbols, printed under it (lines within 78 characters)."""
 
 
@@ -72,8 +74,11 @@ def _raft_spot(
 ) -> tuple[float, float]:
     """Where a raft moored at landing space ``node`` is drawn: towards its lake's water."""
     x, y = centre(node)
-    water = [n for n in range(len(board.hexes)) if board.kind[n] == WATER
-             and hex_distance(board.hexes[n], board.hexes[node]) == 1]
+    water = [
+        n
+        for n in range(len(board.hexes))
+        if board.kind[n] == WATER and hex_distance(board.hexes[n], board.hexes[node]) == 1
+    ]
     if not water:
         return x, y
     wx = sum(centre(n)[0] for n in water) / len(water)
@@ -142,7 +147,8 @@ def _house_icon(cx: float, cy: float, colour: str = "#3a2a1a") -> str:
     """A house drawn as a shape (a roof on a square): no font glyph needed."""
     pts = f"{cx - 5:.1f},{cy:.1f} {cx:.1f},{cy - 6:.1f} {cx + 5:.1f},{cy:.1f}"
     return element("polygon", points=pts, fill=colour) + element(
-        "rect", x=cx - 3.5, y=cy, width=7, height=5, fill=colour)
+        "rect", x=cx - 3.5, y=cy, width=7, height=5, fill=colour
+    )
 
 
 def _coordinates(board: Board, centre: Callable[[int], tuple[float, float]]) -> str:
@@ -158,16 +164,43 @@ def _coordinates(board: Board, centre: Callable[[int], tuple[float, float]]) -> 
         letter = board.names[nodes[0]][0]
         lx, ly = centre(nodes[0])
         rx, ry = centre(nodes[-1])
-        out.append(element("text", letter, x=lx - SIZE * 1.3, y=ly + 4, font_size=10,
-                           text_anchor="middle", fill="#5a4a3a"))
-        out.append(element("text", f"{letter}{len(nodes)}", x=rx + SIZE * 1.5, y=ry + 4,
-                           font_size=9, text_anchor="middle", fill="#5a4a3a"))
+        out.append(
+            element(
+                "text",
+                letter,
+                x=lx - SIZE * 1.3,
+                y=ly + 4,
+                font_size=10,
+                text_anchor="middle",
+                fill="#5a4a3a",
+            )
+        )
+        out.append(
+            element(
+                "text",
+                f"{letter}{len(nodes)}",
+                x=rx + SIZE * 1.5,
+                y=ry + 4,
+                font_size=9,
+                text_anchor="middle",
+                fill="#5a4a3a",
+            )
+        )
         if r in (top, bottom):
             dy = -SIZE - 3 if r == top else SIZE + 10
             for k, n in enumerate(nodes):
                 x, y = centre(n)
-                out.append(element("text", str(k + 1), x=x, y=y + dy, font_size=8,
-                                   text_anchor="middle", fill="#5a4a3a"))
+                out.append(
+                    element(
+                        "text",
+                        str(k + 1),
+                        x=x,
+                        y=y + dy,
+                        font_size=8,
+                        text_anchor="middle",
+                        fill="#5a4a3a",
+                    )
+                )
     return element("g", raw="".join(out))
 
 
@@ -179,40 +212,63 @@ def _legend(x: float, y: float) -> str:
         return element("circle", cx=cx, cy=cy, r=SIZE * 0.55, fill="#7a5230", stroke="#3d2914")
 
     def robber(cx: float, cy: float) -> str:
-        return (element("circle", cx=cx, cy=cy, r=SIZE * 0.62, fill="#8b0000", stroke="#f0c000",
-                        stroke_width=2)
-                + element("text", "3", x=cx, y=cy + 4, font_size=10, text_anchor="middle",
-                          fill="#fff"))
+        return element(
+            "circle", cx=cx, cy=cy, r=SIZE * 0.62, fill="#8b0000", stroke="#f0c000", stroke_width=2
+        ) + element("text", "3", x=cx, y=cy + 4, font_size=10, text_anchor="middle", fill="#fff")
 
     def raft(cx: float, cy: float) -> str:
-        return element("rect", x=cx - 9, y=cy - 6, width=18, height=12, rx=2, fill="#9c6b30",
-                       stroke="#4a3520")
+        return element(
+            "rect", x=cx - 9, y=cy - 6, width=18, height=12, rx=2, fill="#9c6b30", stroke="#4a3520"
+        )
 
     def loco(cx: float, cy: float) -> str:
-        return (element("rect", x=cx - 9, y=cy - 7, width=18, height=14, rx=3, fill="#111")
-                + element("text", "L", x=cx, y=cy + 4, font_size=10, text_anchor="middle",
-                          fill="#ffd700"))
+        return element(
+            "rect", x=cx - 9, y=cy - 7, width=18, height=14, rx=3, fill="#111"
+        ) + element("text", "L", x=cx, y=cy + 4, font_size=10, text_anchor="middle", fill="#ffd700")
 
     def miner(cx: float, cy: float) -> str:
-        return (element("circle", cx=cx, cy=cy, r=SIZE * 0.45, fill=MINER["red"], stroke="#000")
-                + element("text", "1", x=cx, y=cy + 3.5, font_size=9, text_anchor="middle",
-                          fill="#fff"))
+        return element(
+            "circle", cx=cx, cy=cy, r=SIZE * 0.45, fill=MINER["red"], stroke="#000"
+        ) + element("text", "1", x=cx, y=cy + 3.5, font_size=9, text_anchor="middle", fill="#fff")
 
     def rail(cx: float, cy: float) -> str:
-        return element("line", x1=cx - 9, y1=cy, x2=cx + 9, y2=cy, stroke="#6b4f2a",
-                       stroke_width=6, stroke_dasharray="2,3")
+        return element(
+            "line",
+            x1=cx - 9,
+            y1=cy,
+            x2=cx + 9,
+            y2=cy,
+            stroke="#6b4f2a",
+            stroke_width=6,
+            stroke_dasharray="2,3",
+        )
 
     def lake(cx: float, cy: float) -> str:
         return element("rect", x=cx - 9, y=cy - 7, width=18, height=14, fill="#6fa8dc")
 
     def target(cx: float, cy: float) -> str:
-        return element("rect", x=cx - 9, y=cy - 7, width=18, height=14, fill="#ffeb3b",
-                       fill_opacity=0.55, stroke="#c08000", stroke_width=2)
+        return element(
+            "rect",
+            x=cx - 9,
+            y=cy - 7,
+            width=18,
+            height=14,
+            fill="#ffeb3b",
+            fill_opacity=0.55,
+            stroke="#c08000",
+            stroke_width=2,
+        )
 
     items: list[tuple[Callable[[float, float], str], str]] = [
-        (chip, "face-down chip"), (robber, "robber (hat 3; gold ring: gold under him)"),
-        (raft, "raft"), (loco, "locomotive"), (miner, "miner of P1"), (_house_icon, "house"),
-        (rail, "railway"), (lake, "lake"), (target, "where you may move"),
+        (chip, "face-down chip"),
+        (robber, "robber (hat 3; gold ring: gold under him)"),
+        (raft, "raft"),
+        (loco, "locomotive"),
+        (miner, "miner of P1"),
+        (_house_icon, "house"),
+        (rail, "railway"),
+        (lake, "lake"),
+        (target, "where you may move"),
     ]
     out = [element("text", "Legend:", x=x, y=y + 4, font_size=11, font_weight="bold")]
     out += flow_legend(items, x + 62, y, width=518, line=22, gap=26, per_char=5.6, text_dx=14)
@@ -277,12 +333,25 @@ def _static(board: Board, players: int) -> tuple[float, str]:
     for i, t in enumerate(board.terrain):
         if t == "house":
             colour = board.colours[house_owner[i]]
-            body.append(poly(i, fill=MINER.get(colour, "#999"), fill_opacity=0.45,
-                             stroke="#5a4a3a", stroke_width=2))
+            body.append(
+                poly(
+                    i,
+                    fill=MINER.get(colour, "#999"),
+                    fill_opacity=0.45,
+                    stroke="#5a4a3a",
+                    stroke_width=2,
+                )
+            )
             body.append(_house_icon(*centre(i)))
         else:
-            body.append(poly(i, fill=FILL[t], stroke="#b8a57a" if board.kind[i] != WATER
-                             else "#5d95c8", stroke_width=0.6))
+            body.append(
+                poly(
+                    i,
+                    fill=FILL[t],
+                    stroke="#b8a57a" if board.kind[i] != WATER else "#5d95c8",
+                    stroke_width=0.6,
+                )
+            )
         if t == "hole":
             cx, cy = centre(i)
             body.append(element("circle", cx=cx, cy=cy, r=3, fill="#8a6d3b", opacity=0.5))
@@ -291,19 +360,55 @@ def _static(board: Board, players: int) -> tuple[float, str]:
         hx, hy = centre(house)
         for d in door:
             dx, dy = centre(d)
-            body.append(element("line", x1=(hx + dx) / 2, y1=(hy + dy) / 2, x2=hx, y2=hy,
-                                stroke="#5a4a3a", stroke_width=3, stroke_dasharray="2,2"))
+            body.append(
+                element(
+                    "line",
+                    x1=(hx + dx) / 2,
+                    y1=(hy + dy) / 2,
+                    x2=hx,
+                    y2=hy,
+                    stroke="#5a4a3a",
+                    stroke_width=3,
+                    stroke_dasharray="2,2",
+                )
+            )
     # Railway and tunnel.
     pts = " ".join(f"{x:.1f},{y:.1f}" for x, y in (centre(t) for t in board.track))
-    body.append(element("polyline", points=pts, fill="none", stroke="#6b4f2a", stroke_width=6,
-                        stroke_dasharray="2,3"))
+    body.append(
+        element(
+            "polyline",
+            points=pts,
+            fill="none",
+            stroke="#6b4f2a",
+            stroke_width=6,
+            stroke_dasharray="2,3",
+        )
+    )
     body.append(element("polyline", points=pts, fill="none", stroke="#333", stroke_width=1.5))
     tx, ty = centre(board.track[0])
-    body.append(element("circle", cx=tx, cy=ty + SIZE * 0.9, r=SIZE * 0.7, fill="#333",
-                        raw="<title>tunnel</title>"))
+    body.append(
+        element(
+            "circle",
+            cx=tx,
+            cy=ty + SIZE * 0.9,
+            r=SIZE * 0.7,
+            fill="#333",
+            raw="<title>tunnel</title>",
+        )
+    )
     lx, ly = centre(board.track[-1])
-    body.append(element("circle", cx=lx, cy=ly, r=SIZE * 0.55, fill="none", stroke="#b8860b",
-                        stroke_width=2, raw="<title>last track space (Golden City)</title>"))
+    body.append(
+        element(
+            "circle",
+            cx=lx,
+            cy=ly,
+            r=SIZE * 0.55,
+            fill="none",
+            stroke="#b8860b",
+            stroke_width=2,
+            raw="<title>last track space (Golden City)</title>",
+        )
+    )
     body.append(_coordinates(board, centre))
     body.append(_legend(10, 2 * half_h + 74 + 30 + 16 * players))
     found = (height, "".join(body))
@@ -322,17 +427,32 @@ def svg_layers(state: EurekaState, seat: int | None = None) -> Layers:
     board = state.game.board
     geo = _geometry(board)
     height, static = _static(board, len(obs["miners"]))
-    public = [("status", element("text", _status(obs, board.colours), x=10, y=20,
-                                 font_size=13, id="status"))]
+    public = [
+        (
+            "status",
+            element("text", _status(obs, board.colours), x=10, y=20, font_size=13, id="status"),
+        )
+    ]
     public += _pieces(board, geo, obs)
     y0 = 2 * geo.half_h + 74
     for i, m in enumerate(obs["miners"]):
-        public.append((f"p{m['seat'] + 1}-panel", _miner_line(
-            m["seat"], m["colour"], m["gold"], m["robbers"], m["house_gold"],
-            m["house_robbers"], y0 + 14 + 16 * i)))
+        public.append(
+            (
+                f"p{m['seat'] + 1}-panel",
+                _miner_line(
+                    m["seat"],
+                    m["colour"],
+                    m["gold"],
+                    m["robbers"],
+                    m["house_gold"],
+                    m["house_robbers"],
+                    y0 + 14 + 16 * i,
+                ),
+            )
+        )
     seat_layer: list[tuple[str, str]] = []
     if obs["to_move"] >= 0 and seat == obs["to_move"]:  # no buttons for the others
-        seat_layer = _actions(state, obs, geo, y0)
+        seat_layer = _actions(state, obs, geo, y0, {key for key, _ in public})
     return Layers(geo.width, height, static, tuple(public), tuple(seat_layer), title="Eureka")
 
 
@@ -353,7 +473,8 @@ def _pieces(board: Board, geo: _Geometry, obs: dict[str, Any]) -> list[tuple[str
     for rb in obs["robbers"]:
         name = rb["hex"]
         here.setdefault(name, []).append(
-            _robber(name, rb["hat"], rb["gold"], *geo.centres[idx[name]]))
+            _robber(name, rb["hat"], rb["gold"], *geo.centres[idx[name]])
+        )
     name = obs["locomotive"]["hex"]
     here.setdefault(name, []).append(_loco(*geo.centres[idx[name]]))
     count: dict[int, int] = {}
@@ -364,9 +485,19 @@ def _pieces(board: Board, geo: _Geometry, obs: dict[str, Any]) -> list[tuple[str
         mx, my = geo.centres[h]
         mx += (k % 3 - 1) * 5 * (1 if k else 0)
         my += -4 * (k // 3) + (3 if k else 0)
-        here.setdefault(m["hex"], []).append(_miner(
-            m["seat"], m["colour"], m["hex"], m["gold"], m["robbers"], m["house_gold"],
-            m["house_robbers"], mx, my))
+        here.setdefault(m["hex"], []).append(
+            _miner(
+                m["seat"],
+                m["colour"],
+                m["hex"],
+                m["gold"],
+                m["robbers"],
+                m["house_gold"],
+                m["house_robbers"],
+                mx,
+                my,
+            )
+        )
     return [(name, f'<g id="{name}">{"".join(parts)}</g>') for name, parts in here.items()]
 
 
@@ -379,66 +510,125 @@ def _raft(board: Board, node: int, geo: _Geometry) -> str:
     found = _RAFTS.get(key)
     if found is None:  # boards live as long as the process (load_board is cached)
         x, y = _raft_spot(board, node, lambda n: geo.centres[n])
-        found = element("rect", x=x - 9, y=y - 6, width=18, height=12, rx=2, fill="#9c6b30",
-                        stroke="#4a3520", raw=f"<title>raft at {board.names[node]}</title>")
+        found = element(
+            "rect",
+            x=x - 9,
+            y=y - 6,
+            width=18,
+            height=12,
+            rx=2,
+            fill="#9c6b30",
+            stroke="#4a3520",
+            raw=f"<title>raft at {board.names[node]}</title>",
+        )
         _RAFTS[key] = found
     return found
 
 
 @cache
 def _chip(name: str, cx: float, cy: float) -> str:
-    return element("circle", cx=cx, cy=cy, r=SIZE * 0.55, fill="#7a5230", stroke="#3d2914",
-                   raw=f"<title>face-down chip at {name}</title>")
+    return element(
+        "circle",
+        cx=cx,
+        cy=cy,
+        r=SIZE * 0.55,
+        fill="#7a5230",
+        stroke="#3d2914",
+        raw=f"<title>face-down chip at {name}</title>",
+    )
 
 
 @cache
 def _robber(name: str, hat: int, gold: int, cx: float, cy: float) -> str:
     title = f"robber (hat {hat}) at {name} with {gold} gold"
-    return (element("circle", cx=cx, cy=cy, r=SIZE * 0.62, fill="#8b0000",
-                    stroke="#f0c000" if gold else "#300", stroke_width=2,
-                    raw=f"<title>{title}</title>")
-            + element("text", f"{hat}", x=cx, y=cy + 4, font_size=10, text_anchor="middle",
-                      fill="#fff"))
+    return element(
+        "circle",
+        cx=cx,
+        cy=cy,
+        r=SIZE * 0.62,
+        fill="#8b0000",
+        stroke="#f0c000" if gold else "#300",
+        stroke_width=2,
+        raw=f"<title>{title}</title>",
+    ) + element("text", f"{hat}", x=cx, y=cy + 4, font_size=10, text_anchor="middle", fill="#fff")
 
 
 @cache
 def _loco(cx: float, cy: float) -> str:
-    return (element("rect", x=cx - 9, y=cy - 7, width=18, height=14, rx=3, fill="#111",
-                    raw="<title>locomotive</title>")
-            + element("text", "L", x=cx, y=cy + 4, font_size=10, text_anchor="middle",
-                      fill="#ffd700"))
+    return element(
+        "rect",
+        x=cx - 9,
+        y=cy - 7,
+        width=18,
+        height=14,
+        rx=3,
+        fill="#111",
+        raw="<title>locomotive</title>",
+    ) + element("text", "L", x=cx, y=cy + 4, font_size=10, text_anchor="middle", fill="#ffd700")
 
 
 @lru_cache(maxsize=8192)  # keyed by a miner's holdings: bounded, as a server runs for days
-def _miner(seat: int, colour: str, where: str, gold: int, robbers: int, house_gold: int,
-           house_robbers: int, mx: float, my: float) -> str:
-    title = (f"{colour} miner at {where}: {gold} gold and {robbers} robbers"
-             f" in the open; house {house_gold} gold, {house_robbers} robbers")
-    return (element("circle", cx=mx, cy=my, r=SIZE * 0.45, fill=MINER.get(colour, "#999"),
-                    stroke="#000", stroke_width=1.2, raw=f"<title>{title}</title>")
-            + element("text", str(seat + 1), x=mx, y=my + 3.5, font_size=9,
-                      text_anchor="middle", fill=TEXT_ON.get(colour, "#fff")))
+def _miner(
+    seat: int,
+    colour: str,
+    where: str,
+    gold: int,
+    robbers: int,
+    house_gold: int,
+    house_robbers: int,
+    mx: float,
+    my: float,
+) -> str:
+    title = (
+        f"{colour} miner at {where}: {gold} gold and {robbers} robbers"
+        f" in the open; house {house_gold} gold, {house_robbers} robbers"
+    )
+    return element(
+        "circle",
+        cx=mx,
+        cy=my,
+        r=SIZE * 0.45,
+        fill=MINER.get(colour, "#999"),
+        stroke="#000",
+        stroke_width=1.2,
+        raw=f"<title>{title}</title>",
+    ) + element(
+        "text",
+        str(seat + 1),
+        x=mx,
+        y=my + 3.5,
+        font_size=9,
+        text_anchor="middle",
+        fill=TEXT_ON.get(colour, "#fff"),
+    )
 
 
 @lru_cache(maxsize=4096)
-def _miner_line(seat: int, colour: str, gold: int, robbers: int, house_gold: int,
-                house_robbers: int, y: float) -> str:
+def _miner_line(
+    seat: int, colour: str, gold: int, robbers: int, house_gold: int, house_robbers: int, y: float
+) -> str:
     """A player's line under the board (``p1-panel``): carried and banked chips, points."""
-    text = (f"P{seat + 1} ({colour}): {gold} gold, {robbers} robbers in the open;"
-            f" house {house_gold} + 2×{house_robbers} = {house_gold + 2 * house_robbers} points")
-    return (f'<g id="p{seat + 1}-panel">'
-            + element("circle", cx=16, cy=y - 4, r=5, fill=MINER.get(colour, "#999"),
-                      stroke="#000")
-            + element("text", text, x=26, y=y, font_size=11) + "</g>")
+    text = (
+        f"P{seat + 1} ({colour}): {gold} gold, {robbers} robbers in the open;"
+        f" house {house_gold} + 2×{house_robbers} = {house_gold + 2 * house_robbers} points"
+    )
+    return (
+        f'<g id="p{seat + 1}-panel">'
+        + element("circle", cx=16, cy=y - 4, r=5, fill=MINER.get(colour, "#999"), stroke="#000")
+        + element("text", text, x=26, y=y, font_size=11)
+        + "</g>"
+    )
 
 
 BUTTON_TITLES = {"roll": "Throw the die", "pass": "Pass this turn", "stay": "Stay here"}
 
 
-def _actions(state: EurekaState, obs: dict[str, Any], geo: _Geometry,
-             y0: float) -> list[tuple[str, str]]:
-    """The seat's clickable targets (over the pieces, tinting them as a highlighter does)
-    and its buttons."""
+def _actions(
+    state: EurekaState, obs: dict[str, Any], geo: _Geometry, y0: float, occupied: set[str]
+) -> list[tuple[str, str]]:
+    """The seat's clickable targets and its buttons. A target lies over the public
+    pieces, so it shows them again above its highlight (``<use>`` of the hex's public
+    element: it follows that element as it changes)."""
     board = state.game.board
     out: list[tuple[str, str]] = []
     buttons: list[str] = []
@@ -451,7 +641,7 @@ def _actions(state: EurekaState, obs: dict[str, Any], geo: _Geometry,
             label = " (house)" if board.kind[node] == HOUSE else ""
             if verb == "move" and arg in rafts:
                 label = " (raft)"
-            out.append(_target(verb, arg, geo.outlines[node], label))
+            out.append(_target(verb, arg, geo.outlines[node], label, arg in occupied))
         else:
             buttons.append(text)
     width = geo.width
@@ -462,26 +652,34 @@ def _actions(state: EurekaState, obs: dict[str, Any], geo: _Geometry,
 
 
 @cache
-def _target(verb: str, arg: str, outline: str, label: str) -> tuple[str, str]:
+def _target(verb: str, arg: str, outline: str, label: str, pieces: bool) -> tuple[str, str]:
     what = "Move to" if verb == "move" else "Cross the lake to"
     key = f"{verb}-{arg}"
-    shape = (f'<polygon points="{outline}" fill="#ffeb3b" fill-opacity="0.55" stroke="#c08000"'
-             ' stroke-width="2" style="mix-blend-mode:multiply"/>')
+    shape = (
+        f'<polygon points="{outline}" fill="#ffeb3b" fill-opacity="0.55" stroke="#c08000"'
+        ' stroke-width="2"/>'
+    )
+    if pieces:
+        shape += f'<use href="#{arg}"/>'
+
     return key, _clickable(key, shape, f"{verb} {arg}", f"{what} {arg}{label}")
 
 
 @cache
 def _button(text: str, x: float, y0: float) -> tuple[str, str]:
     shape = element("rect", x=x, y=y0, width=62, height=22, rx=4, fill="#6b4f2a") + element(
-        "text", text, x=x + 31, y=y0 + 15, font_size=12, text_anchor="middle", fill="#fff")
+        "text", text, x=x + 31, y=y0 + 15, font_size=12, text_anchor="middle", fill="#fff"
+    )
     key = f"button-{text}"
     return key, _clickable(key, shape, text, BUTTON_TITLES[text])
 
 
 def _clickable(element_id: str, shape: str, action: str, title: str) -> str:
     """A seat element a click acts on: its id, ``data-action`` and a tooltip."""
-    return (f'<g id="{element_id}" class="action" data-action="{escape(action, quote=True)}"'
-            f' style="cursor:pointer"><title>{escape(title)}</title>{shape}</g>')
+    return (
+        f'<g id="{element_id}" class="action" data-action="{escape(action, quote=True)}"'
+        f' style="cursor:pointer"><title>{escape(title)}</title>{shape}</g>'
+    )
 
 
 render_text = text_board  # alias for one release
