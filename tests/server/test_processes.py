@@ -262,7 +262,8 @@ def _children(pid: int) -> list[int]:
 def test_workers_2_serves_one_match_from_both_processes_and_survives_one_killed(
     servers: Callable[..., Server],
 ) -> None:
-    server = servers("--workers", "2", "--bot-workers", "0").start()
+    server = servers("--workers", "2", "--bot-workers", "1", "--bot-max-seconds", "0.3")
+    server.start()
     assert server.proc is not None
     created = _create(server, [{"kind": "human"}, {"kind": "human"}])
     mid, tokens = created["id"], {s["seat"]: s["token"] for s in created["seats"]}
@@ -287,3 +288,13 @@ def test_workers_2_serves_one_match_from_both_processes_and_survives_one_killed(
     # uvicorn's supervisor starts a new process for the dead one
     _wait(lambda: len(set(_children(server.proc.pid)) - {workers[0]}) >= 2, "a new worker")
     watcher.close()
+    # a search bot thinks in a bot worker of whichever process took the person's move
+    vs_bot = _create(server, [{"kind": "human"}, {"kind": "bot", "spec": "mcts:iterations=10"}])
+    human, view = _hello(server, vs_bot["id"], vs_bot["seats"][0]["token"])
+    _legal_move(human, view)
+    answered = _until_version(human, view["version"] + 1)
+    while answered["to_move"] != 0:  # the person's move (and any chance after it) first
+        answered = _until_version(human, answered["version"] + 1)
+    assert answered["to_move"] == 0 and answered["log"][-1]["seat"] == 1
+    assert "greedy bot moved instead" not in answered["log"][-1]["said"]
+    human.close()

@@ -109,6 +109,13 @@ def create_app(
     return app
 
 
+def prepare_database(db: str) -> None:
+    """Create or upgrade the schema of ``db`` (what every :func:`create_app` does), once."""
+    engine = make_engine(db)
+    migrate(engine)
+    engine.dispose()
+
+
 async def _server_error(_request: Request, err: ServerError) -> JSONResponse:
     return error_response(err)
 

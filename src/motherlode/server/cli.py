@@ -41,11 +41,9 @@ def check_workers(db: str, workers: int) -> None:
     ...     print(err)  # doctest: +ELLIPSIS
     --workers 2 needs PostgreSQL (--db postgresql://...): an SQLite database is served by ...
     """
-    from motherlode.server.db import normalise_url
-
     if workers < 1:
         raise ServeError(f"--workers {workers}: at least one server process")
-    if workers > 1 and not normalise_url(db).startswith("postgresql"):
+    if workers > 1 and not db.startswith(("postgresql://", "postgres://", "postgresql+")):
         raise ServeError(
             f"--workers {workers} needs PostgreSQL (--db postgresql://...): an SQLite"
             " database is served by one process"
@@ -127,11 +125,9 @@ def serve(
     if workers == 1:
         uvicorn.run(_app_settings(settings), **common)
         return
-    from motherlode.server.db import make_engine, migrate
+    from motherlode.server.app import prepare_database
 
-    engine = make_engine(db)
-    migrate(engine)  # once, before the processes start (each would race to do it)
-    engine.dispose()
+    prepare_database(db)  # once, before the processes start (each would race to do it)
     os.environ[SETTINGS_ENV] = json.dumps(settings)
     # uvicorn's supervisor: the processes share the socket, and one that dies is started
     # again (its matches are on the database; its bots are taken over meanwhile)
