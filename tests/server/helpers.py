@@ -116,7 +116,13 @@ class Viewer:
 def board_of(state: dict[str, Any]) -> tuple[Any, ...]:
     """A held board, order included (to compare a patched one with a snapshot)."""
     b = state["board"]
-    return (b["width"], b["height"], b["static"], list(b["public"].items()), list(b["seat"].items()))
+    return (
+        b["width"],
+        b["height"],
+        b["static"],
+        list(b["public"].items()),
+        list(b["seat"].items()),
+    )
 
 
 def svg_of(state: dict[str, Any]) -> str:

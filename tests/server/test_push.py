@@ -19,6 +19,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 import motherlode
+from motherlode.core.protocol import State
 from motherlode.games import registry
 from motherlode.server.db import make_engine, migrate
 from motherlode.server.push import config_digest, static_url
@@ -133,7 +134,9 @@ def test_a_layered_board_sends_only_the_elements_that_changed(client: TestClient
     assert mine["type"] == spectator["type"] == "diff"
     # P1's clickable moves went; its card stayed, so it is not sent again
     assert mine["board"]["seat"] == {"removed": ["act-0", "act-1", "act-2"]}
-    assert mine["board"]["public"] == {"set": {"turn": '<text id="turn" x="10" y="100">to move: 1</text>'}}
+    assert mine["board"]["public"] == {
+        "set": {"turn": '<text id="turn" x="10" y="100">to move: 1</text>'}
+    }
     assert spectator["board"] == {"public": mine["board"]["public"]}
     assert mine["fields"]["to_move"] == 1 and mine["fields"]["legal"] == []
     assert "RUBY" not in json.dumps(spectator) and len(mine["log_add"]) == 1

@@ -62,7 +62,9 @@ def test_a_move_reaches_every_seat_and_spectator(client: TestClient) -> None:
         for ws, first in ((a, sa), (b, sb), (watcher, sw)):
             viewer = Viewer()
             viewer.apply(first)
-            new = viewer.apply(until(ws, lambda x: x["type"] == "diff"))
+            new = viewer.apply(recv(ws))  # (a diff: P2 took its seat, then the move)
+            while new["version"] == sa["version"]:
+                new = viewer.apply(recv(ws))
             assert new["version"] > sa["version"]
             assert new["log"][sa["version"]]["text"] == sa["legal"][0]["text"]
 
@@ -76,6 +78,7 @@ def test_errors_are_codes_to_that_client_only_and_change_nothing(client: TestCli
         client.websocket_connect(f"/ws/{mid}") as watcher,
     ):
         sa, _sb = hello(a, m["tokens"][0]), hello(b, m["tokens"][1])
+        assert recv(a)["fields"]["players"][1]["joined"]  # P2 took its seat: a diff
         hello(watcher, None)
         v, text = sa["version"], sa["legal"][0]["text"]
         cases: list[tuple[Any, str, Any]] = [

@@ -53,9 +53,7 @@ def config_digest(game: Game) -> str:
     >>> len(config_digest(motherlode.load("yukon")))
     16
     """
-    text = json.dumps(
-        [game.name, game.config.model_dump(mode="json")], sort_keys=True, default=str
-    )
+    text = json.dumps([game.name, game.config.model_dump(mode="json")], sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 

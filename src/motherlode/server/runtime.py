@@ -18,13 +18,17 @@ apart from the alternatives through its own observation (see :func:`visibility`)
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import hashlib
 import json
 import logging
 import random
 import re
+import threading
 from collections import deque
 from collections.abc import Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -275,25 +279,44 @@ HISTORY = 4
 a diff, one further behind a snapshot."""
 
 
+DRAWING = ThreadPoolExecutor(max_workers=2, thread_name_prefix="motherlode-draw")
+"""Where pushes are drawn and encoded: off the event loop, so that a big board (Eurorails'
+map) never stalls every other match's sockets while it is drawn."""
+
+
+def _done(value: Any) -> Future[Any]:
+    future: Future[Any] = Future()
+    future.set_result(value)
+    return future
+
+
 class Views:
-    """What a runtime has drawn and encoded for its viewers at its current revision (and
-    the frames of the few before it, to diff from). :meth:`clear` starts a new revision:
-    call it whenever anything a viewer is shown may have changed."""
+    """What a runtime has drawn and encoded for its viewers, by revision: the current one
+    and the frames of the few before it, to diff from. :meth:`clear` starts a new
+    revision: call it whenever anything a viewer is shown may have changed.
+
+    Every entry is keyed by its revision, so a drawing thread that finishes after the
+    match moved on stores only what was true at the revision it drew."""
 
     def __init__(self) -> None:
         self.rev = next_revision()
         self.recent: deque[int] = deque([self.rev], maxlen=HISTORY)
         self.frames: dict[tuple[int, Player | None], Frame] = {}
-        self.layers: dict[Player | None, Layers] = {}
+        self.layers: dict[tuple[int, Player | None], Layers] = {}
         self.texts: dict[Any, str] = {}
+        self.pushes: dict[Any, Future[tuple[int, str] | None]] = {}
+        self.lock = threading.Lock()
+        """Held while a frame is drawn: each (revision, seat) is drawn once."""
 
     def clear(self) -> None:
         self.rev = next_revision()
         self.recent.append(self.rev)
         keep = set(self.recent)
-        self.frames = {k: f for k, f in self.frames.items() if k[0] in keep}
+        for key in [k for k in list(self.frames) if k[0] not in keep]:  # (one dict, shared
+            self.frames.pop(key, None)  # with drawing threads that may still add to it)
         self.layers = {}
         self.texts = {}
+        self.pushes = {}
 
 
 def bot_seed(seed: int, seat: int) -> int:
@@ -532,9 +555,10 @@ class MatchRuntime:
 
     def layers(self, seat: Player | None) -> Layers:
         """The board ``seat`` is shown now, drawn once per revision."""
-        layers = self._cache.layers.get(seat)
+        key = (self._cache.rev, seat)
+        layers = self._cache.layers.get(key)
         if layers is None:
-            layers = self._cache.layers[seat] = board_layers(self.state, seat)
+            layers = self._cache.layers[key] = board_layers(self.state, seat)
         return layers
 
     def fields(self, seat: Player | None) -> dict[str, Any]:
@@ -586,7 +610,7 @@ class MatchRuntime:
         return {"type": "state", **fields, "svg": layers_svg(self.layers(seat))}
 
     def payload_json(self, seat: Player | None) -> str:
-        key = ("payload", seat)
+        key = ("payload", self._cache.rev, seat)
         text = self._cache.texts.get(key)
         if text is None:
             text = self._cache.texts[key] = json.dumps(self.payload(seat), default=str)
@@ -603,33 +627,50 @@ class MatchRuntime:
         """What ``seat`` is shown at the current revision (drawn once, whoever watches)."""
         cache = self._cache
         key = (cache.rev, seat)
-        frame = cache.frames.get(key)
-        if frame is None:
-            layers = self.layers(seat)
-            fields = json.loads(json.dumps(self.fields(seat), default=str))
-            if is_single(layers):
-                board = BoardFrame(0, 0, None, (), layers.seat)
-            else:
-                board = BoardFrame(
-                    layers.width, layers.height, static_url(self.game), layers.public, layers.seat
-                )
-            frame = cache.frames[key] = Frame(cache.rev, self.version, fields, board)
+        with cache.lock:
+            frame = cache.frames.get(key)
+            if frame is None:
+                layers = self.layers(seat)
+                fields = json.loads(json.dumps(self.fields(seat), default=str))
+                if is_single(layers):
+                    board = BoardFrame(0, 0, None, (), layers.seat)
+                else:
+                    url = static_url(self.game)
+                    board = BoardFrame(layers.width, layers.height, url, layers.public, layers.seat)
+                frame = cache.frames[key] = Frame(cache.rev, self.version, fields, board)
         return frame
 
-    def message(self, seat: Player | None, last: int | None) -> tuple[int, str] | None:
+    def _still(self) -> MatchRuntime:
+        """A copy of this runtime as it is now, for a drawing thread: the loop replaces
+        the state at each move (never changes it) but extends the log and marks seats
+        joined in place, so those are copied. The views (keyed by revision) are shared."""
+        snap = copy.copy(self)
+        snap.entries = list(self.entries)
+        snap.seats = [dataclasses.replace(s) for s in self.seats]
+        snap._cache = copy.copy(self._cache)  # this revision's dicts, the same lock
+        return snap
+
+    def _encode(self, seat: Player | None, base: Frame | None) -> tuple[int, str]:
+        new = self.frame(seat)
+        msg = diff(base, new) if base is not None else None
+        return new.rev, json.dumps(new.snapshot() if msg is None else msg)
+
+    def push(self, seat: Player | None, last: int | None) -> Future[tuple[int, str] | None]:
         """The push that brings a viewer of ``seat`` who last got revision ``last``
         (``None``: nothing yet, or it asked for a snapshot) to the current one: a diff
         from ``last`` while its frame is kept, else a snapshot; ``None`` when it is up to
-        date. Encoded once per (base, revision, seat), shared by every such socket."""
+        date. Drawn and encoded once per (base, revision, seat), in :data:`DRAWING`, and
+        shared by every such socket (call it on the event loop)."""
         cache = self._cache
         if last == cache.rev:
-            return None
+            return _done(None)
         base = cache.frames.get((last, seat)) if last is not None else None
-        key = ("push", None if base is None else base.rev, seat)
-        text = cache.texts.get(key)
-        if text is None:
-            new = self.frame(seat)
-            msg = diff(base, new) if base is not None else None
-            text = json.dumps(new.snapshot() if msg is None else msg)
-            cache.texts[key] = text
-        return cache.rev, text
+        key = (None if base is None else base.rev, cache.rev, seat)
+        future = cache.pushes.get(key)
+        if future is None:
+            future = cache.pushes[key] = DRAWING.submit(self._still()._encode, seat, base)
+        return future
+
+    def message(self, seat: Player | None, last: int | None) -> tuple[int, str] | None:
+        """:meth:`push`, waited for (for tests and scripts, not the event loop)."""
+        return self.push(seat, last).result()

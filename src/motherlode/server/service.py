@@ -16,6 +16,7 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -61,10 +62,10 @@ class CreatedMatch:
     """The secret token of each human seat: shown once, stored only hashed."""
 
 
-Render = Callable[[int | None], "tuple[int, str] | None"]
-"""Builds the push that brings a viewer from the revision it last got (``None``: none, or
-it asked for a snapshot) to the current one: ``(revision, text)``, or ``None`` if it is up
-to date (:meth:`MatchRuntime.message`)."""
+Render = Callable[[int | None], "Future[tuple[int, str] | None]"]
+"""The push that brings a viewer from the revision it last got (``None``: none, or it
+asked for a snapshot) to the current one: ``(revision, text)``, or ``None`` if it is up
+to date, drawn off the loop (:meth:`MatchRuntime.push`)."""
 
 
 @dataclass(eq=False)
@@ -104,14 +105,16 @@ class Subscriber:
         self.outbox.append(text)
         self.wake.set()
 
-    def _build(self, render: Render) -> str | None:
+    async def _build(self, render: Render) -> str | None:
         try:
-            built = render(self.last_rev)
+            built = await asyncio.wrap_future(render(self.last_rev))
         except Exception:  # a game bug: tell the client (never what), keep going
             log.exception("cannot build a state message")
             self.last_rev = None
             return json.dumps(
-                ServerError("internal", "the state cannot be shown (a server error, logged)").as_dict()
+                ServerError(
+                    "internal", "the state cannot be shown (a server error, logged)"
+                ).as_dict()
             )
         if built is None:
             return None
@@ -127,7 +130,7 @@ class Subscriber:
             while self.outbox or self.render is not None:
                 if self.render is not None:
                     render, self.render = self.render, None
-                    text = self._build(render)
+                    text = await self._build(render)
                     if text is None:
                         continue
                 else:
@@ -512,7 +515,7 @@ class MatchService:
             sub.push_state(self._renderer(match_id, sub.seat))
 
     def _renderer(self, match_id: str, seat: Player | None) -> Render:
-        return lambda last: self.runtime(match_id).message(seat, last)
+        return lambda last: self.runtime(match_id).push(seat, last)
 
     # -- bots -----------------------------------------------------------------------
 
