@@ -56,7 +56,7 @@ def test_bench_server_load_runs_the_anchor_shape_and_prints_its_json() -> None:
         [
             sys.executable,
             str(ROOT / "benchmarks" / "bench_server_load.py"),
-            *("--matches", "2", "--humans", "2", "--think", "0", "--seconds", "3"),
+            *("--matches", "2", "--humans", "2", "--think", "0", "--seconds", "4"),
             *("--warmup", "0.5", "--json"),
         ],
         capture_output=True,
@@ -66,9 +66,11 @@ def test_bench_server_load_runs_the_anchor_shape_and_prints_its_json() -> None:
     )
     result = json.loads(out.stdout)
     assert result["humans"] == 2 and result["bot"] is None and result["workers"] == 1
-    assert result["matches_held_max"] == 2 and result["moves"] > 0
-    assert result["rtt_measured"] > 0 and result["error_count"] == 0
-    for key in ("p50", "p95", "p99", "max"):
-        assert result["rtt_both_ms"][key] > 0
-    for key in ("moves_per_s", "server_rss_mib", "server_cpu_ms_per_move", "client_cpu_util"):
-        assert result[key] > 0
+    assert result["matches"] == result["matches_held_max"] == 2 and result["db"] == "sqlite"
+    assert set(result) >= {
+        "moves", "moves_per_s", "rtt_both_ms", "rtt_mover_ms", "errors", "error_count",
+        "server_rss_mib", "server_peak_rss_mib", "server_cpu_ms_per_move", "client_cpu_util",
+    }  # fmt: skip
+    assert set(result["rtt_both_ms"]) == {"p50", "p95", "p99", "max"}
+    assert result["error_count"] == 0 and result["server_rss_mib"] > 0
+    # (how many moves a few seconds hold depends on the machine: figures, not a timed test)

@@ -118,6 +118,8 @@ class _Refused(Exception):
 async def ws_endpoint(websocket: WebSocket, match_id: str, service: Service) -> None:
     try:
         await _session(websocket, service, match_id)
+    except (WebSocketDisconnect, OSError):  # the client went away (uvicorn: an OSError)
+        return
     except Exception:  # a bug: logged, answered without its text (see app._unexpected)
         log.exception("unhandled error on the WebSocket of %s", match_id)
         if websocket.client_state == WebSocketState.CONNECTED:
