@@ -1,16 +1,25 @@
-"""Load on the web platform: N concurrent Yukon matches, scripted players against bots.
+"""Load on the web platform: N concurrent Yukon matches over WebSockets, on loopback.
 
     python benchmarks/bench_server_load.py [--matches 200] [--seconds 30] [--think 1.0]
-        [--spectators 0] [--bot greedy] [--warmup 5] [--port 0] [--db PATH]
+        [--humans 1|2] [--spectators 0] [--bot greedy] [--workers 1] [--warmup 5]
+        [--db PATH|URL] [--port 0] [--json]
 
-Starts ``python -m motherlode.server`` on a loopback port (a fresh SQLite database in a
-temporary directory unless ``--db``), creates ``--matches`` matches of a scripted human
-seat against a bot, and connects one WebSocket client per human seat (plus
-``--spectators`` watchers per match). Each scripted player waits ``--think`` seconds
-(jittered) after its turn comes, then sends a legal move; a finished match is replaced
-by a new one, so that ``--matches`` are held at all times. Prints the move round-trip
-(send -> the state with the move arrives back) p50/p90/p99/max, moves/s and the matches
-held. Loopback only; bounded in count (``--matches``) and time (``--seconds``).
+Starts a server on a loopback port (a fresh SQLite database in a temporary directory
+unless ``--db``; the app of ``python -m motherlode.server`` with the guard's per-client
+rate limits off, since every load client shares the one address 127.0.0.1), creates
+``--matches`` matches and holds that many at all times (a finished match is replaced by a
+new one). ``--humans 2`` is boardgame.io's load shape (../shared/bench/bgio): two scripted
+players per match, each on its own socket, no bots (2-player Yukon, 49 moves a match);
+``--humans 1`` a scripted player against a ``--bot``. Each scripted player waits
+``--think`` seconds (uniform 0.5-1.5 x) after its turn comes, then sends a random legal
+move; ``--spectators`` more sockets watch each match. ``--workers N`` serves with N
+processes (needs a database URL and a server whose pushes cross processes).
+
+Prints (and with ``--json`` one JSON object of) the move round trip (sent -> the new
+state has reached both players' sockets; and the mover's alone) p50/p95/p99/max, moves/s,
+matches held and finished, errors (refusals by code, client timeouts and dropped
+sockets), the server's RSS and CPU per move (the server's processes only: the database
+server and this load client are apart), and the load client's CPU.
 """
 
 from __future__ import annotations
@@ -20,41 +29,62 @@ import asyncio
 import json
 import os
 import random
-import statistics
+import socket
 import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import httpx
 import websockets
 
+STALL = 30.0
+"""Seconds without a message after which a player counts its match as stalled (an error)."""
+
 
 def free_port() -> int:
-    import socket
-
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
 
 
-def start_server(port: int, db: str) -> subprocess.Popen[bytes]:
+def serve(port: int, db: str, workers: int) -> None:
+    """The server process (``--serve``): the platform's app with rate limits off."""
+    import uvicorn
+
+    from motherlode.server.cli import WS_MAX_SIZE
+
+    os.environ["MOTHERLODE_BENCH_DB"] = db
+    options: dict[str, Any] = {
+        "host": "127.0.0.1",
+        "port": port,
+        "log_level": "warning",
+        "ws_max_size": WS_MAX_SIZE,
+        "ws_per_message_deflate": False,
+        "access_log": False,
+    }
+    if workers > 1:
+        sys.path.insert(0, str(Path(__file__).parent))
+        uvicorn.run("bench_server_load:app_factory", factory=True, workers=workers, **options)
+    else:
+        uvicorn.run(app_factory(), **options)
+
+
+def app_factory() -> Any:
+    from motherlode.server.app import create_app
+    from motherlode.server.guard import Limits
+
+    return create_app(
+        os.environ["MOTHERLODE_BENCH_DB"], bot_delay=0.0, tune_gc=True, limits=Limits.off()
+    )
+
+
+def start_server(port: int, db: str, workers: int) -> subprocess.Popen[bytes]:
     proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "motherlode.server",
-            "--port",
-            str(port),
-            "--db",
-            db,
-            "--bot-delay",
-            "0",
-            "--log-level",
-            "warning",
-        ],
+        [sys.executable, __file__, "--serve", str(port), "--db", db, "--workers", str(workers)],
         stdout=subprocess.DEVNULL,
     )
     deadline = time.monotonic() + 60
@@ -68,37 +98,108 @@ def start_server(port: int, db: str) -> subprocess.Popen[bytes]:
     raise SystemExit("server did not start")
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU seconds of a process (Linux /proc; 0 elsewhere)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+def process_tree(pid: int) -> list[int]:
+    """``pid`` and its descendants (Linux /proc; just ``pid`` elsewhere)."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        todo.extend(children.get(p, []))
+    return out
 
 
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU seconds of processes (Linux /proc; 0 elsewhere)."""
+    total = 0.0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+def rss_mib(pids: list[int], key: str = "VmRSS") -> float:
+    total = 0
+    for pid in pids:
+        try:
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith(key + ":"):
+                    total += int(line.split()[1])
+        except OSError:
+            continue
+    return total / 1024
+
+
+@dataclass
 class Stats:
+    both: list[float] = field(default_factory=list)
+    """Round trips until both players' sockets (or the one player's) have the move."""
+    mover: list[float] = field(default_factory=list)
+    moves: int = 0
+    """Scripted players' moves sent after the warm-up."""
+    finished: int = 0
+    errors: dict[str, int] = field(default_factory=dict)
+    held: int = 0
+    max_held: int = 0
+    warm: float = 0.0
+
+    def error(self, code: str) -> None:
+        self.errors[code] = self.errors.get(code, 0) + 1
+
+
+class Held:
+    """A client's copy of the fields it needs (snapshots replace it, diffs patch it)."""
+
     def __init__(self) -> None:
-        self.rtts: list[float] = []
-        self.moves = 0
-        self.finished = 0
-        self.errors: dict[str, int] = {}
-        self.held = 0
-        self.max_held = 0
+        self.state: dict[str, Any] = {}
+
+    def apply(self, msg: dict[str, Any]) -> bool:
+        """Whether ``msg`` was a state (snapshot or diff) this client could apply."""
+        if msg["type"] == "state":
+            self.state = msg
+            return True
+        if msg["type"] != "diff" or msg["base"] != self.state.get("rev"):
+            return False
+        self.state.update(msg["fields"])
+        self.state["version"], self.state["rev"] = msg["version"], msg["rev"]
+        return True
 
 
-async def create_match(http: httpx.AsyncClient, bot: str) -> tuple[str, str]:
+@dataclass
+class Match:
+    """One match being played: what is in flight, who has seen it."""
+
+    id: str
+    tokens: dict[int, str]
+    sent_at: float | None = None
+    sent_version: int = -1
+    mover: int = -1
+    seen: set[int] = field(default_factory=set)
+    over: set[int] = field(default_factory=set)
+
+
+async def create_match(http: httpx.AsyncClient, args: argparse.Namespace) -> Match:
+    seats = [{"kind": "human"}]
+    seats.append({"kind": "human"} if args.humans == 2 else {"kind": "bot", "spec": args.bot})
     r = await http.post(
-        "/api/matches",
-        json={"game": "yukon", "seats": [{"kind": "human"}, {"kind": "bot", "spec": bot}]},
+        "/api/matches", json={"game": "yukon", "seats": seats, "creator_seat": None}
     )
     r.raise_for_status()
     data = r.json()
-    return data["id"], data["seats"][0]["token"]
+    return Match(data["id"], {s["seat"]: s["token"] for s in data["seats"]})
 
 
 async def watcher(url: str, stop: float) -> None:
-    async with websockets.connect(url, max_size=2**22) as ws:
+    async with websockets.connect(url, max_size=2**22, compression=None) as ws:
         await ws.send(json.dumps({"type": "hello", "token": None}))
         while time.monotonic() < stop:
             try:
@@ -107,56 +208,107 @@ async def watcher(url: str, stop: float) -> None:
                 break
 
 
-async def player(
+def _arrived(m: Match, seat: int, version: int, stats: Stats, players: int) -> None:
+    """A socket of ``seat`` got ``version``: the round trip ends once every player has."""
+    if m.sent_at is None or version <= m.sent_version or seat in m.seen:
+        return
+    m.seen.add(seat)
+    now = time.perf_counter()
+    measured = time.monotonic() >= stats.warm
+    if seat == m.mover and measured:
+        stats.mover.append(now - m.sent_at)
+    if len(m.seen) == players:
+        if measured:
+            stats.both.append(now - m.sent_at)
+        m.sent_at = None
+
+
+async def play_seat(
+    m: Match,
+    seat: int,
+    url: str,
+    args: argparse.Namespace,
+    stats: Stats,
+    stop: float,
+    rng: random.Random,
+) -> None:
+    """One scripted player's socket, to the end of the match or the time."""
+    players = args.humans
+    async with websockets.connect(url, max_size=2**22, compression=None) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": m.tokens[seat]}))
+        held = Held()
+        moved_at = -1
+        while time.monotonic() < stop:
+            wait = min(STALL, stop - time.monotonic())
+            try:
+                raw = await asyncio.wait_for(ws.recv(), timeout=max(0.01, wait))
+            except TimeoutError:
+                if wait >= STALL:
+                    stats.error("client:stalled")
+                return
+            msg = json.loads(raw)
+            if msg["type"] == "error":
+                stats.error(msg["code"])
+                await ws.send(json.dumps({"type": "sync"}))
+                continue
+            if not held.apply(msg):
+                stats.error("client:diff_base")
+                await ws.send(json.dumps({"type": "sync"}))
+                continue
+            s = held.state
+            _arrived(m, seat, s["version"], stats, players)
+            if s["terminal"]:
+                m.over.add(seat)
+                return
+            if s["to_move"] == seat and s["version"] > moved_at and m.sent_at is None:
+                if args.think:
+                    await asyncio.sleep(args.think * (0.5 + rng.random()))
+                legal: list[dict[str, Any]] = s["legal"]
+                moved_at = s["version"]
+                m.sent_version, m.seen, m.mover = moved_at, set(), seat
+                m.sent_at = time.perf_counter()
+                stats.moves += time.monotonic() >= stats.warm
+                action = legal[rng.randrange(len(legal))]["text"]
+                await ws.send(json.dumps({"type": "move", "action": action, "version": moved_at}))
+
+
+async def slot(
     base: str,
     http: httpx.AsyncClient,
     args: argparse.Namespace,
     stats: Stats,
     stop: float,
     rng: random.Random,
-    warm: float,
+    first: Match | None,
 ) -> None:
-    """One slot: play matches one after another until the time is up."""
-    await asyncio.sleep(rng.random() * args.think)  # spread the starts
+    """One slot: play matches one after another until the time is up (the first one made
+    before the clock started)."""
+    await asyncio.sleep(rng.random() * max(args.think, 0.05))  # spread the starts
     while time.monotonic() < stop:
-        mid, token = await create_match(http, args.bot)
-        ws_url = base.replace("http", "ws") + f"/ws/{mid}"
+        try:
+            m = first if first is not None else await create_match(http, args)
+            first = None
+        except (httpx.HTTPError, OSError) as err:
+            stats.error(f"client:create:{type(err).__name__}")
+            await asyncio.sleep(1.0)
+            continue
+        ws_url = base.replace("http", "ws") + f"/ws/{m.id}"
         watchers = [asyncio.create_task(watcher(ws_url, stop)) for _ in range(args.spectators)]
         stats.held += 1
         stats.max_held = max(stats.max_held, stats.held)
         try:
-            async with websockets.connect(ws_url, max_size=2**22) as ws:
-                await ws.send(json.dumps({"type": "hello", "token": token}))
-                sent_at: float | None = None
-                sent_version = -1
-                while time.monotonic() < stop:
-                    try:
-                        raw = await asyncio.wait_for(ws.recv(), timeout=stop - time.monotonic())
-                    except TimeoutError:
-                        break
-                    msg = json.loads(raw)
-                    if msg["type"] == "error":
-                        stats.errors[msg["code"]] = stats.errors.get(msg["code"], 0) + 1
-                        sent_at = None
-                        await ws.send(json.dumps({"type": "sync"}))
-                        continue
-                    if sent_at is not None and msg["version"] > sent_version:
-                        if time.monotonic() >= warm:
-                            stats.rtts.append(time.perf_counter() - sent_at)
-                        stats.moves += 1
-                        sent_at = None
-                    if msg["terminal"]:
-                        stats.finished += 1
-                        break
-                    if msg["to_move"] == 0 and sent_at is None:
-                        await asyncio.sleep(args.think * (0.5 + rng.random()))
-                        legal: list[dict[str, Any]] = msg["legal"]
-                        action = legal[rng.randrange(len(legal))]["text"]
-                        sent_version = msg["version"]
-                        sent_at = time.perf_counter()
-                        await ws.send(
-                            json.dumps({"type": "move", "action": action, "version": sent_version})
-                        )
+            seats = [0, 1] if args.humans == 2 else [0]
+            done = await asyncio.gather(
+                *(play_seat(m, s, ws_url, args, stats, stop, rng) for s in seats),
+                return_exceptions=True,
+            )
+            for result in done:
+                if isinstance(result, BaseException):
+                    stats.error(f"client:{type(result).__name__}")
+            if len(m.over) == len(seats):
+                stats.finished += 1
+            elif time.monotonic() < stop:
+                return  # a failed match: the slot is lost (counted in errors)
         finally:
             stats.held -= 1
             for w in watchers:
@@ -164,73 +316,152 @@ async def player(
 
 
 def pct(values: list[float], q: float) -> float:
+    """The ``q`` quantile in ms (as the bgio bench: the ceil(q n)-th smallest)."""
     if not values:
         return float("nan")
     values = sorted(values)
-    return values[min(len(values) - 1, int(q * len(values)))] * 1000
+    k = min(len(values) - 1, max(0, -(-int(q * 1000) * len(values) // 1000) - 1))
+    return values[k] * 1000
 
 
-async def run(args: argparse.Namespace, base: str) -> Stats:
+async def sample(pids: list[int], stats: Stats, stop: float, out: dict[str, float]) -> None:
+    """CPU of the server and of this client over the measured window, RSS at its end."""
+    await asyncio.sleep(max(0.0, stats.warm - time.monotonic()))
+    t0, c0, s0 = time.monotonic(), time.process_time(), cpu_seconds(pids)
+    await asyncio.sleep(max(0.0, stop - time.monotonic()))
+    out.update(
+        elapsed=time.monotonic() - t0,
+        client_cpu=time.process_time() - c0,
+        server_cpu=cpu_seconds(pids) - s0,
+        rss=rss_mib(pids),
+        hwm=rss_mib(pids, "VmHWM"),
+    )
+
+
+async def run(
+    args: argparse.Namespace, base: str, pids: list[int]
+) -> tuple[Stats, dict[str, float]]:
     stats = Stats()
-    warm = time.monotonic() + args.warmup
-    stop = warm + args.seconds
+    measured: dict[str, float] = {}
     limits = httpx.Limits(max_connections=50)
-    async with httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as http:
+    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
+        # set-up (as the bgio bench): every first match made before the clock starts
+        made = await asyncio.gather(
+            *(create_match(http, args) for _ in range(args.matches)), return_exceptions=True
+        )
+        firsts = [m if isinstance(m, Match) else None for m in made]
+        for m in made:
+            if not isinstance(m, Match):
+                stats.error(f"client:create:{type(m).__name__}")
+        stats.warm = time.monotonic() + args.warmup
+        stop = stats.warm + args.seconds
+        sampler = asyncio.create_task(sample(pids, stats, stop, measured))
         tasks = [
-            asyncio.create_task(player(base, http, args, stats, stop, random.Random(i), warm))
+            asyncio.create_task(slot(base, http, args, stats, stop, random.Random(i), firsts[i]))
             for i in range(args.matches)
         ]
-        await asyncio.gather(*tasks, return_exceptions=False)
-    return stats
+        await asyncio.gather(*tasks)
+        await sampler
+    return stats, measured
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def summary(args: argparse.Namespace, stats: Stats, measured: dict[str, float]) -> dict[str, Any]:
+    def q(values: list[float]) -> dict[str, float]:
+        return {
+            "p50": round(pct(values, 0.50), 2),
+            "p95": round(pct(values, 0.95), 2),
+            "p99": round(pct(values, 0.99), 2),
+            "max": round(max(values) * 1000, 2) if values else float("nan"),
+        }
+
+    elapsed = measured["elapsed"]
+    # every move the server made: the players' and, against bots, as many bot moves
+    server_moves = stats.moves * (2 if args.humans == 1 else 1)
+    return {
+        "game": "yukon",
+        "matches": args.matches,
+        "humans": args.humans,
+        "bot": args.bot if args.humans == 1 else None,
+        "spectators": args.spectators,
+        "think_s": args.think,
+        "workers": args.workers,
+        "db": "postgresql" if "://" in (args.db or "") else "sqlite",
+        "seconds": round(elapsed, 1),
+        "cpus": os.cpu_count(),
+        "matches_held_max": stats.max_held,
+        "matches_finished": stats.finished,
+        "moves": stats.moves,
+        "moves_per_s": round(stats.moves / elapsed, 1),
+        "server_moves_per_s": round(server_moves / elapsed, 1),
+        "rtt_both_ms": q(stats.both),
+        "rtt_mover_ms": q(stats.mover),
+        "rtt_measured": len(stats.both),
+        "errors": dict(stats.errors),
+        "error_count": sum(stats.errors.values()),
+        "server_rss_mib": round(measured["rss"], 1),
+        "server_peak_rss_mib": round(measured["hwm"], 1),
+        "server_cpu_util": round(measured["server_cpu"] / elapsed, 2),
+        "server_cpu_ms_per_move": round(1000 * measured["server_cpu"] / max(1, server_moves), 3),
+        "client_cpu_util": round(measured["client_cpu"] / elapsed, 2),
+        "loadavg_1m": os.getloadavg()[0],
+    }
+
+
+def report(s: dict[str, Any]) -> str:
+    b, m = s["rtt_both_ms"], s["rtt_mover_ms"]
+    who = "two scripted players" if s["humans"] == 2 else f"a scripted player vs {s['bot']}"
+    return "\n".join(
+        [
+            f"yukon, {s['matches']} matches ({who}), think {s['think_s']:g}s,"
+            f" {s['spectators']} spectator(s) each, {s['workers']} worker(s) on {s['db']},"
+            f" {s['seconds']:.0f}s measured, {s['cpus']} CPUs",
+            f"matches held: {s['matches_held_max']} at once; finished {s['matches_finished']}",
+            f"moves: {s['moves']} ({s['moves_per_s']}/s by players,"
+            f" {s['server_moves_per_s']}/s by the server in all)",
+            f"round trip to both ms: p50 {b['p50']}  p95 {b['p95']}  p99 {b['p99']}"
+            f"  max {b['max']}",
+            f"round trip to the mover ms: p50 {m['p50']}  p95 {m['p95']}  p99 {m['p99']}",
+            f"server: {s['server_cpu_util']:.0%} of a core, {s['server_cpu_ms_per_move']} ms CPU"
+            f" a move, RSS {s['server_rss_mib']} MiB (peak {s['server_peak_rss_mib']});"
+            f" load client {s['client_cpu_util']:.0%}",
+            f"errors: {s['error_count']} {s['errors'] or ''}",
+        ]
+    )
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--matches", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--think", type=float, default=1.0)
-    parser.add_argument(
-        "--warmup", type=float, default=5.0, help="seconds of play before measuring"
-    )
+    parser.add_argument("--warmup", type=float, default=5.0, help="seconds before measuring")
+    parser.add_argument("--humans", type=int, choices=(1, 2), default=1)
     parser.add_argument("--spectators", type=int, default=0)
     parser.add_argument("--bot", default="greedy")
+    parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--port", type=int, default=0)
-    parser.add_argument("--db", default=None)
-    args = parser.parse_args()
+    parser.add_argument("--db", default=None, help="SQLite path or database URL")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--serve", type=int, default=None, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.serve is not None:
+        serve(args.serve, args.db, args.workers)
+        return
     args.matches = max(1, min(args.matches, 2000))
-    args.seconds = max(1.0, min(args.seconds, 600.0))
+    args.seconds = max(0.5, min(args.seconds, 600.0))
+    if args.workers > 1 and "://" not in (args.db or ""):
+        parser.error("--workers N needs a database URL (--db postgresql://...)")
     port = args.port or free_port()
-    tmp = tempfile.mkdtemp(prefix="motherlode-load-")
-    db = args.db or str(Path(tmp) / "load.db")
-    proc = start_server(port, db)
+    db = args.db or str(Path(tempfile.mkdtemp(prefix="motherlode-load-")) / "load.db")
+    proc = start_server(port, db, args.workers)
     try:
-        t0 = time.monotonic()
-        c0, s0 = time.process_time(), cpu_seconds(proc.pid)
-        stats = asyncio.run(run(args, f"http://127.0.0.1:{port}"))
-        elapsed = time.monotonic() - t0
-        client_cpu, server_cpu = time.process_time() - c0, cpu_seconds(proc.pid) - s0
+        pids = process_tree(proc.pid)
+        stats, measured = asyncio.run(run(args, f"http://127.0.0.1:{port}", pids))
     finally:
         proc.terminate()
         proc.wait(10)
-    r = stats.rtts
-    print(
-        f"yukon, {args.matches} concurrent matches (scripted player vs {args.bot} bot),"
-        f" think {args.think:g}s, {args.spectators} spectator(s) each,"
-        f" {elapsed:.0f}s ({args.warmup:g}s warm-up not measured),"
-        f" {os.cpu_count()} CPUs"
-    )
-    print(f"matches held: {stats.max_held} at once; finished {stats.finished}")
-    print(f"moves: {stats.moves} ({stats.moves / elapsed:.1f}/s from players; bots as many)")
-    print(
-        f"move round-trip ms: p50 {pct(r, 0.5):.1f}  p90 {pct(r, 0.9):.1f}"
-        f"  p99 {pct(r, 0.99):.1f}  max {max(r) * 1000 if r else float('nan'):.1f}"
-        + (f"  mean {statistics.fmean(r) * 1000:.1f}" if r else "")
-    )
-    print(
-        f"CPU: server {server_cpu / elapsed:.0%} of a core, load client {client_cpu / elapsed:.0%}"
-    )
-    if stats.errors:
-        print("errors:", stats.errors)
+    s = summary(args, stats, measured)
+    print(json.dumps(s) if args.json else report(s))
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ same load on another revision (here: this one, so the ratio is about 1)."""
 from __future__ import annotations
 
 import importlib.util
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -24,16 +25,52 @@ def test_bench_random_measures_both_paths_warm() -> None:
     bench = _load("bench_random")
     rows = bench.rows(["chinagold"], 0.05)
     assert [r["config"].split(",")[0] for r in rows] == ["players=2"] * len(rows)
-    assert all(r["games_s"] > 0 and r["checked_games_s"] > 0 and r["decisions_s"] > 0
-               for r in rows)
+    assert all(r["games_s"] > 0 and r["checked_games_s"] > 0 and r["decisions_s"] > 0 for r in rows)
 
 
 def test_compare_runs_the_same_load_on_another_revision() -> None:
     out = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "bench_random.py"), "--game", "chinagold",
-         "--seconds", "0.05", "--compare", "HEAD"],
-        capture_output=True, text=True, check=True, cwd=ROOT,
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "bench_random.py"),
+            "--game",
+            "chinagold",
+            "--seconds",
+            "0.05",
+            "--compare",
+            "HEAD",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
     ).stdout
     lines = out.splitlines()
     assert lines[0] == "this checkout against HEAD, the same load, alternating game by game"
     assert lines[2].startswith("chinagold  players=2 ") and lines[2].count("x") >= 2
+
+
+def test_bench_server_load_runs_the_anchor_shape_and_prints_its_json() -> None:
+    """Two scripted players per match over a real server, tiny numbers: its JSON fields."""
+    out = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "bench_server_load.py"),
+            *("--matches", "2", "--humans", "2", "--think", "0", "--seconds", "4"),
+            *("--warmup", "0.5", "--json"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=240,
+        check=True,
+    )
+    result = json.loads(out.stdout)
+    assert result["humans"] == 2 and result["bot"] is None and result["workers"] == 1
+    assert result["matches"] == result["matches_held_max"] == 2 and result["db"] == "sqlite"
+    assert set(result) >= {
+        "moves", "moves_per_s", "rtt_both_ms", "rtt_mover_ms", "errors", "error_count",
+        "server_rss_mib", "server_peak_rss_mib", "server_cpu_ms_per_move", "client_cpu_util",
+    }  # fmt: skip
+    assert set(result["rtt_both_ms"]) == {"p50", "p95", "p99", "max"}
+    assert result["error_count"] == 0 and result["server_rss_mib"] > 0
+    # (how many moves a few seconds hold depends on the machine: figures, not a timed test)

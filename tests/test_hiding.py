@@ -69,6 +69,8 @@ def shown(state: State, seat: Player | None, config_json: str) -> dict[str, Any]
         "tensor": np.asarray(state.observation_tensor(seat), dtype=np.float32).tobytes(),
         "text": state.render_text(seat),
         "svg": state.render_svg(seat),
+        # what the server pushes: the layers' elements by id, so their diffs too
+        "layers": state.render_layers(seat),
     }
     if HAVE_PETTINGZOO:
         env = pettingzoo_env(name, config_json)

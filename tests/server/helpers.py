@@ -71,3 +71,63 @@ def csrf(client: TestClient) -> str:
     if CSRF_COOKIE not in client.cookies:
         client.get("/")
     return str(client.cookies[CSRF_COOKIE])
+
+
+class Viewer:
+    """A client of the WebSocket's pushes, re-implemented apart from the server (as
+    match.js does it): a snapshot replaces everything, a diff patches the fields and the
+    board's elements by id. ``state`` is the whole view, its ``board`` as
+    ``{"public": {id: markup}, "seat": {id: markup}}`` in drawing order, plus the size
+    and static URL. A diff from another revision than the one held is an error."""
+
+    def __init__(self) -> None:
+        self.state: dict[str, Any] | None = None
+
+    def apply(self, msg: dict[str, Any]) -> dict[str, Any]:
+        if msg["type"] == "state":
+            state = {k: v for k, v in msg.items() if k != "board"}
+            board = msg["board"]
+            state["board"] = {
+                "width": board["width"],
+                "height": board["height"],
+                "static": board["static"],
+                "public": {k: v for k, v in board["public"]},
+                "seat": {k: v for k, v in board["seat"]},
+            }
+            self.state = state
+            return state
+        assert msg["type"] == "diff", msg
+        assert self.state is not None and msg["base"] == self.state["rev"], (msg, self.state)
+        state = self.state
+        state.update(msg["fields"])
+        state["log"] = state["log"] + msg.get("log_add", [])
+        state["version"], state["rev"] = msg["version"], msg["rev"]
+        for name, change in msg.get("board", {}).items():
+            layer: dict[str, str] = state["board"][name]
+            for k in change.get("removed", []):
+                del layer[k]
+            layer.update(change.get("set", {}))
+            if "order" in change:
+                assert set(change["order"]) == set(layer), (name, change["order"], list(layer))
+                state["board"][name] = {k: layer[k] for k in change["order"]}
+        return state
+
+
+def board_of(state: dict[str, Any]) -> tuple[Any, ...]:
+    """A held board, order included (to compare a patched one with a snapshot)."""
+    b = state["board"]
+    return (
+        b["width"],
+        b["height"],
+        b["static"],
+        list(b["public"].items()),
+        list(b["seat"].items()),
+    )
+
+
+def svg_of(state: dict[str, Any]) -> str:
+    """The whole board a held state shows, as the HTTP API's ``svg`` (static layer apart)."""
+    b = state["board"]
+    if b["static"] is None:
+        return "".join(b["seat"].values())
+    return "".join(b["public"].values()) + "".join(b["seat"].values())

@@ -120,3 +120,43 @@ class SecretState(State):
                 text = self.action_to_string(a)
                 body.append(svg.actionable(svg.element("text", text, x=10, y=40 + 20 * i), text))
         return svg.document(200, 120, body)
+
+
+class LayeredState(SecretState):
+    """:class:`SecretState` drawn as DESIGN.md §3b's layers: a static frame, public
+    elements that change, come and go (the turn marker, the guess, the result), and a seat
+    layer with the seat's own card and its clickable moves, so every kind of diff occurs."""
+
+    def render_layers(self, seat: Player | None = None) -> svg.Layers:
+        view = self.observation(seat)
+        public = [
+            ("turn", svg.element("text", f"to move: {view['to_move']}", id="turn", x=10, y=100))
+        ]
+        if view["guess"] is not None:  # appears, and goes first: the order changes
+            public.insert(0, ("guess", svg.element("text", view["guess"], id="guess", x=100, y=20)))
+        if self.is_terminal():
+            public.append(
+                ("cards", svg.element("text", " ".join(view["cards"]), id="cards", x=10, y=60))
+            )
+        seat_layer = [
+            ("card", svg.element("text", f"card: {view['my_card'] or '?'}", id="card", x=10, y=20))
+        ]
+        if seat is not None and seat == self.current_player():
+            for i, a in enumerate(self.legal_actions()):
+                text = self.action_to_string(a)
+                shape = svg.element("text", text, x=10, y=40 + 20 * i)
+                seat_layer.append(
+                    (f"act-{i}", f'<g id="act-{i}">{svg.actionable(shape, text)}</g>')
+                )
+        frame = svg.element("rect", x=1, y=1, width=198, height=118, fill="none", stroke="#333")
+        return svg.Layers(200, 120, frame, tuple(public), tuple(seat_layer), title="layerduel")
+
+    def render_svg(self, seat: Player | None = None) -> str:
+        return self.render_layers(seat).compose()
+
+
+class LayeredGame(SecretGame):
+    name: ClassVar[str] = "layerduel"
+
+    def new_initial_state(self) -> LayeredState:
+        return LayeredState(self)

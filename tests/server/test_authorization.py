@@ -176,8 +176,8 @@ def ws(w: World, token: str | None) -> tuple[int, str | None]:
             json.dumps({"type": "move", "action": legal[0]["text"], "version": before})
         )
         reply = json.loads(sock.receive_text())
-    if reply.get("type") == "state":
-        assert reply["version"] > before and reply["seat"] == first["seat"]
+    if reply.get("type") == "diff":  # the move, pushed as what changed
+        assert reply["version"] > before and reply["base"] == first["rev"]
         return 200, f"seat={first['seat']}"
     assert w.version(w.a) == before
     return 400, reply["code"]

@@ -28,8 +28,15 @@ from fastapi.testclient import TestClient
 import motherlode
 from motherlode.core.protocol import Game, State
 from motherlode.games import registry
-from tests.server.helpers import auth, hello
-from tests.server.secret_game import CARDS, GEMS, SecretGame, SecretState
+from tests.server.helpers import Viewer, auth, hello
+from tests.server.secret_game import (
+    CARDS,
+    GEMS,
+    LayeredGame,
+    LayeredState,
+    SecretGame,
+    SecretState,
+)
 
 
 def _hidden_games() -> list[str]:
@@ -59,6 +66,7 @@ class LeakyGame(SecretGame):
 def _test_games(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setitem(registry(), "secretduel", SecretGame)
     monkeypatch.setitem(registry(), "leakyduel", LeakyGame)
+    monkeypatch.setitem(registry(), "layerduel", LayeredGame)
     yield
 
 
@@ -159,9 +167,12 @@ def find_leaks(game: Game, sent: dict[Any, list[str]], actions: list[str], seed:
     public = game.new_initial_state().render_svg(None)  # map labels and the like
     problems: list[str] = []
     for viewer, messages in sent.items():
+        pushes = Viewer()  # the WebSocket's snapshots and diffs, applied as a page does
         for text in messages:
             msg = json.loads(text)
-            if msg.get("type") != "state":
+            if msg.get("type") == "diff" or (msg.get("type") == "state" and "board" in msg):
+                msg = pushes.apply(msg)  # a diff is checked as the whole view it makes
+            elif msg.get("type") != "state":
                 continue
             state = states[msg["version"]]
             if msg["view"] != _normal(state.observation(viewer)):
@@ -235,9 +246,9 @@ def find_distinguishable(game: Game, actions: list[str], limit: int = 40) -> lis
     return problems
 
 
-@pytest.mark.parametrize("game", ["secretduel", *_hidden_games()])
+@pytest.mark.parametrize("game", ["secretduel", "layerduel", *_hidden_games()])
 def test_no_hidden_value_in_any_message_of_whole_games(client: TestClient, game: str) -> None:
-    games = 6 if game == "secretduel" else 1
+    games = 6 if game in ("secretduel", "layerduel") else 1
     for seed in range(games):
         g, sent, actions = play_and_collect(client, game, seed)
         mid = json.loads(sent[None][0])["match"]
@@ -250,7 +261,7 @@ def test_no_hidden_value_in_any_message_of_whole_games(client: TestClient, game:
 
 def test_hidden_log_entries_are_masked_per_seat(client: TestClient) -> None:
     _g, sent, actions = play_and_collect(client, "secretduel", 1)
-    last = {k: json.loads(v[-1]) for k, v in sent.items()}
+    last = {k: _held(v) for k, v in sent.items()}
     # the end: everything is revealed in the record, but each log keeps what was hidden
     assert actions[0].startswith("deal ") and actions[2].startswith("secret ")
     spectator_log = [e["text"] for e in last[None]["log"]]
@@ -279,6 +290,51 @@ def test_the_checker_catches_a_leaky_renderer(client: TestClient) -> None:
     assert any("sees" in p for p in leaks), leaks
     told = find_distinguishable(g, actions)
     assert any("tells it from" in p for p in told), told
+
+
+def _held(texts: list[str]) -> dict[str, Any]:
+    """What a page holds after the WebSocket pushes among ``texts``."""
+    viewer = Viewer()
+    for text in texts:
+        if _pushed(msg := json.loads(text)):
+            viewer.apply(msg)
+    assert viewer.state is not None
+    return viewer.state
+
+
+def _pushed(msg: dict[str, Any]) -> bool:
+    """A WebSocket push (a snapshot or a diff), not an HTTP answer."""
+    return msg.get("type") == "diff" or (msg.get("type") == "state" and "board" in msg)
+
+
+class LeakyLayeredState(LayeredState):
+    def render_layers(self, seat: int | None = None) -> Any:  # both hands, once P1 chose
+        layers = super().render_layers(seat)
+        if self.gem is None:
+            return layers
+        hands = " ".join(CARDS[c] for c in self.hands)
+        leak = ("leak", f'<text id="leak" x="0" y="0">{hands}</text>')
+        return type(layers)(
+            layers.width, layers.height, layers.static, (*layers.public, leak), layers.seat
+        )
+
+
+class LeakyLayeredGame(LayeredGame):
+    name = "leakylayers"
+
+    def new_initial_state(self) -> LeakyLayeredState:
+        return LeakyLayeredState(self)
+
+
+def test_the_checker_reads_the_diffs(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A leak that only a diff carries (a public element that appears after the first
+    decision) is found in the WebSocket's messages alone."""
+    monkeypatch.setitem(registry(), "leakylayers", LeakyLayeredGame)
+    g, sent, actions = play_and_collect(client, "leakylayers", 0)
+    pushed = {k: [t for t in v if _pushed(json.loads(t))] for k, v in sent.items()}
+    assert all(any('"type": "diff"' in t for t in v) for v in pushed.values())
+    leaks = find_leaks(g, pushed, actions, "-")
+    assert any("sees" in p for p in leaks), leaks
 
 
 def test_perfect_information_messages_never_carry_the_seed(client: TestClient) -> None:
@@ -356,14 +412,21 @@ def _refusals(state: State, viewer: int | None) -> list[Any]:
 
 
 def _send_refusals(
-    client: TestClient, mid: str, token: str | None, version: int, actions: list[Any],
-    mover: bool, legal: list[str], undo_allowed: bool,
+    client: TestClient,
+    mid: str,
+    token: str | None,
+    version: int,
+    actions: list[Any],
+    mover: bool,
+    legal: list[str],
+    undo_allowed: bool,
 ) -> list[str]:
     headers = auth(token) if token else {}
     replies = []
     for action in actions:
         r = client.post(
-            f"/api/matches/{mid}/move", json={"action": action, "version": version},
+            f"/api/matches/{mid}/move",
+            json={"action": action, "version": version},
             headers=headers,
         )
         assert r.status_code >= 400, (action, r.text)
@@ -371,7 +434,8 @@ def _send_refusals(
     if mover:  # a legal move at a stale version, and by a bad version type
         for v in (version - 1, version + 5, "x"):
             r = client.post(
-                f"/api/matches/{mid}/move", json={"action": legal[0], "version": v},
+                f"/api/matches/{mid}/move",
+                json={"action": legal[0], "version": v},
                 headers=headers,
             )
             assert r.status_code >= 400, r.text
@@ -383,8 +447,9 @@ def _send_refusals(
     with client.websocket_connect(f"/ws/{mid}") as ws:
         hello(ws, token)
         for i, action in enumerate(actions):
-            ws.send_text(json.dumps({"type": "move", "action": action, "version": version,
-                                     "id": i}))
+            ws.send_text(
+                json.dumps({"type": "move", "action": action, "version": version, "id": i})
+            )
             while True:
                 msg = json.loads(ws.receive_text())
                 if msg.get("id") == i:
@@ -423,7 +488,13 @@ def refusal_leaks(client: TestClient, game: str, seed: int, checkpoints: int = 3
             actions = _refusals(state, viewer)
             token = tokens[viewer] if viewer is not None else None
             asked = (
-                mid, token, rt.version, actions, viewer == mover, legal, rt.undo_allowed(viewer)
+                mid,
+                token,
+                rt.version,
+                actions,
+                viewer == mover,
+                legal,
+                rt.undo_allowed(viewer),
             )
             replies = _send_refusals(client, *asked)
             for text in replies:
@@ -447,7 +518,8 @@ def refusal_leaks(client: TestClient, game: str, seed: int, checkpoints: int = 3
             mine = client.get(f"/api/matches/{mid}", headers=auth(tokens[s["to_move"]])).json()
             choice = mine["legal"][rng.randrange(len(mine["legal"]))]["text"]
             r = client.post(
-                f"/api/matches/{mid}/move", json={"action": choice, "version": mine["version"]},
+                f"/api/matches/{mid}/move",
+                json={"action": choice, "version": mine["version"]},
                 headers=auth(tokens[s["to_move"]]),
             )
             assert r.status_code == 200, r.text

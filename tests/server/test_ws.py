@@ -9,7 +9,7 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from tests.server.helpers import create, hello
+from tests.server.helpers import Viewer, create, hello
 
 
 def recv(ws: Any) -> dict[str, Any]:
@@ -27,18 +27,20 @@ def until(ws: Any, pred: Any, limit: int = 500) -> dict[str, Any]:
 def test_a_whole_yukon_game_against_a_bot_over_the_websocket(client: TestClient) -> None:
     m = create(client, seats=["human", "greedy"])
     with client.websocket_connect(f"/ws/{m['id']}") as ws:
-        s = hello(ws, m["tokens"][0])
+        viewer = Viewer()
+        s = viewer.apply(hello(ws, m["tokens"][0]))
         moves = 0
         while not s["terminal"]:
-            if s["type"] == "state" and s["to_move"] == 0:
+            if s["to_move"] == 0:
                 ws.send_text(
                     json.dumps(
                         {"type": "move", "action": s["legal"][0]["text"], "version": s["version"]}
                     )
                 )
                 moves += 1
-            s = recv(ws)
-            assert s["type"] == "state", s
+            msg = recv(ws)
+            assert msg["type"] == "diff", msg  # after the snapshot, only what changed
+            s = viewer.apply(msg)
         assert moves > 5 and s["seed"] and s["outcome"]["scores"]
         assert [e["seat"] for e in s["log"]].count(1) > 5  # the bot moved by itself
 
@@ -57,8 +59,13 @@ def test_a_move_reaches_every_seat_and_spectator(client: TestClient) -> None:
         a.send_text(
             json.dumps({"type": "move", "action": sa["legal"][0]["text"], "version": sa["version"]})
         )
-        for ws in (a, b, watcher):
-            new = until(ws, lambda x: x["type"] == "state" and x["version"] > sa["version"])
+        for ws, first in ((a, sa), (b, sb), (watcher, sw)):
+            viewer = Viewer()
+            viewer.apply(first)
+            new = viewer.apply(recv(ws))  # (a diff: P2 took its seat, then the move)
+            while new["version"] == sa["version"]:
+                new = viewer.apply(recv(ws))
+            assert new["version"] > sa["version"]
             assert new["log"][sa["version"]]["text"] == sa["legal"][0]["text"]
 
 
@@ -71,6 +78,7 @@ def test_errors_are_codes_to_that_client_only_and_change_nothing(client: TestCli
         client.websocket_connect(f"/ws/{mid}") as watcher,
     ):
         sa, _sb = hello(a, m["tokens"][0]), hello(b, m["tokens"][1])
+        assert recv(a)["fields"]["players"][1]["joined"]  # P2 took its seat: a diff
         hello(watcher, None)
         v, text = sa["version"], sa["legal"][0]["text"]
         cases: list[tuple[Any, str, Any]] = [
@@ -137,5 +145,5 @@ def test_a_flooding_client_is_throttled_not_the_server(client: TestClient) -> No
         a.send_text(
             json.dumps({"type": "move", "action": sa["legal"][0]["text"], "version": sa["version"]})
         )
-        new = until(a, lambda x: x["type"] == "state")
-        assert new["version"] > sa["version"]
+        new = until(a, lambda x: x["type"] == "diff")
+        assert new["version"] > sa["version"] and new["base"] == sa["rev"]

@@ -11,20 +11,30 @@ Every element a legal action acts on carries ``data-action`` and a ``<title>``
 
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from html import escape
 from typing import Any
 
 
+@functools.cache
 def _attr_name(key: str) -> str:
     return key.rstrip("_").replace("_", "-")
 
 
+_SPECIAL = re.compile(r"[&<>\"']")
+
+
 def _fmt(v: Any) -> str:
+    # fast paths, byte for byte what escape(str(v)) gives: renderers call this per attribute
+    if type(v) is int:
+        return str(v)
     if isinstance(v, float):
         return f"{v:.2f}".rstrip("0").rstrip(".")
-    return escape(str(v), quote=True)
+    text = str(v)
+    return escape(text, quote=True) if _SPECIAL.search(text) else text
 
 
 def attrs(**kwargs: Any) -> str:

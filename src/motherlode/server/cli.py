@@ -113,6 +113,7 @@ def serve(
         "port": port,
         "log_level": log_level,
         "ws_max_size": WS_MAX_SIZE,
+        "ws_per_message_deflate": False,  # it would compress each shared push once per socket
         "ws_ping_interval": 20.0,
         "ws_ping_timeout": 20.0,
         "access_log": False,

@@ -7,21 +7,28 @@ log rows (event sourcing), drawing every chance outcome from the match's chance 
 draw is the logged one. The runtime in the server's memory is only a
 cache of that re-play (the "snapshot").
 
-What leaves the server for a seat is built here, by :meth:`MatchRuntime.payload`, from
-``observation(seat)``, ``render_svg(seat)`` and the log as that seat may see it; nothing
-else about the state. In a game with hidden information an entry of the log (a card
+What leaves the server for a seat is built here, by :meth:`MatchRuntime.frame` (the
+WebSocket's snapshots and diffs, server/push.py) and :meth:`MatchRuntime.payload` (the
+HTTP API), from ``observation(seat)``, ``render_layers(seat)`` and the log as that seat
+may see it; nothing else about the state. Each is built once per revision and viewer,
+whoever watches. In a game with hidden information an entry of the log (a card
 drawn into a hand, a secret choice) is shown to a seat only when that seat can tell it
 apart from the alternatives through its own observation (see :func:`visibility`).
 """
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import hashlib
 import json
 import logging
 import random
 import re
+import threading
+from collections import deque
 from collections.abc import Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,7 +43,10 @@ from motherlode.core.errors import (
 )
 from motherlode.core.narration import fold
 from motherlode.core.protocol import CHANCE, TERMINAL, Action, Game, Player, State
+from motherlode.core.svg import Layers, single_layer
+from motherlode.core.svg import document as svg_document
 from motherlode.server.bots import BotCaps
+from motherlode.server.push import BoardFrame, Frame, diff, next_revision, static_url
 
 log = logging.getLogger("motherlode.server")
 
@@ -218,6 +228,15 @@ def strip_actions(svg: str) -> str:
     return _DATA_ACTION.sub("", _ACTION_TITLE.sub(r"\1", svg))
 
 
+def _notice(err: Exception) -> str:
+    return (
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 600 60" width="600"'
+        ' height="60"><text x="10" y="35" font-size="16" fill="#a93226">'
+        f"the board cannot be drawn ({type(err).__name__}); the moves are listed"
+        "</text></svg>"
+    )
+
+
 def board_svg(state: State, seat: Player | None) -> str:
     """What a seat is shown of the board: ``render_svg(seat)``, clickable only for the seat
     to move; a renderer that fails gives a notice (logged), not a broken match page."""
@@ -225,12 +244,7 @@ def board_svg(state: State, seat: Player | None) -> str:
         svg = state.render_svg(seat)
     except Exception as err:
         log.exception("render_svg(%s) failed in %s", seat, state.game.name)
-        svg = (
-            '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 600 60" width="600"'
-            ' height="60"><text x="10" y="35" font-size="16" fill="#a93226">'
-            f"the board cannot be drawn ({type(err).__name__}); the moves are listed"
-            "</text></svg>"
-        )
+        svg = _notice(err)
     if seat is None or seat != state.current_player():
         svg = strip_actions(svg)
     return svg
@@ -260,6 +274,89 @@ def command_line(state: State, seat: Player, actions: Sequence[Action]) -> str:
         log.exception("describe() failed in %s", state.game.name)
         phrases = []
     return f"P{seat + 1} " + ", ".join(phrases) if phrases else f"P{seat + 1}: command"
+
+
+def is_single(layers: Layers) -> bool:
+    """Whether ``layers`` is the fallback of a game without layers (one seat element)."""
+    return layers.width == 0 and not layers.public and [k for k, _ in layers.seat] == ["board"]
+
+
+def board_layers(state: State, seat: Player | None) -> Layers:
+    """:func:`board_svg` as layers (``render_layers(seat)``): the seat layer clickable only
+    for the seat to move (public and static layers never are, DESIGN.md §3b); a renderer
+    that fails gives the notice as the single element."""
+    try:
+        layers = state.render_layers(seat)
+    except Exception as err:
+        log.exception("render_layers(%s) failed in %s", seat, state.game.name)
+        return single_layer(_notice(err))
+    if seat is None or seat != state.current_player():
+        stripped = tuple((k, strip_actions(markup)) for k, markup in layers.seat)
+        layers = Layers(
+            layers.width, layers.height, layers.static, layers.public, stripped, layers.title
+        )
+    return layers
+
+
+def layers_svg(layers: Layers) -> str:
+    """The whole board of ``layers`` as one SVG document."""
+    return layers.seat[0][1] if is_single(layers) else layers.compose()
+
+
+def static_svg(game: Game) -> str | None:
+    """The static layer of ``game``'s board as a standalone SVG document (what
+    :func:`motherlode.server.push.static_url` serves); ``None`` for a game without layers.
+    It depends on the config only, so any position draws it."""
+    state = game.new_initial_state()
+    layers = state.render_layers(None)
+    if is_single(layers):
+        return None
+    return svg_document(layers.width, layers.height, [layers.static])
+
+
+HISTORY = 4
+"""Revisions of a match whose frames are kept: a socket that last got one of them is sent
+a diff, one further behind a snapshot."""
+
+
+DRAWING = ThreadPoolExecutor(max_workers=2, thread_name_prefix="motherlode-draw")
+"""Where pushes are drawn and encoded: off the event loop, so that a big board (Eurorails'
+map) never stalls every other match's sockets while it is drawn."""
+
+
+def _done(value: Any) -> Future[Any]:
+    future: Future[Any] = Future()
+    future.set_result(value)
+    return future
+
+
+class Views:
+    """What a runtime has drawn and encoded for its viewers, by revision: the current one
+    and the frames of the few before it, to diff from. :meth:`clear` starts a new
+    revision: call it whenever anything a viewer is shown may have changed.
+
+    Every entry is keyed by its revision, so a drawing thread that finishes after the
+    match moved on stores only what was true at the revision it drew."""
+
+    def __init__(self) -> None:
+        self.rev = next_revision()
+        self.recent: deque[int] = deque([self.rev], maxlen=HISTORY)
+        self.frames: dict[tuple[int, Player | None], Frame] = {}
+        self.layers: dict[tuple[int, Player | None], Layers] = {}
+        self.texts: dict[Any, str] = {}
+        self.pushes: dict[Any, Future[tuple[int, str] | None]] = {}
+        self.lock = threading.Lock()
+        """Held while a frame is drawn: each (revision, seat) is drawn once."""
+
+    def clear(self) -> None:
+        self.rev = next_revision()
+        self.recent.append(self.rev)
+        keep = set(self.recent)
+        for key in [k for k in list(self.frames) if k[0] not in keep]:  # (one dict, shared
+            self.frames.pop(key, None)  # with drawing threads that may still add to it)
+        self.layers = {}
+        self.texts = {}
+        self.pushes = {}
 
 
 def bot_seed(seed: int, seat: int) -> int:
@@ -297,7 +394,7 @@ class MatchRuntime:
     version: int = 0
     """Rows in the database log, undo rows included: what a move must quote."""
     agents: dict[int, Agent] = field(default_factory=dict)
-    _cache: dict[Any, str] = field(default_factory=dict)
+    _cache: Views = field(default_factory=Views)
     _group: tuple[int, State, list[Action]] | None = field(default=None, init=False, repr=False)
     """While re-playing a command's rows: where it began, the state before it, its actions."""
 
@@ -623,18 +720,25 @@ class MatchRuntime:
         shown = view.get("scores")
         return list(shown) if isinstance(shown, list) else None
 
-    def payload(self, seat: Player | None) -> dict[str, Any]:
-        """Everything a seat (``None``: a spectator) receives about the match now."""
+    def layers(self, seat: Player | None) -> Layers:
+        """The board ``seat`` is shown now, drawn once per revision."""
+        key = (self._cache.rev, seat)
+        layers = self._cache.layers.get(key)
+        if layers is None:
+            layers = self._cache.layers[key] = board_layers(self.state, seat)
+        return layers
+
+    def fields(self, seat: Player | None) -> dict[str, Any]:
+        """Everything a seat (``None``: a spectator) is told about the match now but the
+        board."""
         state = self.state
         to_move = state.current_player()
         view = state.observation(seat)
-        svg = board_svg(state, seat)
         legal: list[dict[str, Any]] = []
         if seat is not None and seat == to_move:
             legal = [{"id": a, "text": state.action_to_string(a)} for a in state.legal_actions()]
         outcome = state.outcome()
         return {
-            "type": "state",
             "match": self.match_id,
             "game": self.game.name,
             "config": self.game.config.model_dump(mode="json"),
@@ -654,7 +758,6 @@ class MatchRuntime:
                 for s in self.seats
             ],
             "view": view,
-            "svg": svg,
             "legal": legal,
             "log": self.log_for(seat),
             "scores": self.scores_for(view),
@@ -667,8 +770,74 @@ class MatchRuntime:
             "seed": str(self.seed) if self.finished else None,
         }
 
+    def payload(self, seat: Player | None) -> dict[str, Any]:
+        """Everything a seat (``None``: a spectator) receives about the match now, the
+        board as one SVG (``svg``): the HTTP API's answer."""
+        fields = self.fields(seat)
+        return {"type": "state", **fields, "svg": layers_svg(self.layers(seat))}
+
     def payload_json(self, seat: Player | None) -> str:
-        key = ("payload", seat)
-        if key not in self._cache:
-            self._cache[key] = json.dumps(self.payload(seat), default=str)
-        return self._cache[key]
+        key = ("payload", self._cache.rev, seat)
+        text = self._cache.texts.get(key)
+        if text is None:
+            text = self._cache.texts[key] = json.dumps(self.payload(seat), default=str)
+        return text
+
+    # -- pushes (server/push.py) ------------------------------------------------------
+
+    @property
+    def rev(self) -> int:
+        """The current revision: what a viewer is shown changes only with it."""
+        return self._cache.rev
+
+    def frame(self, seat: Player | None) -> Frame:
+        """What ``seat`` is shown at the current revision (drawn once, whoever watches)."""
+        cache = self._cache
+        key = (cache.rev, seat)
+        with cache.lock:
+            frame = cache.frames.get(key)
+            if frame is None:
+                layers = self.layers(seat)
+                fields = json.loads(json.dumps(self.fields(seat), default=str))
+                if is_single(layers):
+                    board = BoardFrame(0, 0, None, (), layers.seat)
+                else:
+                    url = static_url(self.game)
+                    board = BoardFrame(layers.width, layers.height, url, layers.public, layers.seat)
+                frame = cache.frames[key] = Frame(cache.rev, self.version, fields, board)
+        return frame
+
+    def _still(self) -> MatchRuntime:
+        """A copy of this runtime as it is now, for a drawing thread: the loop replaces
+        the state at each move (never changes it) but extends the log and marks seats
+        joined in place, so those are copied. The views (keyed by revision) are shared."""
+        snap = copy.copy(self)
+        snap.entries = list(self.entries)
+        snap.seats = [dataclasses.replace(s) for s in self.seats]
+        snap._cache = copy.copy(self._cache)  # this revision's dicts, the same lock
+        return snap
+
+    def _encode(self, seat: Player | None, base: Frame | None) -> tuple[int, str]:
+        new = self.frame(seat)
+        msg = diff(base, new) if base is not None else None
+        return new.rev, json.dumps(new.snapshot() if msg is None else msg)
+
+    def push(self, seat: Player | None, last: int | None) -> Future[tuple[int, str] | None]:
+        """The push that brings a viewer of ``seat`` who last got revision ``last``
+        (``None``: nothing yet, or it asked for a snapshot) to the current one: a diff
+        from ``last`` while its frame is kept, else a snapshot; ``None`` when it is up to
+        date. Drawn and encoded once per (base, revision, seat), in :data:`DRAWING`, and
+        shared by every such socket (call it on the event loop)."""
+        cache = self._cache
+        if last == cache.rev:
+            return _done(None)
+        base = cache.frames.get((last, seat)) if last is not None else None
+        key = (None if base is None else base.rev, cache.rev, seat)
+        future = cache.pushes.get(key)
+        if future is None:
+            future = cache.pushes[key] = DRAWING.submit(self._still()._encode, seat, base)
+        return future
+
+    def message(self, seat: Player | None, last: int | None) -> tuple[int, str] | None:
+        """:meth:`push`, waited for (for tests and scripts, not the event loop)."""
+        return self.push(seat, last).result()

@@ -17,6 +17,7 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -72,31 +73,64 @@ class CreatedMatch:
     """The secret token of each human seat: shown once, stored only hashed."""
 
 
+Render = Callable[[int | None], "Future[tuple[int, str] | None]"]
+"""The push that brings a viewer from the revision it last got (``None``: none, or it
+asked for a snapshot) to the current one: ``(revision, text)``, or ``None`` if it is up
+to date, drawn off the loop (:meth:`MatchRuntime.push`)."""
+
+
 @dataclass(eq=False)
 class Subscriber:
-    """A connection watching a match: its state to send when it is next free, and replies.
+    """A connection watching a match: a one-slot mailbox for the board, and its replies.
 
-    The state is rendered when the connection is ready to send it, not when the match
-    changes: a client that reads slowly gets the newest state, never a queue of old ones,
-    and the server never renders a state nobody will read.
+    The push is built when the connection is ready to send it, not when the match
+    changes, from the revision this connection last got: a client that reads slowly gets
+    the newest state (a diff from what it has, or a snapshot when that is too old), never
+    a queue of old ones, and the server never builds a message nobody will read. Messages
+    are built once per (revision, seat) by the runtime and shared by every socket.
     """
 
     seat: Player | None
     send: Callable[[str], Awaitable[None]]
-    render: Callable[[], str] | None = None
+    render: Render | None = None
+    last_rev: int | None = None
+    """The revision this connection was last sent (``None``: it needs a snapshot)."""
+    source: Render | None = None
     outbox: collections.deque[str] = field(default_factory=collections.deque)
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     closed: bool = False
 
-    def push_state(self, render: Callable[[], str]) -> None:
-        self.render = render
+    def push_state(self, render: Render) -> None:
+        self.render = self.source = render
         self.wake.set()
+
+    def resync(self) -> None:
+        """Send a full snapshot next (the client asked: ``sync``)."""
+        self.last_rev = None
+        if self.source is not None:
+            self.push_state(self.source)
 
     def push(self, text: str) -> None:
         if len(self.outbox) > 64:  # a client that does not read its replies
             self.closed = True
         self.outbox.append(text)
         self.wake.set()
+
+    async def _build(self, render: Render) -> str | None:
+        try:
+            built = await asyncio.wrap_future(render(self.last_rev))
+        except Exception:  # a game bug: tell the client (never what), keep going
+            log.exception("cannot build a state message")
+            self.last_rev = None
+            return json.dumps(
+                ServerError(
+                    "internal", "the state cannot be shown (a server error, logged)"
+                ).as_dict()
+            )
+        if built is None:
+            return None
+        self.last_rev, text = built
+        return text
 
     async def writer(self) -> None:
         """Send what is queued, in order; a newer state replaces an unsent older one."""
@@ -107,15 +141,9 @@ class Subscriber:
             while self.outbox or self.render is not None:
                 if self.render is not None:
                     render, self.render = self.render, None
-                    try:
-                        text = render()
-                    except Exception:  # a game bug: tell the client (never what), keep going
-                        log.exception("cannot build a state message")
-                        text = json.dumps(
-                            ServerError(
-                                "internal", "the state cannot be shown (a server error, logged)"
-                            ).as_dict()
-                        )
+                    text = await self._build(render)
+                    if text is None:
+                        continue
                 else:
                     text = self.outbox.popleft()
                 await self.send(text)
@@ -381,6 +409,7 @@ class MatchService:
         if not rt.seats[cached[1]].joined:
             rt.seats[cached[1]].joined = True
             rt._cache.clear()
+            self._push(match_id)  # the others see the seat taken
         return cached[1]
 
     def join(self, match_id: str, seat: int) -> str:
@@ -580,13 +609,17 @@ class MatchService:
         """After a change: push the new state to every watcher; let a bot move (``bots``:
         unless another process made the change: the process that wrote a move drives the
         bot after it)."""
-        for sub in list(self.subscribers.get(match_id, ())):
-            sub.push_state(self._renderer(match_id, sub.seat))
+        self._push(match_id)
         if bots:
             self.kick_bots(match_id)
 
-    def _renderer(self, match_id: str, seat: Player | None) -> Callable[[], str]:
-        return lambda: self.runtime(match_id).payload_json(seat)
+    def _push(self, match_id: str) -> None:
+        """Tell every watcher of ``match_id`` that it has a newer state to fetch."""
+        for sub in list(self.subscribers.get(match_id, ())):
+            sub.push_state(self._renderer(match_id, sub.seat))
+
+    def _renderer(self, match_id: str, seat: Player | None) -> Render:
+        return lambda last: self.runtime(match_id).push(seat, last)
 
     # -- bots -----------------------------------------------------------------------
 

@@ -6,9 +6,15 @@ Protocol (JSON text frames):
   ``null``: a spectator). Then ``{"type": "move", "action": "c4" | 17, "version": 12}``,
   ``{"type": "undo", "version": 13}``, ``{"type": "sync"}``, ``{"type": "ping"}``; any
   message may carry an ``"id"``, echoed in the error that answers it.
-* server -> client: ``{"type": "state", ...}`` (the seat's whole view, after every
-  change, to everyone at once), ``{"type": "error", "code": ..., "message": ...}``,
-  ``{"type": "pong"}``.
+* server -> client: ``{"type": "state", ...}`` (a snapshot: the seat's whole view, on
+  connecting and after ``sync``, and to a client too far behind), ``{"type": "diff",
+  "base": R0, "rev": R1, ...}`` (what changed since the revision the client holds, after
+  every change, to everyone at once; server/push.py), ``{"type": "error", "code": ...,
+  "message": ...}``, ``{"type": "pong"}``.
+
+``GET /board/{game}/{digest}.svg`` serves the static layer a snapshot names (the board's
+printing: it depends on the game and its config only), cacheable for a year, with an
+ETag.
 
 Error codes: ``malformed``, ``message_too_large``, ``rate_limited``, ``invalid_token``,
 ``spectator``, ``not_your_turn``, ``invalid_move``, ``stale_state``, ``undo_not_allowed``,
@@ -25,11 +31,17 @@ import logging
 import time
 from typing import Any
 
-from fastapi import APIRouter, WebSocket
+from fastapi import APIRouter, Request, Response, WebSocket
+from sqlalchemy import select
+from sqlalchemy.orm import Session
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
+from motherlode.core.errors import MotherlodeError
+from motherlode.core.protocol import Game
+from motherlode.server.db import MatchRow
 from motherlode.server.deps import Service
-from motherlode.server.runtime import ServerError
+from motherlode.server.push import config_digest
+from motherlode.server.runtime import ServerError, static_svg
 from motherlode.server.service import MatchService, Subscriber
 
 log = logging.getLogger("motherlode.server")
@@ -106,6 +118,8 @@ class _Refused(Exception):
 async def ws_endpoint(websocket: WebSocket, match_id: str, service: Service) -> None:
     try:
         await _session(websocket, service, match_id)
+    except (WebSocketDisconnect, OSError):  # the client went away (uvicorn: an OSError)
+        return
     except Exception:  # a bug: logged, answered without its text (see app._unexpected)
         log.exception("unhandled error on the WebSocket of %s", match_id)
         if websocket.client_state == WebSocketState.CONNECTED:
@@ -173,7 +187,7 @@ async def _session(websocket: WebSocket, service: MatchService, match_id: str) -
                 break
             if not await throttle.admit(sub):
                 continue
-            reply = await _handle(service, match_id, seat, message.get("text"))
+            reply = await _handle(service, match_id, sub, message.get("text"))
             if reply is not None:
                 sub.push(json.dumps(reply))
     except WebSocketDisconnect:
@@ -204,10 +218,10 @@ def _parse(text: str | None) -> dict[str, Any]:
 
 
 async def _dispatch(
-    service: MatchService, match_id: str, seat: int | None, msg: dict[str, Any]
+    service: MatchService, match_id: str, sub: Subscriber, msg: dict[str, Any]
 ) -> dict[str, Any] | None:
     """Do what a message asks: ``None`` when its answer is the broadcast state."""
-    kind = msg.get("type")
+    kind, seat = msg.get("type"), sub.seat
     if kind == "move":
         if "action" not in msg and "command" not in msg:
             raise ServerError("malformed", "a move needs an 'action' (or a 'command')")
@@ -220,20 +234,22 @@ async def _dispatch(
         return None
     if kind == "ping":
         return {"type": "pong", "id": msg.get("id")}
-    if kind == "sync":
-        return json.loads(service.runtime(match_id).payload_json(seat))  # type: ignore[no-any-return]
+    if kind == "sync":  # a snapshot next, through the mailbox (so diffs follow from it)
+        service.runtime(match_id)
+        sub.resync()
+        return None
     raise ServerError("malformed", f"unknown message type {kind!r}")
 
 
 async def _handle(
-    service: MatchService, match_id: str, seat: int | None, text: str | None
+    service: MatchService, match_id: str, sub: Subscriber, text: str | None
 ) -> dict[str, Any] | None:
     """The answer to one client message (``None``: none beyond the broadcast)."""
     request_id: Any = None
     try:
         msg = _parse(text)
         request_id = msg.get("id")
-        return await _dispatch(service, match_id, seat, msg)
+        return await _dispatch(service, match_id, sub, msg)
     except ServerError as err:
         out = err.as_dict()
     except Exception:  # a bug: logged, answered without its text (see app._unexpected)
@@ -242,3 +258,52 @@ async def _handle(
     if request_id is not None:
         out["id"] = request_id
     return out
+
+
+# -- the static layer ------------------------------------------------------------------
+
+STATIC_CACHE = "public, max-age=31536000, immutable"
+"""The static layer of a (game, config) never changes: its URL holds the config's digest."""
+_statics: dict[str, str | None] = {}
+"""``"game/digest"`` -> the static layer's document, built once per process."""
+
+
+def _find_game(service: MatchService, name: str, digest: str) -> Game | None:
+    """The game behind a static layer's URL: a config this process has loaded, else one
+    of the stored matches of that game (another process may have made it)."""
+    for game in list(service.games.values()):
+        if game.name == name and config_digest(game) == digest:
+            return game
+    with Session(service.engine) as session:
+        configs = session.execute(
+            select(MatchRow.config).where(MatchRow.game == name).limit(500)
+        ).scalars()
+        for config in configs:
+            try:
+                game = service.game(name, config)
+            except MotherlodeError:  # a config an older version accepted: not this board
+                continue
+            if config_digest(game) == digest:
+                return game
+    return None
+
+
+@router.get("/board/{game}/{digest}.svg", include_in_schema=False)
+async def static_layer(game: str, digest: str, request: Request, service: Service) -> Response:
+    key = f"{game}/{digest}"
+    etag = f'"{digest}"'
+    if request.headers.get("if-none-match") == etag and _statics.get(key):
+        return Response(status_code=304, headers={"ETag": etag, "Cache-Control": STATIC_CACHE})
+    if key not in _statics:
+        found = _find_game(service, game, digest)
+        if found is None:
+            return Response("no such board", status_code=404, media_type="text/plain")
+        _statics[key] = static_svg(found)
+    text = _statics[key]
+    if text is None:
+        return Response("this game's board has no static layer", 404, media_type="text/plain")
+    return Response(
+        text,
+        media_type="image/svg+xml",
+        headers={"ETag": etag, "Cache-Control": STATIC_CACHE},
+    )

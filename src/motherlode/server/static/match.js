@@ -1,5 +1,9 @@
-/* motherlode match page: game-agnostic. The server sends the seat's whole view; a click on
-   any element with data-action (or on a move in the list) sends that action string. */
+/* motherlode match page: game-agnostic. The server sends the seat's whole view once (a
+   snapshot), then diffs: the fields that changed and the board's elements changed, added
+   or removed by id inside #layer-public / #layer-seat (server/push.py). The static layer
+   is fetched once from its cacheable URL. A click on any element with data-action (or on
+   a move in the list) sends that action string. After every board update the page
+   dispatches the event "motherlode:board" on the document (for zoom and the like). */
 (function () {
   "use strict";
   var root = document.getElementById("match");
@@ -14,8 +18,16 @@
   } else if (!watch) {
     try { token = localStorage.getItem(key); } catch (e) { token = null; }
   }
-  var $ = function (id) { return document.getElementById(id); };
+  var host = document.getElementById("board");
+  /* The page's own elements, never a board element that happens to share the id. */
+  var $ = function (id) {
+    var all = document.querySelectorAll('[id="' + id + '"]');
+    for (var i = 0; i < all.length; i++) { if (!host.contains(all[i])) { return all[i]; } }
+    return null;
+  };
   var state = null, ws = null, pending = false, retry = 500, seq = 0, msgTimer = null;
+  var SVGNS = "http://www.w3.org/2000/svg";
+  var layers = null; /* {public: {el, nodes: {id: node}}, seat: {...}} */
 
   function el(tag, cls, text) {
     var e = document.createElement(tag);
@@ -151,13 +163,87 @@
     });
   }
 
+  /* One element from its markup, parsed in its layer's namespace (SVG, or HTML for the
+     single-element fallback of a game without layers). */
+  function parse(container, markup) {
+    var tmp = container.namespaceURI === SVGNS ? document.createElementNS(SVGNS, "g") : document.createElement("div");
+    tmp.innerHTML = markup;
+    return tmp.firstElementChild || document.createTextNode("");
+  }
+  function setElement(layer, id, markup) {
+    var node = parse(layer.el, markup), old = layer.nodes[id];
+    if (old && old.parentNode) { old.parentNode.replaceChild(node, old); } else { layer.el.appendChild(node); }
+    layer.nodes[id] = node;
+  }
+  function fetchStatic(url, g) {
+    fetch(url).then(function (r) { return r.ok ? r.text() : ""; }).then(function (text) {
+      if (!text) { return; }
+      var doc = new DOMParser().parseFromString(text, "image/svg+xml");
+      g.innerHTML = "";
+      Array.prototype.forEach.call(doc.documentElement.childNodes, function (n) {
+        g.appendChild(document.importNode(n, true));
+      });
+      document.dispatchEvent(new CustomEvent("motherlode:board"));
+    });
+  }
+  /* A snapshot's board: the three layers built afresh (the static one kept when the page
+     already drew it, else fetched), every element filled in. */
+  function buildBoard(b) {
+    var svg = host.querySelector("svg");
+    var keep = b.width > 0 && layers === null && svg && svg.querySelector("#layer-static");
+    if (keep) {
+      svg.querySelector("#layer-public").innerHTML = ""; svg.querySelector("#layer-seat").innerHTML = "";
+    } else if (b.width > 0) {
+      var same = layers && layers.shape === b.width + "x" + b.height + " " + b.static;
+      var staticLayer = same ? host.querySelector("#layer-static") : null;
+      host.innerHTML = '<svg xmlns="' + SVGNS + '" viewBox="0 0 ' + b.width + " " + b.height + '" width="' + b.width +
+        '" height="' + b.height + '" font-family="Georgia, serif"><g id="layer-static"></g><g id="layer-public"></g><g id="layer-seat"></g></svg>';
+      if (staticLayer) { host.querySelector("#layer-static").replaceWith(staticLayer); }
+      else if (b.static) { fetchStatic(b.static, host.querySelector("#layer-static")); }
+    } else {
+      host.innerHTML = '<div id="layer-public"></div><div id="layer-seat"></div>';
+    }
+    layers = { shape: b.width + "x" + b.height + " " + b.static };
+    ["public", "seat"].forEach(function (name) {
+      var layer = layers[name] = { el: host.querySelector("#layer-" + name), nodes: {} };
+      b[name].forEach(function (pair) { setElement(layer, pair[0], pair[1]); });
+    });
+  }
+  /* A diff's change of one layer: removed, set (changed or new), then the new order. */
+  function patchLayer(layer, change) {
+    if (!change) { return; }
+    (change.removed || []).forEach(function (id) {
+      var node = layer.nodes[id];
+      if (node && node.parentNode) { node.parentNode.removeChild(node); }
+      delete layer.nodes[id];
+    });
+    var set = change.set || {};
+    Object.keys(set).forEach(function (id) { setElement(layer, id, set[id]); });
+    (change.order || []).forEach(function (id) { if (layer.nodes[id]) { layer.el.appendChild(layer.nodes[id]); } });
+  }
+  function snapshot(msg) {
+    buildBoard(msg.board);
+    delete msg.board;
+    render(msg);
+  }
+  function applyDiff(msg) {
+    if (!state || !layers || msg.base !== state.rev) { send({ type: "sync" }); return; }
+    var s = state;
+    Object.keys(msg.fields).forEach(function (k) { s[k] = msg.fields[k]; });
+    if (msg.log_add) { s.log = s.log.concat(msg.log_add); }
+    s.version = msg.version; s.rev = msg.rev;
+    var b = msg.board || {};
+    patchLayer(layers.public, b.public);
+    patchLayer(layers.seat, b.seat);
+    render(s);
+  }
+
   function render(s) {
     state = s; pending = false; root.classList.remove("pending");
     root.dataset.version = s.version; root.dataset.terminal = s.terminal;
-    $("board").innerHTML = s.svg;
     var mine = s.seat !== null && s.seat === s.to_move;
     root.classList.toggle("my-turn", mine);
-    focusable($("board"), mine);
+    focusable(host, mine);
     document.dispatchEvent(new CustomEvent("motherlode:board"));
     $("whoami").textContent = s.seat === null ? "spectator" : "you are " + who(s.seat);
     var turn;
@@ -220,7 +306,8 @@
     };
     ws.onmessage = function (ev) {
       var msg = JSON.parse(ev.data);
-      if (msg.type === "state") { render(msg); say(""); }
+      if (msg.type === "state") { snapshot(msg); say(""); }
+      else if (msg.type === "diff") { applyDiff(msg); say(""); }
       else if (msg.type === "error") {
         pending = false; root.classList.remove("pending");
         say(msg.code + ": " + msg.message);

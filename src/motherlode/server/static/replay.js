@@ -12,7 +12,7 @@
     document.querySelectorAll("#replay-log li").forEach(function (li) {
       li.classList.toggle("current", parseInt(li.dataset.n, 10) === n);
     });
-    var done = function (d) { cache[n] = d; if (parseInt(slider.value, 10) === n) { document.getElementById("board").innerHTML = d.svg; } };
+    var done = function (d) { cache[n] = d; if (parseInt(slider.value, 10) === n) { document.getElementById("board").innerHTML = d.svg; document.dispatchEvent(new CustomEvent("motherlode:board")); } };
     if (cache[n]) { done(cache[n]); return; }
     fetch("/api/matches/" + id + "/replay/" + n).then(function (r) { return r.json(); }).then(done);
   }

@@ -1,0 +1,157 @@
+"""What the WebSocket pushes: a full snapshot, then diffs from one revision to the next.
+
+A *frame* is everything one viewer (a seat, or ``None``: a spectator) is shown of a match
+at one revision: the payload's fields (whose turn, legal moves, the log as that viewer
+may read it ...) and the board as DESIGN.md §3b's layers. A revision changes whenever
+anything a viewer is shown may change (a move, an undo, a seat taken), so it is finer
+than the match's ``version``. Revisions are unique in the process (a runtime re-played
+after an eviction starts new ones), so a diff is only ever applied to what it was made
+from.
+
+Messages (JSON text frames, each encoded once per (revision, viewer) and shared by every
+socket of that viewer):
+
+* snapshot: ``{"type": "state", "rev": R, <fields>, "board": {"width", "height",
+  "static": URL or null, "public": [[id, markup], ...], "seat": [[id, markup], ...]}}``;
+  the static layer is fetched once from its URL (cacheable: it depends on the game and
+  its config only);
+* diff: ``{"type": "diff", "base": R0, "rev": R1, "version": V, "fields": {<changed
+  fields>}, "log_add": [<new log entries>] (when the log only grew), "board": {"public":
+  {"set": {id: markup}, "removed": [id], "order": [id]}, "seat": {...}}}``. A layer's
+  ``set`` holds its changed and new elements; ``order`` (the layer's ids, in drawing
+  order) is present only when ids came, went or moved.
+
+>>> a = Frame(1, 3, {"to_move": 0, "log": [1]}, BoardFrame(10, 10, None, (("x", "<a/>"),), ()))
+>>> b = Frame(2, 4, {"to_move": 1, "log": [1, 2]}, BoardFrame(10, 10, None, (("x", "<b/>"),), ()))
+>>> d = diff(a, b)
+>>> d["fields"], d["log_add"], d["board"]["public"]
+({'to_move': 1}, [2], {'set': {'x': '<b/>'}})
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from motherlode.core.protocol import Game
+
+_revisions = itertools.count(1)
+
+
+def next_revision() -> int:
+    """A revision number never used before in this process."""
+    return next(_revisions)
+
+
+def config_digest(game: Game) -> str:
+    """A short digest of the game's name and config: the static layer's cache key.
+
+    >>> import motherlode
+    >>> len(config_digest(motherlode.load("yukon")))
+    16
+    """
+    text = json.dumps([game.name, game.config.model_dump(mode="json")], sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def static_url(game: Game) -> str:
+    """Where a browser fetches (and caches) the game's static layer."""
+    return f"/board/{game.name}/{config_digest(game)}.svg"
+
+
+@dataclass(frozen=True)
+class BoardFrame:
+    """The board one viewer is shown: the static layer by URL (``None``: no static layer,
+    the single-element fallback), the public and seat elements in drawing order."""
+
+    width: float
+    height: float
+    static: str | None
+    public: tuple[tuple[str, str], ...]
+    seat: tuple[tuple[str, str], ...]
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "width": self.width,
+            "height": self.height,
+            "static": self.static,
+            "public": [list(p) for p in self.public],
+            "seat": [list(p) for p in self.seat],
+        }
+
+
+@dataclass(frozen=True)
+class Frame:
+    """What one viewer is shown at one revision."""
+
+    rev: int
+    version: int
+    fields: dict[str, Any]
+    """The payload's fields as JSON values (no ``type``; the board apart)."""
+    board: BoardFrame
+
+    def snapshot(self) -> dict[str, Any]:
+        return {"type": "state", "rev": self.rev, **self.fields, "board": self.board.as_json()}
+
+
+def layer_diff(
+    old: tuple[tuple[str, str], ...], new: tuple[tuple[str, str], ...]
+) -> dict[str, Any]:
+    """The change of one layer: elements set (changed or new), removed, and the new order
+    of ids when it is not the old one less the removed ones.
+
+    >>> layer_diff((("a", "1"), ("b", "2")), (("b", "3"), ("c", "4")))
+    {'set': {'b': '3', 'c': '4'}, 'removed': ['a'], 'order': ['b', 'c']}
+    >>> layer_diff((("a", "1"),), (("a", "1"),))
+    {}
+    """
+    before = dict(old)
+    after = dict(new)
+    out: dict[str, Any] = {}
+    changed = {k: v for k, v in new if before.get(k) != v}
+    if changed:
+        out["set"] = changed
+    removed = [k for k, _ in old if k not in after]
+    if removed:
+        out["removed"] = removed
+    order = [k for k, _ in new]
+    if order != [k for k, _ in old if k in after]:
+        out["order"] = order
+    return out
+
+
+def diff(old: Frame, new: Frame) -> dict[str, Any] | None:
+    """The diff message from ``old`` to ``new`` (the same viewer); ``None`` when only a
+    snapshot can say it (the board's size or static layer changed)."""
+    if (old.board.width, old.board.height, old.board.static) != (
+        new.board.width,
+        new.board.height,
+        new.board.static,
+    ):
+        return None
+    fields = {k: v for k, v in new.fields.items() if k != "log" and old.fields.get(k) != v}
+    fields.pop("version", None)
+    out: dict[str, Any] = {
+        "type": "diff",
+        "base": old.rev,
+        "rev": new.rev,
+        "version": new.version,
+        "fields": fields,
+    }
+    old_log, new_log = old.fields.get("log", []), new.fields.get("log", [])
+    if new_log != old_log:
+        if new_log[: len(old_log)] == old_log:
+            out["log_add"] = new_log[len(old_log) :]
+        else:
+            fields["log"] = new_log
+    board: dict[str, Any] = {}
+    for name in ("public", "seat"):
+        change = layer_diff(getattr(old.board, name), getattr(new.board, name))
+        if change:
+            board[name] = change
+    if board:
+        out["board"] = board
+    return out

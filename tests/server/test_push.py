@@ -1,0 +1,259 @@
+"""The WebSocket's pushes (server/push.py): a snapshot, then diffs that rebuild it exactly.
+
+A client that applies the diffs (tests/server/helpers.py's :class:`Viewer`, written apart
+from the server like match.js) must hold, after every move of whole games of every game,
+exactly what a fresh snapshot shows; every message is built once per (revision, viewer)
+whoever watches; a socket that reads slowly skips to the newest state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+import motherlode
+from motherlode.core.protocol import State
+from motherlode.games import registry
+from motherlode.server.db import make_engine, migrate
+from motherlode.server.push import config_digest, static_url
+from motherlode.server.service import MatchService, SeatRequest, Subscriber
+from tests.server.helpers import Viewer, auth, board_of, hello, svg_of
+from tests.server.secret_game import LayeredGame, SecretGame
+from tests.server.test_leaks import _short_config
+
+
+@pytest.fixture(autouse=True)
+def _test_games(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setitem(registry(), "secretduel", SecretGame)
+    monkeypatch.setitem(registry(), "layerduel", LayeredGame)
+    yield
+
+
+def _snapshot(client: TestClient, mid: str, token: str | None) -> dict[str, Any]:
+    """What a client connecting now is sent first."""
+    with client.websocket_connect(f"/ws/{mid}") as ws:
+        return Viewer().apply(hello(ws, token))
+
+
+def _catch_up(ws: Any, viewer: Viewer, rev: int) -> int:
+    """Apply what ``ws`` was pushed until it holds revision ``rev``: the messages read."""
+    count = 0
+    while viewer.state is None or viewer.state["rev"] != rev:
+        msg = json.loads(ws.receive_text())
+        assert msg["type"] == "diff", msg
+        viewer.apply(msg)
+        count += 1
+    return count
+
+
+STEPS = {"eurorails": 16, "eldorado": 30}
+"""Moves checked in the long games (time); the others are played to their end."""
+GAMES = ["layerduel", "secretduel", "yukon", "chinagold", "eldorado", "eureka", "eurorails"]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_applied_diffs_equal_a_fresh_snapshot_after_every_move(
+    client: TestClient, game: str
+) -> None:
+    config = _short_config(game)
+    n = motherlode.load(game, **config).num_players
+    r = client.post(
+        "/api/matches", json={"game": game, "config": config, "seats": [{"kind": "human"}] * n}
+    )
+    assert r.status_code == 201, r.text
+    mid = r.json()["id"]
+    tokens: dict[int | None, str | None] = {s["seat"]: s["token"] for s in r.json()["seats"]}
+    tokens[None] = None
+    service = client.app.state.service  # type: ignore[attr-defined]
+    rng = random.Random(5)
+    viewers = {k: Viewer() for k in tokens}
+    sockets = {k: client.websocket_connect(f"/ws/{mid}") for k in tokens}
+    diffs = 0
+    try:
+        for k, ws in sockets.items():
+            ws.__enter__()
+            viewers[k].apply(hello(ws, tokens[k]))
+        for _ in range(STEPS.get(game, 60)):
+            rt = service.runtime(mid)
+            for k, ws in sockets.items():
+                diffs += _catch_up(ws, viewers[k], rt.rev)
+                fresh = _snapshot(client, mid, tokens[k])
+                held = viewers[k].state
+                assert held is not None
+                assert board_of(held) == board_of(fresh)
+                assert held == fresh
+                http = client.get(
+                    f"/api/matches/{mid}", headers=auth(tokens[k]) if tokens[k] else {}
+                ).json()
+                if held["board"]["static"] is None:
+                    assert svg_of(held) == http["svg"]
+                assert {f: held[f] for f in http if f != "svg"} == {
+                    f: v for f, v in http.items() if f != "svg"
+                }
+            if held["terminal"]:
+                break
+            seat = held["to_move"]
+            legal = viewers[seat].state["legal"]  # type: ignore[index]
+            token = tokens[seat]
+            assert token is not None
+            r = client.post(
+                f"/api/matches/{mid}/move",
+                json={"action": rng.choice(legal)["text"], "version": held["version"]},
+                headers=auth(token),
+            )
+            assert r.status_code == 200, r.text
+    finally:
+        for ws in sockets.values():
+            ws.__exit__(None, None, None)
+    assert diffs >= 2 * (n + 1)  # the checks above saw real diffs, to every viewer
+    assert held["terminal"] or game in STEPS
+
+
+def test_a_layered_board_sends_only_the_elements_that_changed(client: TestClient) -> None:
+    r = client.post("/api/matches", json={"game": "layerduel", "seats": [{"kind": "human"}] * 2})
+    mid, tokens = r.json()["id"], {s["seat"]: s["token"] for s in r.json()["seats"]}
+    with client.websocket_connect(f"/ws/{mid}") as a, client.websocket_connect(f"/ws/{mid}") as w:
+        first = hello(a, tokens[0])
+        hello(w, None)
+        assert first["board"]["static"] == static_url(motherlode.load("layerduel"))
+        assert [k for k, _ in first["board"]["seat"]] == ["card", "act-0", "act-1", "act-2"]
+        r = client.post(
+            f"/api/matches/{mid}/move",
+            json={"action": "secret RUBY", "version": first["version"]},
+            headers=auth(tokens[0]),
+        )
+        assert r.status_code == 200
+        mine, spectator = json.loads(a.receive_text()), json.loads(w.receive_text())
+    assert mine["type"] == spectator["type"] == "diff"
+    # P1's clickable moves went; its card stayed, so it is not sent again
+    assert mine["board"]["seat"] == {"removed": ["act-0", "act-1", "act-2"]}
+    assert mine["board"]["public"] == {
+        "set": {"turn": '<text id="turn" x="10" y="100">to move: 1</text>'}
+    }
+    assert spectator["board"] == {"public": mine["board"]["public"]}
+    assert mine["fields"]["to_move"] == 1 and mine["fields"]["legal"] == []
+    assert "RUBY" not in json.dumps(spectator) and len(mine["log_add"]) == 1
+    assert "view" not in spectator["fields"] or spectator["fields"]["view"]["gem"] is None
+
+
+def test_the_static_layer_is_one_cacheable_url(client: TestClient) -> None:
+    game = motherlode.load("layerduel")
+    client.post("/api/matches", json={"game": "layerduel", "seats": [{"kind": "human"}] * 2})
+    r = client.get(static_url(game))
+    assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
+    assert r.headers["cache-control"] == "public, max-age=31536000, immutable"
+    assert r.headers["etag"] == f'"{config_digest(game)}"'
+    assert r.text.startswith("<svg") and '<rect x="1" y="1"' in r.text and "card" not in r.text
+    again = client.get(static_url(game), headers={"If-None-Match": r.headers["etag"]})
+    assert again.status_code == 304 and again.content == b""
+    assert client.get("/board/layerduel/0123456789abcdef.svg").status_code == 404
+    # a game without layers has no static layer: its snapshot names none
+    yukon = motherlode.load("yukon")
+    client.post("/api/matches", json={"game": "yukon", "seats": [{"kind": "human"}] * 2})
+    assert client.get(static_url(yukon)).status_code == 404
+
+
+def _service(tmp_path: Path) -> tuple[MatchService, str]:
+    engine = make_engine(str(tmp_path / "push.db"))
+    migrate(engine)
+    service = MatchService(engine)
+    created = service.create_match("layerduel", {}, [SeatRequest(), SeatRequest()])
+    return service, created.id
+
+
+def test_each_message_is_drawn_and_encoded_once_per_revision_and_seat(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    service, mid = _service(tmp_path)
+    drawn: list[int | None] = []
+    cls = type(service.runtime(mid).state)
+    original = cls.render_layers
+
+    def counting(self: State, seat: int | None = None) -> Any:
+        drawn.append(seat)
+        return original(self, seat)
+
+    monkeypatch.setattr(cls, "render_layers", counting)
+
+    async def run() -> list[list[str]]:
+        sent: list[list[str]] = [[] for _ in range(7)]
+        seats = [0, 0, 1, None, None, None, None]  # two tabs of P1, P2, four spectators
+        subs = []
+        for i, seat in enumerate(seats):
+
+            async def send(text: str, i: int = i) -> None:
+                sent[i].append(text)
+
+            sub = Subscriber(seat, send)
+            subs.append(asyncio.create_task(sub.writer()))
+            service.subscribe(mid, sub)
+        await asyncio.sleep(0.05)
+        rt = service.runtime(mid)
+        await service.move(mid, 0, "secret JADE", rt.version)
+        await asyncio.sleep(0.05)
+        for task in subs:
+            task.cancel()
+        return sent
+
+    sent = asyncio.run(run())
+    assert sorted(drawn, key=str) == sorted([0, 1, None] * 2, key=str)  # 3 viewers, 2 revisions
+    assert all(len(s) == 2 for s in sent)
+    assert sent[0][0] is sent[1][0] and sent[0][1] is sent[1][1]  # one text for both tabs
+    assert all(s[1] is sent[3][1] for s in sent[3:])  # and one for all spectators
+    assert json.loads(sent[3][1])["type"] == "diff"
+
+
+def test_a_slow_socket_skips_to_the_newest_state(tmp_path: Path) -> None:
+    service, mid = _service(tmp_path)
+    release = asyncio.Event()
+    got: list[dict[str, Any]] = []
+
+    async def slow_send(text: str) -> None:
+        got.append(json.loads(text))
+        if len(got) == 1:
+            await release.wait()  # stuck on its first message while the match moves on
+
+    async def run() -> None:
+        sub = Subscriber(None, slow_send)
+        task = asyncio.create_task(sub.writer())
+        service.subscribe(mid, sub)
+        await asyncio.sleep(0.02)
+        rt = service.runtime(mid)
+        await service.move(mid, 0, "secret JADE", rt.version)
+        rt.rev  # noqa: B018
+        await asyncio.sleep(0.02)
+        await service.move(mid, 1, "guess RUBY", rt.version)
+        await asyncio.sleep(0.02)
+        release.set()
+        await asyncio.sleep(0.05)
+        task.cancel()
+
+    asyncio.run(run())
+    rt = service.runtime(mid)
+    # the snapshot it was stuck on, then one message to the end: never the middle state
+    assert [m["type"] for m in got] == ["state", "diff"]
+    assert got[1]["base"] == got[0]["rev"] and got[1]["rev"] == rt.rev
+    viewer = Viewer()
+    viewer.apply(got[0])
+    final = viewer.apply(got[1])
+    assert final["terminal"] and final["board"]["public"]["guess"].endswith(">RUBY</text>")
+
+
+def test_a_socket_too_far_behind_gets_a_snapshot(tmp_path: Path) -> None:
+    service, mid = _service(tmp_path)
+    rt = service.runtime(mid)
+    old = rt.message(None, None)
+    assert old is not None
+    for _ in range(5):  # more revisions than are kept (runtime.HISTORY)
+        rt._cache.clear()
+        rt.message(None, rt.rev)
+    behind = rt.message(None, old[0])
+    assert behind is not None and json.loads(behind[1])["type"] == "state"
+    assert rt.message(None, rt.rev) is None  # up to date: nothing to send
