@@ -1,4 +1,4 @@
-"""The blocking rule's answers kept from build to build (``_cut``, see
+"""The blocking rule's answers kept from build to build (``_cut_cache``, see
 ``BlockingRules._blocks``) against the check from scratch: the same legal builds and the
 same blocked seat, in walled random positions moved on by legal builds and floods, and in
 whole random games, for every player count.
@@ -52,12 +52,12 @@ def same_blocking(s: EurorailsState, rng: random.Random, sample: int) -> None:
 
 
 def same_kept(s: EurorailsState, rng: random.Random, sample: int) -> None:
-    """Up to ``sample`` of the per-seat answers kept in ``_cut`` for a free segment, asked
+    """Up to ``sample`` of the per-seat answers kept in ``_cut_cache`` for a free segment, asked
     again: the same as from scratch (a kept path whose segment was built since must not
     answer)."""
     ref = fresh(s)
     b = s.game.board
-    keys = [k for k in s._cut if k >= 0 and s.edge_owner[k // 8] < 0]
+    keys = [k for k in s._cut_cache if k >= 0 and s.edge_owner[k // 8] < 0]
     for key in rng.sample(keys, min(sample, len(keys))):
         e, q = divmod(key, 8)
         p = (q + 1) % s.game.num_players

@@ -557,7 +557,7 @@ class State(ABC):
     def is_terminal(self) -> bool:
         return self.current_player() == TERMINAL
 
-    _legal_memo: tuple[int, list[Action]] | None = None
+    _legal_cache: tuple[int, list[Action]] | None = None
     """The move number and the list that :meth:`legal_actions` last returned: what
     :meth:`apply_action` checks against at the same move instead of computing it again. An
     action missing from it (a caller may have taken some out) gets the full check."""
@@ -567,7 +567,7 @@ class State(ABC):
         if self.current_player() < 0:
             return []
         legal = self._legal_actions()
-        self._legal_memo = (len(self._history), legal)
+        self._legal_cache = (len(self._history), legal)
         return legal
 
     def _is_chance_outcome(self, action: Action) -> bool:
@@ -672,7 +672,7 @@ class State(ABC):
             raise IllegalActionError(
                 f"{name}: action {action} after the game ended", position=self.serialize()
             )
-        memo = self._legal_memo
+        memo = self._legal_cache
         if player == CHANCE:
             if not self._is_chance_outcome(action):
                 raise IllegalActionError(
@@ -682,7 +682,7 @@ class State(ABC):
         elif memo is not None and memo[0] == len(self._history):
             # legal_actions() was asked here: its answer, not a second computation
             if action not in memo[1]:
-                self._legal_memo = None
+                self._legal_cache = None
                 self.apply_action(action)  # the full check, to explain the refusal
                 return
         elif action not in self._legal_actions():

@@ -23,6 +23,7 @@ from motherlode.games.eurorails.board import (
 )
 from motherlode.games.eurorails.config import EurorailsConfig
 from motherlode.games.eurorails.constants import (
+    CHANNEL,
     CIRCUS_CITIES,
     CIRCUS_DIVISOR,
     CIRCUS_PAY,
@@ -224,6 +225,19 @@ class GameBase(Game):
         self.limited: tuple[bool, ...] = tuple(
             b.link_at[m] >= 0 or b.city_of[m] >= 0 for m in range(n)
         )
+        # per milepost: the mileposts whose city and port limits track there may change
+        # (its city's, its link's ends, every English Channel port for a Channel line)
+        channel = tuple(x for link in b.links if link.sea == CHANNEL for x in link.ends)
+        group: list[tuple[int, ...]] = []
+        for m in range(n):
+            c, k = b.city_of[m], b.link_at[m]
+            near: set[int] = set(b.city_posts[c]) if c >= 0 else set()
+            if k >= 0:
+                near.update(b.links[k].ends)
+                if b.links[k].sea == CHANNEL:
+                    near.update(channel)
+            group.append(tuple(sorted(near)))
+        self.limit_group: tuple[tuple[int, ...], ...] = tuple(group)
 
 
 class StateBase(State):
@@ -276,8 +290,10 @@ class StateBase(State):
         self.touch: list[list[int]] = [[0] * b.n for _ in range(n)]
         self.net: list[set[int]] = [set() for _ in range(n)]
         self._present: dict[int, list[int]] = {}
-        self._free: dict[int, int] = {}  # city -> its unbuilt segments (as _present)
-        self._limits: dict[int, bool] = {}  # building.BuildingRules._build_actions
+        self._free_cache: dict[int, int] = {}  # city -> its unbuilt segments (as _present)
+        # building.BuildingRules._build_actions: milepost -> (seat, Freights only) -> a city
+        # or port limit refuses building there (cleared with the milepost's limit_group)
+        self._limits_cache: dict[int, dict[int, bool]] = {}
         # blocking-check cache until the next change of track: edge*8+p -> blocked seat or
         # -1; -1-q -> 1 when q's available graph connects all major cities, else 0
         self._reach: dict[int, int] = {}
@@ -285,8 +301,8 @@ class StateBase(State):
         # the blocking rule's per-seat answers that last from build to build (see
         # blocking.BlockingRules._blocks): edge*8+q -> an answer (bool) or the edges of a
         # path that joins the edge's ends without it; shared with clones until written
-        self._cut: dict[int, bool | tuple[int, ...]] = {}
-        self._cut_own = True
+        self._cut_cache: dict[int, bool | tuple[int, ...]] = {}
+        self._owns_cut_cache = True
         # The Circus: the cities where the Circus chips stand (the others are on trains)
         self.circus_at = [b.city_index(c) for c in CIRCUS_CITIES] if cfg.circus else []
         # Mercy, Borrowing: what each seat owes the bank (twice the loan)
@@ -333,12 +349,12 @@ class StateBase(State):
         new.touch = [list(x) for x in self.touch]
         new.net = [set(x) for x in self.net]
         new._present = dict(self._present)
-        new._free = {}  # caches that the next build clears anyway: not copied
-        new._limits = {}
+        new._free_cache = {}  # caches that the next build clears anyway: not copied
+        new._limits_cache = {}
         new._reach = dict(self._reach)
         new._linked = list(self._linked)
-        new._cut = self._cut  # copied on the first write (_cut_store)
-        new._cut_own = self._cut_own = False
+        new._cut_cache = self._cut_cache  # copied on the first write (_keep)
+        new._owns_cut_cache = self._owns_cut_cache = False
         new.circus_at = list(self.circus_at)
         new.debt = list(self.debt)
         new.late = [list(x) for x in self.late]
@@ -381,8 +397,8 @@ class StateBase(State):
                     self.touch[o][p] += 1
         self.net = [{m for m, c in enumerate(tp) if c} for tp in self.touch]
         self._present = {}
-        self._free = {}
-        self._limits = {}
+        self._free_cache = {}
+        self._limits_cache = {}
         self._reach = {}
         self._linked = [0] * n
         self._cut_reset()
@@ -399,19 +415,23 @@ class StateBase(State):
     def _cut_reset(self) -> None:
         """Forget the blocking rule's lasting answers: track came back (a flood) or changed
         owner (a trade)."""
-        self._cut = {}
-        self._cut_own = True
+        self._cut_cache = {}
+        self._owns_cut_cache = True
 
     def _touch(self, p: int, m: int, delta: int) -> None:
         g = self.game
         if g.limited[m]:  # a city or a ferry port / Chunnel end
-            self._limits.clear()
-            if g.board.city_of[m] >= 0:
-                self._present.clear()
-                self._free.clear()
+            limits = self._limits_cache
+            if limits:
+                for x in g.limit_group[m]:
+                    limits.pop(x, None)
+            c = g.board.city_of[m]
+            if c >= 0:
+                self._present.pop(c, None)
+                self._free_cache.pop(c, None)
         if self._reach:
             self._reach.clear()
-        if delta < 0 and self._cut:
+        if delta < 0 and self._cut_cache:
             self._cut_reset()
         self.touch[p][m] += delta
         if self.touch[p][m] > 0:

@@ -272,20 +272,20 @@ class BlockingRules(StateBase):
         """Would ``p`` building edge ``e`` (and, when ``k >= 0``, taking the last place on
         link ``k``) disconnect the major cities in ``q``'s available graph?
 
-        Between two resets of ``_cut`` (a flood, a trade) q's graph only loses edges (a
+        Between two resets of ``_cut_cache`` (a flood, a trade) q's graph only loses edges (a
         build by another seat, the ports of a line that fills up without q), and every build
         is legal, so keeps q's major cities joined. So an answer found by cutting q's graph
         (``e`` a bridge with major cities on both sides: blocks; one side without any, or q
         not connected: does not) stays true for as long as ``e`` is free; a "does not block"
         found by a path joining ``e``'s ends without it stays true while that path's edges
-        are all still in q's graph (:meth:`_still_open`). Both are kept in ``_cut`` (shared
+        are all still in q's graph (:meth:`_still_open`). Both are kept in ``_cut_cache`` (shared
         with clones until written)."""
         if k >= 0:
             return self._fill_blocks(q, p, e, k, keep=True)
         if not self._edge_open(q, e):
             return False
         key = e * 8 + q
-        hit = self._cut.get(key)
+        hit = self._cut_cache.get(key)
         if hit is not None:
             if hit is True or hit is False:
                 return hit
@@ -308,7 +308,7 @@ class BlockingRules(StateBase):
         return True
 
     def _blocks_reference(self, q: int, p: int, e: int, a: int, to: int, k: int) -> bool:
-        """:meth:`_blocks` computed from scratch, without ``_cut`` (the tests' reference)."""
+        """:meth:`_blocks` computed from scratch, without ``_cut_cache`` (the tests' reference)."""
         if k >= 0:
             return self._fill_blocks(q, p, e, k)
         if not self._edge_open(q, e):
@@ -320,7 +320,7 @@ class BlockingRules(StateBase):
     ) -> tuple[set[int] | None, tuple[int, ...]]:
         """:meth:`_split` of mileposts ``a`` and ``c``, and when they are connected the
         lattice edges of a path joining them (its other steps are ferry lines, the Chunnel
-        and major cities' joins, which last until ``_cut`` is reset)."""
+        and major cities' joins, which last until ``_cut_cache`` is reset)."""
         g = self.game
         adj, joined, owner, internal = g.adj, g.joined, self.edge_owner, g.board.edge_internal
         from_a: dict[int, tuple[int, int]] = {a: (-1, -1)}  # milepost -> (previous, edge)
@@ -367,7 +367,7 @@ class BlockingRules(StateBase):
 
     def _fill_search(self, q: int, p: int, e: int, k: int, keep: bool) -> bool:
         """:meth:`_fill_blocks` by a search of ``q``'s whole graph with ``e`` built and
-        link ``k`` full. With ``keep``, the answer lasts in ``_cut`` as :meth:`_blocks`'
+        link ``k`` full. With ``keep``, the answer lasts in ``_cut_cache`` as :meth:`_blocks`'
         do: "blocks" until a reset, "does not" while the lattice edges of the search's tree
         (which joins the major cities without ``e`` or ``k``'s ports) are still in q's graph."""
         tree: list[int] = []
@@ -383,11 +383,11 @@ class BlockingRules(StateBase):
         return not joined
 
     def _keep(self, key: int, answer: bool | tuple[int, ...]) -> None:
-        """Keep a lasting answer in ``_cut`` (copying it first if a clone shares it)."""
-        if not self._cut_own:
-            self._cut = dict(self._cut)
-            self._cut_own = True
-        self._cut[key] = answer
+        """Keep a lasting answer in ``_cut_cache`` (copying it first if a clone shares it)."""
+        if not self._owns_cut_cache:
+            self._cut_cache = dict(self._cut_cache)
+            self._owns_cut_cache = True
+        self._cut_cache[key] = answer
 
     def _fill_blocks(self, q: int, p: int, e: int, k: int, keep: bool = False) -> bool:
         """Would ``p`` taking the last place on link ``k`` (by building ``e`` to one of its
@@ -397,7 +397,7 @@ class BlockingRules(StateBase):
         them decides; otherwise a search of the whole graph does."""
         key = -1 - (k * 8 + q)
         if keep:  # an answer kept since an earlier build (see _fill_search)
-            hit = self._cut.get(key)
+            hit = self._cut_cache.get(key)
             if hit is True or hit is False:
                 return hit
             if isinstance(hit, tuple) and self._still_open(q, hit):

@@ -150,7 +150,7 @@ class BuildingRules(BlockingRules, EventRules):
 
     def _free_edges(self, c: int) -> int:
         """The unbuilt segments out of city ``c`` (cached with :meth:`present_at`)."""
-        free = self._free.get(c)
+        free = self._free_cache.get(c)
         if free is None:
             owner = self.edge_owner
             free = sum(
@@ -159,7 +159,7 @@ class BuildingRules(BlockingRules, EventRules):
                 for _, e, _ in self.game.build_out[m]
                 if owner[e] < 0
             )
-            self._free[c] = free
+            self._free_cache[c] = free
         return free
 
     def build_cost(self, p: int, a: int, d: int) -> int:
@@ -203,16 +203,18 @@ class BuildingRules(BlockingRules, EventRules):
         limited = g.limited
         tri = g.tri
         build_out = g.build_out
-        # milepost -> a city or port limit refuses p there, kept until track at a city or
-        # port changes (``_touch``); the key holds p and whether p's trains are all Freights
-        refused = self._limits
+        # milepost -> a city or port limit refuses p there, kept until track changes at that
+        # city or port (``_touch``); the inner key: p and whether p's trains are all Freights
+        refused = self._limits_cache
         tag = p * 2 + self.freight_only(p)
 
         def limit(m: int) -> bool:
-            key = m * 16 + tag
-            no = refused.get(key)
+            at = refused.get(m)
+            if at is None:
+                at = refused[m] = {}
+            no = at.get(tag)
             if no is None:
-                no = refused[key] = self._limit_refusal(p, m, -1, -1) is not None
+                no = at[tag] = self._limit_refusal(p, m, -1, -1) is not None
             return no
 
         out: list[int] = []
