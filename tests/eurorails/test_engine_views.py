@@ -6,7 +6,7 @@ import json
 import random
 
 import pytest
-from tests.eurorails.helpers import city, lay, path, place, set_turn, standard
+from tests.eurorails.helpers import city, lay, nm, path, place, set_turn, standard
 
 from motherlode.core.agent import RandomAgent
 from motherlode.core.errors import IllegalActionError, NotationError
@@ -36,7 +36,9 @@ def test_action_notation_round_trips_and_names_cities() -> None:
     paris = b.city_posts[b.city_index("Paris")]
     nb = next(b.nb[paris[1] * 6 + d] for d in range(6) if b.nb[paris[1] * 6 + d] not in paris)
     d = [b.nb[nb * 6 + k] for k in range(6)].index(paris[1])
-    assert s.action_to_string(nb * 6 + d) == f"build {nb}>{paris[1]} (Paris)"
+    assert s.action_to_string(nb * 6 + d) == "build AC37>Paris-E"
+    assert (nm(s, nb), nm(s, paris[1])) == ("AC37", "Paris-E")
+    assert s.string_to_action(f"build {nb}>{paris[1]} (Paris)") == nb * 6 + d  # notation 1
 
 
 def test_bad_notation_and_illegal_actions_name_the_rule() -> None:

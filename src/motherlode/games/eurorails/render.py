@@ -21,7 +21,7 @@ from typing import Any
 
 from motherlode.core import svg as svgh
 from motherlode.core.protocol import Player, Renderer
-from motherlode.games.eurorails.board import DIR_NAMES, load_board
+from motherlode.games.eurorails.board import DIR_NAMES, Board, load_board
 from motherlode.games.eurorails.game import EurorailsState
 from motherlode.games.eurorails.mapdraw import (
     MARGIN_KM,
@@ -34,6 +34,7 @@ from motherlode.games.eurorails.mapdraw import (
     write_png,
 )
 from motherlode.games.eurorails.observe import COLOURS, observation
+from motherlode.games.eurorails.places import milepost_index, milepost_name
 
 __all__ = [
     "RENDERER",
@@ -66,6 +67,7 @@ def base_svg(ferry_printing: str = "first") -> tuple[float, float, float, str]:
 def text_summary(state: EurorailsState, seat: Player | None = None) -> str:
     """Players, trains, loads, hands, events: a few lines."""
     obs = observation(state, seat)
+    b = state.game.board
     lines = [
         f"Eurorails, {obs['phase']} phase, "
         f"round {obs['round'] + 1 if obs['round'] >= 0 else 'build'}"
@@ -73,7 +75,7 @@ def text_summary(state: EurorailsState, seat: Player | None = None) -> str:
     ]
     for pl in obs["players"]:
         cash = "?" if pl["cash"] is None else f"{pl['cash']}M"
-        where = pl["at_city"] or (pl["at"] if pl["at"] >= 0 else "not placed")
+        where = milepost_name(b, pl["at"]) if pl["at"] >= 0 else "not placed"
         lines.append(
             f"  P{pl['seat'] + 1} ({pl['colour']}): {cash}, {pl['train']} at {where}, loads "
             f"{', '.join(pl['loads']) or '-'}, {len(pl['track'])} segments, "
@@ -82,7 +84,7 @@ def text_summary(state: EurorailsState, seat: Player | None = None) -> str:
         )
         if "second_train" in pl:
             tr = pl["second_train"]
-            at = tr["at_city"] or (tr["at"] if tr["at"] >= 0 else "not placed")
+            at = milepost_name(b, tr["at"]) if tr["at"] >= 0 else "not placed"
             lines.append(
                 f"      train 2: {tr['train']} at {at}, loads {', '.join(tr['loads']) or '-'}"
             )
@@ -96,7 +98,7 @@ def text_summary(state: EurorailsState, seat: Player | None = None) -> str:
     if offer:
 
         def segs(xs: list[list[int]]) -> str:
-            return ", ".join(f"{a}>{c}" for a, c in xs) or "-"
+            return ", ".join(f"{milepost_name(b, a)}>{milepost_name(b, c)}" for a, c in xs) or "-"
 
         price = "?" if offer["price"] is None else f"{offer['price']}M"
         lines.append(
@@ -165,6 +167,13 @@ def text_board(state: EurorailsState, seat: Player | None = None, radius: int = 
         ]
         extra.append("neighbours of your train: " + ", ".join(nbs))
     return "\n".join([text_summary(state, seat), legend, *rows, *extra])
+
+
+def _ends(b: Board, found: re.Match[str] | None) -> tuple[int, ...] | None:
+    """The mileposts a legal action's string names (None: it names a direction)."""
+    if found is None or found.group(0).endswith("(no milepost)"):
+        return None
+    return tuple(milepost_index(b, x) for x in found.groups())
 
 
 def svg_board(state: EurorailsState, seat: Player | None = None) -> str:
@@ -253,33 +262,31 @@ def svg_board(state: EurorailsState, seat: Player | None = None) -> str:
     legal = obs["legal"]
     for text in legal:
         if text.startswith(("take ", "give ")):
-            ends = re.match(r"(?:take|give) (\d+)>(\d+)", text)
+            ends = _ends(b, re.match(r"(?:take|give) ([^>]+)>(.+)$", text))
             assert ends is not None
             shape = segment(
-                int(ends.group(1)),
-                int(ends.group(2)),
+                *ends,
                 stroke="#000",
                 stroke_opacity=0.25,
                 stroke_width=6 if text.startswith("take") else 4,
             )
             body.append(svgh.actionable(shape, text))
         elif text.startswith("build "):
-            ends = re.match(r"build (\d+)>(\d+)", text)
-            if ends is None:  # "build 12>12+3": a ferry or the Chunnel, drawn by its port
+            ends = _ends(b, re.match(r"build ([^>]+)>(.+)$", text))
+            if ends is None:  # "build X>NE (no milepost)": never legal
                 continue
             shape = segment(
-                int(ends.group(1)),
-                int(ends.group(2)),
+                *ends,
                 stroke="#000",
                 stroke_opacity=0.25,
                 stroke_width=4,
             )
             body.append(svgh.actionable(shape, text))
         elif text.startswith(("move ", "train 2 move ")):
-            target = re.match(r"(?:train 2 )?move (\d+)", text)
-            if target is None:  # "move n": a direction, not a milepost
+            target = _ends(b, re.match(r"(?:train 2 )?move (.+)$", text))
+            if target is None:  # "move NE (no milepost)": a direction, never legal
                 continue
-            tx, ty = at(int(target.group(1)))
+            tx, ty = at(target[0])
             shape = svgh.element(
                 "circle", cx=round(tx, 1), cy=round(ty, 1), r=5, fill="#ffd700", fill_opacity=0.6
             )
