@@ -356,14 +356,21 @@ def _refusals(state: State, viewer: int | None) -> list[Any]:
 
 
 def _send_refusals(
-    client: TestClient, mid: str, token: str | None, version: int, actions: list[Any],
-    mover: bool, legal: list[str], undo_allowed: bool,
+    client: TestClient,
+    mid: str,
+    token: str | None,
+    version: int,
+    actions: list[Any],
+    mover: bool,
+    legal: list[str],
+    undo_allowed: bool,
 ) -> list[str]:
     headers = auth(token) if token else {}
     replies = []
     for action in actions:
         r = client.post(
-            f"/api/matches/{mid}/move", json={"action": action, "version": version},
+            f"/api/matches/{mid}/move",
+            json={"action": action, "version": version},
             headers=headers,
         )
         assert r.status_code >= 400, (action, r.text)
@@ -371,7 +378,8 @@ def _send_refusals(
     if mover:  # a legal move at a stale version, and by a bad version type
         for v in (version - 1, version + 5, "x"):
             r = client.post(
-                f"/api/matches/{mid}/move", json={"action": legal[0], "version": v},
+                f"/api/matches/{mid}/move",
+                json={"action": legal[0], "version": v},
                 headers=headers,
             )
             assert r.status_code >= 400, r.text
@@ -383,8 +391,9 @@ def _send_refusals(
     with client.websocket_connect(f"/ws/{mid}") as ws:
         hello(ws, token)
         for i, action in enumerate(actions):
-            ws.send_text(json.dumps({"type": "move", "action": action, "version": version,
-                                     "id": i}))
+            ws.send_text(
+                json.dumps({"type": "move", "action": action, "version": version, "id": i})
+            )
             while True:
                 msg = json.loads(ws.receive_text())
                 if msg.get("id") == i:
@@ -423,7 +432,13 @@ def refusal_leaks(client: TestClient, game: str, seed: int, checkpoints: int = 3
             actions = _refusals(state, viewer)
             token = tokens[viewer] if viewer is not None else None
             asked = (
-                mid, token, rt.version, actions, viewer == mover, legal, rt.undo_allowed(viewer)
+                mid,
+                token,
+                rt.version,
+                actions,
+                viewer == mover,
+                legal,
+                rt.undo_allowed(viewer),
             )
             replies = _send_refusals(client, *asked)
             for text in replies:
@@ -447,7 +462,8 @@ def refusal_leaks(client: TestClient, game: str, seed: int, checkpoints: int = 3
             mine = client.get(f"/api/matches/{mid}", headers=auth(tokens[s["to_move"]])).json()
             choice = mine["legal"][rng.randrange(len(mine["legal"]))]["text"]
             r = client.post(
-                f"/api/matches/{mid}/move", json={"action": choice, "version": mine["version"]},
+                f"/api/matches/{mid}/move",
+                json={"action": choice, "version": mine["version"]},
                 headers=auth(tokens[s["to_move"]]),
             )
             assert r.status_code == 200, r.text

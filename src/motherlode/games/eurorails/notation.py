@@ -32,6 +32,7 @@ from typing import Any
 
 from motherlode.core.errors import NotationError
 from motherlode.core.protocol import Action, Notation
+from motherlode.games.eurorails import position
 from motherlode.games.eurorails.board import DIR_NAMES
 from motherlode.games.eurorails.constants import (
     BUILD,
@@ -437,7 +438,12 @@ def position_dict(state: EurorailsState) -> dict[str, Any]:
 
 
 def write_position(state: EurorailsState) -> str:
-    """The position notation: compact JSON of every field (documented in the docs)."""
+    """The readable position notation (:mod:`.position`, documented in the docs)."""
+    return position.write_text(state, position_dict(state))
+
+
+def write_json_position(state: EurorailsState) -> str:
+    """Notation 1's position: ``eurorails:`` and compact JSON of every field (still read)."""
     return "eurorails:" + json.dumps(position_dict(state), separators=(",", ":"), sort_keys=True)
 
 
@@ -471,26 +477,38 @@ def _read_options(state: EurorailsState, d: dict[str, Any]) -> None:
         state.halved2 = int(sd["halved"])
 
 
+def _from_dict(game: EurorailsGame, d: dict[str, Any]) -> EurorailsState:
+    state = EurorailsState(game)
+    for k in SCALAR_FIELDS:
+        setattr(state, k, int(d[k]))
+    for k in LIST_FIELDS:
+        if k != "edge_owner":
+            setattr(state, k, [int(x) for x in d[k]])
+    for k in NESTED_FIELDS:
+        setattr(state, k, [[int(y) for y in x] for x in d[k]])
+    state._history = [int(x) for x in d["history"]]
+    _read_options(state, d)
+    for o, edges in d["edge_owner"].items():
+        for e in edges:
+            state.edge_owner[int(e)] = int(o)
+    return state
+
+
 def read_position(game: EurorailsGame, text: str) -> EurorailsState:
-    """The position whose :func:`write_position` is ``text`` (a bad one: NotationError)."""
-    if not isinstance(text, str) or not text.startswith("eurorails:"):
-        raise NotationError(f"eurorails: a position starts with 'eurorails:', got {text[:40]!r}")
+    """The position written as ``text``: the readable notation (:mod:`.position`) or
+    notation 1's ``eurorails:{json}``; checked field by field (a bad one: NotationError)."""
+    if not isinstance(text, str) or not text.startswith(("eurorails:", position.HEADER)):
+        raise NotationError(
+            f"eurorails: a position starts with {position.HEADER!r}, got {str(text)[:40]!r}"
+        )
     try:
-        d = json.loads(text[len("eurorails:") :])
-        state = EurorailsState(game)
-        for k in SCALAR_FIELDS:
-            setattr(state, k, int(d[k]))
-        for k in LIST_FIELDS:
-            if k != "edge_owner":
-                setattr(state, k, [int(x) for x in d[k]])
-        for k in NESTED_FIELDS:
-            setattr(state, k, [[int(y) for y in x] for x in d[k]])
-        state._history = [int(x) for x in d["history"]]
-        _read_options(state, d)
-        for o, edges in d["edge_owner"].items():
-            for e in edges:
-                state.edge_owner[int(e)] = int(o)
+        if text.startswith(position.HEADER):
+            state = _from_dict(game, position.read_text(game, text))
+        else:
+            state = _from_dict(game, json.loads(text[len("eurorails:") :]))
     except (KeyError, ValueError, TypeError, IndexError, json.JSONDecodeError) as err:
+        if isinstance(err, NotationError):
+            raise
         raise NotationError(f"eurorails: bad position ({type(err).__name__}: {err})") from None
     n = game.num_players
     if (
@@ -499,6 +517,7 @@ def read_position(game: EurorailsGame, text: str) -> EurorailsState:
         or len(state.edge_owner) != len(game.board.edge_ends)
     ):
         raise NotationError(f"eurorails: the position is not for {n} players on this map")
+    position.validate(state)
     state._rebuild_touch()
     return state
 
