@@ -89,7 +89,9 @@ def test_text_board_shows_a_window_around_the_train() -> None:
     place(s, 0, route[3], prev=route[2])
     set_turn(s, 0)
     text = s.render_text(0)
-    assert "neighbours of your train" in text and "1 " in text and "a " in text
+    here = nm(s, route[3])
+    assert f"map around {here} ({here})" in text and "1 " in text and "a " in text
+    assert "next to your train: " in text and nm(s, route[4]) in text
     assert "P1 (red)" in str(s)
 
 
