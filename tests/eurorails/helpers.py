@@ -13,6 +13,7 @@ from collections import deque
 
 from motherlode.games.eurorails.board import Board
 from motherlode.games.eurorails.game import BUILD, OPS, EurorailsGame, EurorailsState
+from motherlode.games.eurorails.places import milepost_name
 
 
 def game(players: int = 2, **options: object) -> EurorailsGame:
@@ -118,6 +119,11 @@ def city(s: EurorailsState, name: str) -> int:
     """The centre milepost of a city."""
     b = s.game.board
     return b.city_centre[b.city_index(name)]
+
+
+def nm(s: EurorailsState, m: int) -> str:
+    """Milepost ``m``'s name in the notation (``Lyon``, ``Paris-NE``, ``AD46``)."""
+    return milepost_name(s.game.board, m)
 
 
 def legal_strings(s: EurorailsState) -> list[str]:

@@ -14,6 +14,7 @@ from tests.eurorails.helpers import (
     game,
     lay,
     legal_strings,
+    nm,
     path,
     place,
     set_turn,
@@ -642,9 +643,10 @@ def test_running_the_train_at_a_plain_junction_is_not_offered_the_way_back() -> 
     place(s, 0, 1001, prev=1045)
     set_turn(s, 0)
     moves = sorted(m for m in legal_strings(s) if m.startswith("move "))
-    assert moves == ["move 1000", "move 1002"]
+    assert moves == ["move BD38", "move BF38"]  # 1000 and 1002
+    assert (nm(s, 1000), nm(s, 1002), nm(s, 1045)) == ("BD38", "BF38", "BE39")
     with pytest.raises(IllegalActionError, match="only reverse direction in a city"):
-        s.apply_string("move 1045")
+        s.apply_string("move BE39")
 
 
 def test_running_the_train_a_rules_1_record_that_reversed_at_a_junction_is_refused(
@@ -679,7 +681,7 @@ def test_running_the_train_a_rules_1_record_that_reversed_at_a_junction_is_refus
     with pytest.raises(RecordError) as info:
         replay(record)
     message = str(info.value)
-    assert f"step {len(record.actions)} ('move 1015') does not replay" in message
+    assert f"step {len(record.actions)} ('move {nm(s, 1015)}') does not replay" in message
     assert "a train may only reverse direction in a city" in message
     assert "rules 2: Eurorails, Running the Train: a train reverses direction only in a city" in (
         message

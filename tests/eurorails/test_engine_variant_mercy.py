@@ -19,6 +19,7 @@ from tests.eurorails.helpers import (
     draw,
     lay,
     legal_strings,
+    nm,
     path,
     place,
     set_turn,
@@ -109,7 +110,7 @@ def _on_line(**options: object) -> tuple[EurorailsState, list[int]]:
 def test_backtracking_costs_the_turn_and_the_use_fee_then_any_direction() -> None:
     s, route = _on_line()
     mid = len(route) // 2
-    assert f"move {route[mid - 1]}" not in legal_strings(s)
+    assert f"move {nm(s, route[mid - 1])}" not in legal_strings(s)
     assert "backtrack" in legal_strings(s)
     t = s.t
     s.apply_string("backtrack")
@@ -118,7 +119,7 @@ def test_backtracking_costs_the_turn_and_the_use_fee_then_any_direction() -> Non
     assert s.pos[0] == route[mid] and s.prev[0] == -1
     set_turn(s, 0, OPS)
     strings = legal_strings(s)
-    assert f"move {route[mid - 1]}" in strings and f"move {route[mid + 1]}" in strings
+    assert f"move {nm(s, route[mid - 1])}" in strings and f"move {nm(s, route[mid + 1])}" in strings
 
 
 def test_backtracking_not_after_anything_else_nor_where_reversing_is_free() -> None:
@@ -146,11 +147,11 @@ def test_backtracking_at_a_junction_is_the_way_to_go_back() -> None:
     place(s, 0, 1001, prev=1045)
     set_turn(s, 0, OPS)
     strings = legal_strings(s)
-    assert "move 1045" not in strings and "backtrack" in strings
+    assert f"move {nm(s, 1045)}" not in strings and "backtrack" in strings
     s.apply_string("backtrack")
     assert s.turn_player() == 1 and s.prev[0] == -1 and s.cash[0] == 50  # own track: no fee
     set_turn(s, 0, OPS)
-    assert {"move 1045", "move 1000", "move 1002"} <= set(legal_strings(s))
+    assert {f"move {nm(s, m)}" for m in (1045, 1000, 1002)} <= set(legal_strings(s))
 
 
 def test_backtracking_a_lost_turn_frees_the_facing() -> None:
@@ -163,7 +164,7 @@ def test_backtracking_a_lost_turn_frees_the_facing() -> None:
     s.apply_string("end turn")  # P2's turn ends; P1's lost turn passes
     assert s.turn_player() == 1 and s.prev[0] == -1
     set_turn(s, 0, OPS)
-    assert f"move {route[mid - 1]}" in legal_strings(s)
+    assert f"move {nm(s, route[mid - 1])}" in legal_strings(s)
 
 
 def test_backtracking_off_by_default() -> None:

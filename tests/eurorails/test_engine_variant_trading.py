@@ -20,6 +20,7 @@ from tests.eurorails.helpers import (
     city,
     lay,
     legal_strings,
+    nm,
     path,
     set_turn,
     standard,
@@ -32,7 +33,7 @@ from motherlode.games.eurorails.game import EurorailsState
 
 def seg(s: EurorailsState, a: int, c: int) -> str:
     """The notation of the segment between mileposts ``a`` and ``c`` (lower id first)."""
-    return f"{min(a, c)}>{max(a, c)}"
+    return f"{nm(s, min(a, c))}>{nm(s, max(a, c))}"
 
 
 def edge(s: EurorailsState, a: int, c: int) -> int:

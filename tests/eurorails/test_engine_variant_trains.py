@@ -20,6 +20,7 @@ from tests.eurorails.helpers import (
     game,
     lay,
     legal_strings,
+    nm,
     path,
     place,
     place2,
@@ -272,7 +273,7 @@ def test_two_trains_in_the_notation_observation_tensor_and_svg() -> None:
     assert again.serialize() == s.serialize() and again.legal_actions() == s.legal_actions()
     assert s.observation(None)["moves_left_2"] == 11
     svg = s.render_svg(0)
-    assert f'data-action="train 2 move {route[5]}"' in svg
+    assert f'data-action="train 2 move {nm(s, route[5])}"' in svg
     assert "P1 train 2 Fast Freight" in svg
     with pytest.raises(NotationError, match="not an action of a train"):
         s.string_to_action("train 2 end move")

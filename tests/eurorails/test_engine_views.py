@@ -6,7 +6,7 @@ import json
 import random
 
 import pytest
-from tests.eurorails.helpers import city, lay, path, place, set_turn, standard
+from tests.eurorails.helpers import city, lay, nm, path, place, set_turn, standard
 
 from motherlode.core.agent import RandomAgent
 from motherlode.core.errors import IllegalActionError, NotationError
@@ -36,7 +36,9 @@ def test_action_notation_round_trips_and_names_cities() -> None:
     paris = b.city_posts[b.city_index("Paris")]
     nb = next(b.nb[paris[1] * 6 + d] for d in range(6) if b.nb[paris[1] * 6 + d] not in paris)
     d = [b.nb[nb * 6 + k] for k in range(6)].index(paris[1])
-    assert s.action_to_string(nb * 6 + d) == f"build {nb}>{paris[1]} (Paris)"
+    assert s.action_to_string(nb * 6 + d) == "build AC37>Paris-E"
+    assert (nm(s, nb), nm(s, paris[1])) == ("AC37", "Paris-E")
+    assert s.string_to_action(f"build {nb}>{paris[1]} (Paris)") == nb * 6 + d  # notation 1
 
 
 def test_bad_notation_and_illegal_actions_name_the_rule() -> None:
@@ -87,7 +89,9 @@ def test_text_board_shows_a_window_around_the_train() -> None:
     place(s, 0, route[3], prev=route[2])
     set_turn(s, 0)
     text = s.render_text(0)
-    assert "neighbours of your train" in text and "1 " in text and "a " in text
+    here = nm(s, route[3])
+    assert f"map around {here} ({here})" in text and "1 " in text and "a " in text
+    assert "next to your train: " in text and nm(s, route[4]) in text
     assert "P1 (red)" in str(s)
 
 

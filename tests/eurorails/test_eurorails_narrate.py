@@ -103,19 +103,37 @@ def test_a_derailment_and_the_load_lost() -> None:
 @pytest.mark.parametrize(
     ("card", "sentence"),
     [
-        (147, "P1 draws event #147, Teamsters strike: no load may be picked up or delivered in"
-              " cities more than 3 mileposts from a coast until the end of P1's next turn"),
-        (149, "P1 draws event #149, Wildcat strike: P1 may not build and no train may use P1's"
-              " track until the end of P1's next turn"),
-        (151, "P1 draws event #151, Heavy snow: Torino: half rate and no building within 6"
-              " mileposts of Torino until the end of P1's next turn, and its alpine mileposts"
-              " are closed"),
-        (156, "P1 draws event #156, Flood: Rhein: the Rhein floods: no bridge stands over it;"
-              " no train crosses it and no one builds over it until the end of P1's next turn"),
-        (159, "P1 draws event #159, Gale: Atlantic: half rate and no building on the Atlantic"
-              " until the end of P1's next turn; no train is on a ferry"),
-        (168, "P1 draws event #168, Irish economy booming: the next load delivered to Ireland"
-              " pays 10 million more (in play until then)"),
+        (
+            147,
+            "P1 draws event #147, Teamsters strike: no load may be picked up or delivered in"
+            " cities more than 3 mileposts from a coast until the end of P1's next turn",
+        ),
+        (
+            149,
+            "P1 draws event #149, Wildcat strike: P1 may not build and no train may use P1's"
+            " track until the end of P1's next turn",
+        ),
+        (
+            151,
+            "P1 draws event #151, Heavy snow: Torino: half rate and no building within 6"
+            " mileposts of Torino until the end of P1's next turn, and its alpine mileposts"
+            " are closed",
+        ),
+        (
+            156,
+            "P1 draws event #156, Flood: Rhein: the Rhein floods: no bridge stands over it;"
+            " no train crosses it and no one builds over it until the end of P1's next turn",
+        ),
+        (
+            159,
+            "P1 draws event #159, Gale: Atlantic: half rate and no building on the Atlantic"
+            " until the end of P1's next turn; no train is on a ferry",
+        ),
+        (
+            168,
+            "P1 draws event #168, Irish economy booming: the next load delivered to Ireland"
+            " pays 10 million more (in play until then)",
+        ),
     ],
 )
 def test_events_say_what_they_do(card: int, sentence: str) -> None:
@@ -132,9 +150,9 @@ def test_moving_on_another_players_track_pays_the_use_fee() -> None:
     place(s, 1, route[1], prev=route[0])
     set_turn(s, 1)
     assert said(s, f"move {route[2]}", f"move {route[3]}", "end move", "end turn") == [
-        "P2 moves to milepost 1015, pays P1 the 4 million use fee (8 left)",
-        "P2 moves to milepost 1059 (7 left)",
-        "P2 ends its movement at milepost 1059 and builds",
+        "P2 moves to AA39, pays P1 the 4 million use fee (8 left)",
+        "P2 moves to AA40 (7 left)",
+        "P2 ends its movement at AA40 and builds",
         "P2 ends the turn without building; P1's turn",
     ]
 
@@ -142,15 +160,15 @@ def test_moving_on_another_players_track_pays_the_use_fee() -> None:
 def test_building_and_upgrading() -> None:
     s = standard(2)
     assert said(s, "build 502>464", "build 464>465", "end turn") == [
-        "P1 builds track from Berlin to milepost 464 for 1 million (1 of 20 spent this turn);"
+        "P1 builds track from Berlin-NW to AS25 for 1 million (1 of 20 spent this turn);"
         " 1 major city connected",
-        "P1 builds track from milepost 464 to milepost 465 for 1 million (2 of 20 spent this"
-        " turn)",
+        "P1 builds track from AS25 to AT25 for 1 million (2 of 20 spent this turn)",
         "P1 ends the turn after spending 2 million; P2's building turn",
     ]
     s = standard(2)
     assert said(s, "upgrade Fast Freight") == [
-        "P1 upgrades to a Fast Freight for 20 million; P2's building turn"]
+        "P1 upgrades to a Fast Freight for 20 million; P2's building turn"
+    ]
 
 
 def _end_turns(s: EurorailsState) -> list[str]:
@@ -265,12 +283,26 @@ def _hidden_texts(s: EurorailsState, viewer: int | None, played: set[int]) -> li
 
 CONFIGS: list[dict[str, Any]] = [
     {"players": 3, "turn_limit": 8, "open_hands": False},
-    {"players": 2, "turn_limit": 8, "open_hands": False, "mercy_borrowing": True,
-     "mercy_late_payment": True, "mercy_backtracking": True, "starting_cash": 10,
-     "fast_game": True},
-    {"players": 3, "turn_limit": 6, "open_hands": False, "challenge_track_trading": True,
-     "challenge_open_contracts": True, "challenge_additional_trains": True,
-     "four_demand_cards": True, "crossgrading": True},
+    {
+        "players": 2,
+        "turn_limit": 8,
+        "open_hands": False,
+        "mercy_borrowing": True,
+        "mercy_late_payment": True,
+        "mercy_backtracking": True,
+        "starting_cash": 10,
+        "fast_game": True,
+    },
+    {
+        "players": 3,
+        "turn_limit": 6,
+        "open_hands": False,
+        "challenge_track_trading": True,
+        "challenge_open_contracts": True,
+        "challenge_additional_trains": True,
+        "four_demand_cards": True,
+        "crossgrading": True,
+    },
 ]
 
 
@@ -341,5 +373,5 @@ def test_boarding_another_players_ferry() -> None:
     set_turn(s, 0)
     assert said(s, "ferry P2") == [
         "P1 boards the Dover-Calais ferry on P2's line, pays P2 the 4 million use fee: it stops"
-        " here and starts next turn from milepost 724 at half rate"
+        " here and starts next turn from Z32 at half rate"
     ]

@@ -545,7 +545,7 @@ def test_an_engine_refusal_keeps_the_position_out_of_its_message() -> None:
     with pytest.raises(motherlode.IllegalActionError) as err:
         state.apply_string("build 0>1")
     assert str(err.value) == (
-        "eurorails: illegal action 'build 0>1' for P1: track is built from a major-city"
+        "eurorails: illegal action 'build AN1>AO1' for P1: track is built from a major-city"
         " milepost or from the player's own track"
     )
     assert err.value.position == state.serialize()

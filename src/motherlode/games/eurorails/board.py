@@ -127,9 +127,10 @@ class Board:
     load_sources: tuple[tuple[int, ...], ...]  # per load: the supplying cities
 
     def name(self, m: int) -> str:
-        """A milepost's label: its number, and its city when it has one."""
-        c = self.city_of[m]
-        return f"{m} ({self.city_names[c]})" if c >= 0 else str(m)
+        """A milepost's readable name (:func:`.places.milepost_name`: ``Paris-NE``, ``AD46``)."""
+        from motherlode.games.eurorails.places import milepost_name  # places imports board
+
+        return milepost_name(self, m)
 
     def city_index(self, name: str) -> int:
         return self.city_names.index(name)

@@ -162,6 +162,9 @@ class EurorailsGame(GameBase):
     name: ClassVar[str] = "eurorails"
     Config: ClassVar[type[GameConfig]] = EurorailsConfig
     rules_version: ClassVar[int] = 2
+    notation_version: ClassVar[int] = 2
+    """2: mileposts by name (``build Paris-NE>AC18``, ``move Lyon``, :mod:`.places`);
+    version 1's milepost numbers (``build 878>924 (Paris)``) are still read."""
     rules_changes: ClassVar[dict[int, str]] = {
         2: "Eurorails, Running the Train: a train reverses direction only in a city (including"
         " all major city mileposts), no longer at a junction, where it may only take another"

@@ -7,8 +7,8 @@ lost, a victory declared, the game's end. Eurorails hides things (observe.py): a
 seat's cash until an Excess Profits Tax card has appeared, and with ``open_hands=False``
 another seat's demand cards. A sentence names a card's demands only to a seat that sees
 that hand, or once the card is played (a delivery, a discard: the discard pile is public),
-and another seat's cash only once cash is public. Cities are named; other mileposts by
-their number, as the notation writes them.
+and another seat's cash only once cash is public. Places are named as :mod:`.places` names
+them (``Lyon``, ``Paris-NE``, ``AD46``), as the notation writes them.
 
 >>> import motherlode
 >>> s = motherlode.load("eurorails", players=2, open_hands=False).new_initial_state()
@@ -30,6 +30,7 @@ from motherlode.games.eurorails.constants import (
     SPEND_LIMIT,
 )
 from motherlode.games.eurorails.game import EurorailsGame, EurorailsState
+from motherlode.games.eurorails.places import milepost_name
 
 
 def _seat(p: int) -> str:
@@ -41,9 +42,8 @@ def _m(amount: int) -> str:
 
 
 def _post(g: EurorailsGame, m: int) -> str:
-    """A milepost as a person reads it: its city's name, else ``milepost 613``."""
-    c = g.board.city_of[m]
-    return g.board.city_names[c] if c >= 0 else f"milepost {m}"
+    """A milepost as a person reads it (:mod:`.places`): ``Lyon``, ``Paris-NE``, ``AD46``."""
+    return milepost_name(g.board, m)
 
 
 def _card(g: EurorailsGame, card: int) -> str:
@@ -87,9 +87,7 @@ def _follows(state: EurorailsState, after: EurorailsState) -> str:
                 f" {g.cfg.majors_to_connect} major cities connected)"
             )
     if after.target > state.target:
-        parts.append(
-            f"the declaring players tie on cash: the target rises to {_m(after.target)}"
-        )
+        parts.append(f"the declaring players tie on cash: the target rises to {_m(after.target)}")
     for q in after.pending:
         if q not in state.pending:
             train = "'s second train" if q >= n else ""
@@ -251,14 +249,22 @@ def _build(state: EurorailsState, after: EurorailsState, action: Action, p: int)
 
 
 def _deliver(
-    state: EurorailsState, after: EurorailsState, card: int, j: int, p: int,
-    seat: Player | None, contract: bool = False,
+    state: EurorailsState,
+    after: EurorailsState,
+    card: int,
+    j: int,
+    p: int,
+    seat: Player | None,
+    contract: bool = False,
 ) -> str:
     g = state.game
     dem = g.demands[card][j]
-    pay = after.cash[p] - state.cash[p] + sum(
-        e[2] for e in state.late if e[0] == p
-    ) - sum(e[2] for e in after.late if e[0] == p)
+    pay = (
+        after.cash[p]
+        - state.cash[p]
+        + sum(e[2] for e in state.late if e[0] == p)
+        - sum(e[2] for e in after.late if e[0] == p)
+    )
     if g.cfg.mercy_borrowing:
         pay += state.debt[p] - after.debt[p]
     bonus = pay - dem.payment
@@ -297,9 +303,9 @@ def _trade(state: EurorailsState, after: EurorailsState, action: Action, p: int)
         return f"{_seat(p)} sets the price at {_m(action - g.PRICE0)}"
     if action < g.GIVE0:
         a, c = b.edge_ends[action - g.TAKE0]
-        return f"{_seat(p)} asks for {_seat(seller)}'s segment {a}>{c}"
+        return f"{_seat(p)} asks for {_seat(seller)}'s segment {_post(g, a)}>{_post(g, c)}"
     a, c = b.edge_ends[action - g.GIVE0]
-    return f"{_seat(p)} offers its own segment {a}>{c} in exchange"
+    return f"{_seat(p)} offers its own segment {_post(g, a)}>{_post(g, c)} in exchange"
 
 
 def _train_action(
@@ -336,7 +342,8 @@ def _train_action(
         link = b.links[b.link_at[state.pos[p]]]
         line = "its own" if owner == p else f"{_seat(owner)}'s"
         text = (
-            f"{P} boards the {link.name} ferry on {line} line" + _fees(state, after, p)
+            f"{P} boards the {link.name} ferry on {line} line"
+            + _fees(state, after, p)
             + f": it stops here and starts next turn from {_post(g, after.on_ferry[p])}"
             " at half rate"
         )

@@ -1,22 +1,27 @@
 """Eurorails action notation (documented in docs/rules/eurorails.md, part 2).
 
 Every action string names what it acts on, so it parses without the position, except
-``move`` (a target milepost next to the train) and ``deliver`` (a card in the hand)::
+``move`` (a target milepost next to the train) and ``deliver`` (a card in the hand).
+Mileposts are named as :mod:`.places` names them: a city (``Lyon``), a major city's
+outpost (``Paris-NE``) or a file-and-rank square (``AD46``)::
 
-    build 612>613        upgrade Fast Freight     end turn
+    build Paris-NE>AC18  upgrade Fast Freight     end turn
     crossgrade Heavy Freight   (Crossgrading)
     discard #12          (Fast Game: a card discarded after the first 2 building turns)
     borrow 12            backtrack   (Mercy)
     deliver Wine to Paris #12   (also an open contract on the table: Challenge Game)
-    move 613             chunnel                  ferry P2
-    build 878>924 (Paris)   move 924 (Paris)   (a city label may follow; it is ignored)
+    move Lyon            chunnel                  ferry P2
     pick Wine            drop Wine                deliver Wine to Paris #12
     end move             discard hand             start Paris
     lose Wine            draw #12   (chance)
-    offer P2   take 612>613   give 700>701   price 12   propose   withdraw   accept   refuse
+    offer P2   take AD46>Lyon   give X12>Y12   price 12   propose   withdraw   accept   refuse
                          (Selling and Trading Track: an offer composed step by step)
-    train 2 move 613     train 2 pick Wine   train 2 upgrade Super Freight   ...
+    train 2 move Lyon    train 2 pick Wine   train 2 upgrade Super Freight   ...
                          (Additional Trains: any train action, for the second train)
+
+Notation version 1 (records written before places had names) wrote milepost numbers,
+``build 878>924 (Paris)``, ``move 613``, ``take 612>613``; they are still read: a plain
+number is a milepost, and a parenthesised label after ``build``/``move`` is ignored.
 """
 
 from __future__ import annotations
@@ -27,7 +32,8 @@ from typing import Any
 
 from motherlode.core.errors import NotationError
 from motherlode.core.protocol import Action, Notation
-from motherlode.games.eurorails.board import DIRS
+from motherlode.games.eurorails import position
+from motherlode.games.eurorails.board import DIR_NAMES
 from motherlode.games.eurorails.constants import (
     BUILD,
     COMPOSING,
@@ -41,9 +47,10 @@ from motherlode.games.eurorails.constants import (
     SPEND_LIMIT,
 )
 from motherlode.games.eurorails.game import EurorailsGame, EurorailsState
+from motherlode.games.eurorails.places import milepost_index, milepost_name
 
-_BUILD = re.compile(r"^build (\d+)\s*>\s*(\d+)$")
-_MOVE = re.compile(r"^move (\d+)$")
+_BUILD = re.compile(r"^build ([^>]+?)\s*>\s*([^>]+)$")
+_MOVE = re.compile(r"^move (.+)$")
 _FERRY = re.compile(r"^ferry p(\d)$")
 _DELIVER = re.compile(r"^deliver (.+) to (.+) #(\d+)$")
 _DRAW = re.compile(r"^draw #?(\d+)$")
@@ -51,7 +58,7 @@ _TOSS = re.compile(r"^discard #(\d+)$")
 _BORROW = re.compile(r"^borrow (\d+)$")
 _OFFER = re.compile(r"^offer p(\d)$")
 _PRICE = re.compile(r"^price (\d+)$")
-_SEGMENT = re.compile(r"^(take|give) (\d+)\s*>\s*(\d+)$")
+_SEGMENT = re.compile(r"^(take|give) ([^>]+?)\s*>\s*([^>]+)$")
 
 
 def action_to_string(state: EurorailsState, action: Action) -> str:
@@ -75,10 +82,9 @@ def action_to_string(state: EurorailsState, action: Action) -> str:
     if action < g.U0:
         a, d = divmod(action, 6)
         to = b.nb[action]
-        if to < 0:
-            return f"build {a}>{a}+{d}"
-        c = b.city_of[to]
-        return f"build {a}>{to}" + (f" ({b.city_names[c]})" if c >= 0 else "")
+        if to < 0:  # no track edge that way: not an action anyone can take
+            return f"build {milepost_name(b, a)}>{DIR_NAMES[d]} (no milepost)"
+        return f"build {milepost_name(b, a)}>{milepost_name(b, to)}"
     if action < g.END_BUILD:
         if g.crossgrade.get(state.train[state.turn_player()]) == action - g.U0:
             return f"crossgrade {b.train_names[action - g.U0]}"
@@ -90,9 +96,8 @@ def action_to_string(state: EurorailsState, action: Action) -> str:
         m = state.pos[p]
         to = b.nb[m * 6 + action - g.MOVE0] if m >= 0 else -1
         if to < 0:
-            return f"move {DIRS[action - g.MOVE0]}"
-        c = b.city_of[to]
-        return f"move {to}" + (f" ({b.city_names[c]})" if c >= 0 else "")
+            return f"move {DIR_NAMES[action - g.MOVE0]} (no milepost)"
+        return f"move {milepost_name(b, to)}"
     if action == g.CHUNNEL_MOVE:
         return "chunnel"
     if action < g.PICK0:
@@ -150,7 +155,7 @@ def _trade_string(state: EurorailsState, action: Action) -> str:
         return f"price {action - g.PRICE0}"
     verb, e = ("take", action - g.TAKE0) if action < g.GIVE0 else ("give", action - g.GIVE0)
     a, c = g.board.edge_ends[e]
-    return f"{verb} {a}>{c}"
+    return f"{verb} {milepost_name(g.board, a)}>{milepost_name(g.board, c)}"
 
 
 def _load(state: EurorailsState, x: int) -> str:
@@ -187,12 +192,14 @@ def parse_action(state: EurorailsState, text: str) -> Action:
     trains = {x.lower(): k for k, x in enumerate(b.train_names)}
     mt = _BUILD.match(t)
     if mt:
-        a, to = int(mt.group(1)), int(mt.group(2))
-        if a < b.n:
-            for d in range(6):
-                if b.nb[a * 6 + d] == to:
-                    return a * 6 + d
-        raise NotationError(f"eurorails: {a} and {to} are not neighbouring mileposts")
+        a, to = milepost_index(b, mt.group(1)), milepost_index(b, mt.group(2))
+        for d in range(6):
+            if b.nb[a * 6 + d] == to:
+                return a * 6 + d
+        raise NotationError(
+            f"eurorails: {milepost_name(b, a)} and {milepost_name(b, to)} are not"
+            " neighbouring mileposts (a build is one segment: 'build Paris-NE>AC18')"
+        )
     if t.startswith("upgrade ") and t[8:] in trains:
         return g.U0 + trains[t[8:]]
     if t.startswith("crossgrade ") and t[11:] in trains:
@@ -217,11 +224,16 @@ def parse_action(state: EurorailsState, text: str) -> Action:
     mt = _MOVE.match(t)
     if mt:
         p = state.turn_player()
-        m, to = state.pos[p], int(mt.group(1))
+        m, to = state.pos[p], milepost_index(b, mt.group(1))
         for d in range(6):
             if m >= 0 and b.nb[m * 6 + d] == to:
                 return g.MOVE0 + d
-        raise NotationError(f"eurorails: milepost {to} is not next to the train")
+        if m < 0:
+            raise NotationError("eurorails: the train has not been placed (start it in a city)")
+        raise NotationError(
+            f"eurorails: {milepost_name(b, to)} is not next to the train"
+            f" (at {milepost_name(b, m)}; a move is one milepost)"
+        )
     mt = _FERRY.match(t)
     if mt and 1 <= int(mt.group(1)) <= g.num_players:
         return g.FERRY0 + int(mt.group(1)) - 1
@@ -253,7 +265,7 @@ def parse_action(state: EurorailsState, text: str) -> Action:
                     return g.CONTRACT0 + 3 * slot + j
         raise NotationError(f"eurorails: card #{card} in hand has no such demand")
     raise NotationError(
-        f"eurorails: cannot read action {text!r} (e.g. 'build 612>613', 'move 613', "
+        f"eurorails: cannot read action {text!r} (e.g. 'build Paris-NE>AC18', 'move Lyon', "
         "'pick Wine', 'deliver Wine to Paris #12', 'end move', 'end turn')"
     )
 
@@ -275,13 +287,15 @@ def _parse_trade(state: EurorailsState, t: str) -> Action | None:
         return g.PRICE0 + int(mt.group(1))
     mt = _SEGMENT.match(t)
     if mt:
-        a, c = int(mt.group(2)), int(mt.group(3))
+        a, c = milepost_index(b, mt.group(2)), milepost_index(b, mt.group(3))
         base = g.TAKE0 if mt.group(1) == "take" else g.GIVE0
-        if a < b.n:
-            for d in range(6):
-                if b.nb[a * 6 + d] == c and b.eid[a * 6 + d] >= 0:
-                    return base + b.eid[a * 6 + d]
-        raise NotationError(f"eurorails: {a} and {c} are not joined by a track segment")
+        for d in range(6):
+            if b.nb[a * 6 + d] == c and b.eid[a * 6 + d] >= 0:
+                return base + b.eid[a * 6 + d]
+        raise NotationError(
+            f"eurorails: {milepost_name(b, a)} and {milepost_name(b, c)} are not joined by"
+            " a track segment"
+        )
     return None
 
 
@@ -424,7 +438,12 @@ def position_dict(state: EurorailsState) -> dict[str, Any]:
 
 
 def write_position(state: EurorailsState) -> str:
-    """The position notation: compact JSON of every field (documented in the docs)."""
+    """The readable position notation (:mod:`.position`, documented in the docs)."""
+    return position.write_text(state, position_dict(state))
+
+
+def write_json_position(state: EurorailsState) -> str:
+    """Notation 1's position: ``eurorails:`` and compact JSON of every field (still read)."""
     return "eurorails:" + json.dumps(position_dict(state), separators=(",", ":"), sort_keys=True)
 
 
@@ -458,26 +477,38 @@ def _read_options(state: EurorailsState, d: dict[str, Any]) -> None:
         state.halved2 = int(sd["halved"])
 
 
+def _from_dict(game: EurorailsGame, d: dict[str, Any]) -> EurorailsState:
+    state = EurorailsState(game)
+    for k in SCALAR_FIELDS:
+        setattr(state, k, int(d[k]))
+    for k in LIST_FIELDS:
+        if k != "edge_owner":
+            setattr(state, k, [int(x) for x in d[k]])
+    for k in NESTED_FIELDS:
+        setattr(state, k, [[int(y) for y in x] for x in d[k]])
+    state._history = [int(x) for x in d["history"]]
+    _read_options(state, d)
+    for o, edges in d["edge_owner"].items():
+        for e in edges:
+            state.edge_owner[int(e)] = int(o)
+    return state
+
+
 def read_position(game: EurorailsGame, text: str) -> EurorailsState:
-    """The position whose :func:`write_position` is ``text`` (a bad one: NotationError)."""
-    if not isinstance(text, str) or not text.startswith("eurorails:"):
-        raise NotationError(f"eurorails: a position starts with 'eurorails:', got {text[:40]!r}")
+    """The position written as ``text``: the readable notation (:mod:`.position`) or
+    notation 1's ``eurorails:{json}``; checked field by field (a bad one: NotationError)."""
+    if not isinstance(text, str) or not text.startswith(("eurorails:", position.HEADER)):
+        raise NotationError(
+            f"eurorails: a position starts with {position.HEADER!r}, got {str(text)[:40]!r}"
+        )
     try:
-        d = json.loads(text[len("eurorails:") :])
-        state = EurorailsState(game)
-        for k in SCALAR_FIELDS:
-            setattr(state, k, int(d[k]))
-        for k in LIST_FIELDS:
-            if k != "edge_owner":
-                setattr(state, k, [int(x) for x in d[k]])
-        for k in NESTED_FIELDS:
-            setattr(state, k, [[int(y) for y in x] for x in d[k]])
-        state._history = [int(x) for x in d["history"]]
-        _read_options(state, d)
-        for o, edges in d["edge_owner"].items():
-            for e in edges:
-                state.edge_owner[int(e)] = int(o)
+        if text.startswith(position.HEADER):
+            state = _from_dict(game, position.read_text(game, text))
+        else:
+            state = _from_dict(game, json.loads(text[len("eurorails:") :]))
     except (KeyError, ValueError, TypeError, IndexError, json.JSONDecodeError) as err:
+        if isinstance(err, NotationError):
+            raise
         raise NotationError(f"eurorails: bad position ({type(err).__name__}: {err})") from None
     n = game.num_players
     if (
@@ -486,6 +517,7 @@ def read_position(game: EurorailsGame, text: str) -> EurorailsState:
         or len(state.edge_owner) != len(game.board.edge_ends)
     ):
         raise NotationError(f"eurorails: the position is not for {n} players on this map")
+    position.validate(state)
     state._rebuild_touch()
     return state
 

@@ -31,6 +31,13 @@ from motherlode.games.eurorails.mapdraw import (
     write_png,
 )
 from motherlode.games.eurorails.observe import observation
+from motherlode.games.eurorails.places import (
+    file_letters,
+    milepost_name,
+    rank_labels,
+    square,
+    square_name,
+)
 
 __all__ = [
     "RENDERER",
@@ -64,6 +71,7 @@ def base_svg(ferry_printing: str = "first") -> tuple[float, float, float, str]:
 def text_summary(state: EurorailsState, seat: Player | None = None) -> str:
     """Players, trains, loads, hands, events: a few lines."""
     obs = observation(state, seat)
+    b = state.game.board
     lines = [
         f"Eurorails, {obs['phase']} phase, "
         f"round {obs['round'] + 1 if obs['round'] >= 0 else 'build'}"
@@ -71,7 +79,7 @@ def text_summary(state: EurorailsState, seat: Player | None = None) -> str:
     ]
     for pl in obs["players"]:
         cash = "?" if pl["cash"] is None else f"{pl['cash']}M"
-        where = pl["at_city"] or (pl["at"] if pl["at"] >= 0 else "not placed")
+        where = milepost_name(b, pl["at"]) if pl["at"] >= 0 else "not placed"
         lines.append(
             f"  P{pl['seat'] + 1} ({pl['colour']}): {cash}, {pl['train']} at {where}, loads "
             f"{', '.join(pl['loads']) or '-'}, {len(pl['track'])} segments, "
@@ -80,7 +88,7 @@ def text_summary(state: EurorailsState, seat: Player | None = None) -> str:
         )
         if "second_train" in pl:
             tr = pl["second_train"]
-            at = tr["at_city"] or (tr["at"] if tr["at"] >= 0 else "not placed")
+            at = milepost_name(b, tr["at"]) if tr["at"] >= 0 else "not placed"
             lines.append(
                 f"      train 2: {tr['train']} at {at}, loads {', '.join(tr['loads']) or '-'}"
             )
@@ -94,7 +102,7 @@ def text_summary(state: EurorailsState, seat: Player | None = None) -> str:
     if offer:
 
         def segs(xs: list[list[int]]) -> str:
-            return ", ".join(f"{a}>{c}" for a, c in xs) or "-"
+            return ", ".join(f"{milepost_name(b, a)}>{milepost_name(b, c)}" for a, c in xs) or "-"
 
         price = "?" if offer["price"] is None else f"{offer['price']}M"
         lines.append(
@@ -110,16 +118,36 @@ def _who(p: int) -> str:
     return {-1: "chance", -4: "nobody (game over)"}.get(p, f"P{p + 1}")
 
 
-def text_board(state: EurorailsState, seat: Player | None = None, radius: int = 7) -> str:
-    """The summary and a window of the map around the seat's train (or its track)."""
+def _focus(state: EurorailsState, seat: Player | None) -> int:
+    """Where the action is: the turn player's latest segment built, else its train, else
+    the seat's train or track, else Paris."""
+    g = state.game
+    b = g.board
+    p = state.turn_player() if state.current_player() >= 0 else -1
+    for a in reversed(state._history[-40:]):
+        if a < g.U0 and b.nb[a] >= 0:
+            if p >= 0 and state.edge_owner[b.eid[a]] == p:
+                return b.nb[a]
+            break
+    for q in (p, seat if seat is not None else -1):
+        if q is not None and q >= 0:
+            if state.pos[q] >= 0:
+                return state.pos[q]
+            if state.net[q]:
+                return min(state.net[q])
+    return b.city_centre[b.city_index("Paris")]
+
+
+SYMBOL = {0: ".", 1: "m", 2: "^", 3: "p", 4: "s", 5: "M", 6: "C", 7: "o"}
+LEGEND = (
+    "legend: 1-6 train of P1-P6, a-f track of P1-P6, . clear, m mountain, ^ alpine,"
+    " p ferry port, s small city, M medium city, C major city centre, o its outposts"
+)
+
+
+def _window(state: EurorailsState, centre: int, radius: int) -> list[str]:
+    """The map rows around ``centre``, ranks at both edges, files above and below."""
     b = state.game.board
-    centre = -1
-    if seat is not None and seat >= 0:
-        centre = state.pos[seat]
-        if centre < 0 and state.net[seat]:
-            centre = min(state.net[seat])
-    if centre < 0:
-        centre = b.city_centre[b.city_index("Paris")]
     owner_at: dict[int, int] = {}
     for e, o in enumerate(state.edge_owner):
         if o >= 0:
@@ -129,40 +157,88 @@ def text_board(state: EurorailsState, seat: Player | None = None, radius: int = 
     for q, m in enumerate(state.pos2):
         if m >= 0:
             trains.setdefault(m, q)
-    q0, r0 = b.q[centre], b.r[centre]
+    f0, k0 = square(b, centre)
+    files = range(max(0, f0 - 2 * radius), f0 + 2 * radius + 1)
+    r_min = min(b.r)
+    grid: dict[tuple[int, int], int] = {}
+    for m in range(b.n):
+        f, k = square(b, m)
+        if f in files and abs(k - k0) <= radius:
+            grid[(f, k)] = m
     rows = []
-    symbol = {0: ".", 1: "m", 2: "^", 3: "p", 4: "s", 5: "M", 6: "C", 7: "o"}
-    for dr in range(radius, -radius - 1, -1):
-        r = r0 + dr
-        line = " " * (radius + dr)
-        for dq in range(-2 * radius, 2 * radius + 1):
-            q = q0 + dq
-            i = b.lattice.get((q, r))
-            if abs(dq + dr / 2) > 1.6 * radius:
-                continue
-            if i is None:
+    for k in range(k0 - radius, k0 + radius + 1):
+        if k < 1 or k > len(rank_labels(b)):
+            continue
+        odd = (max(b.r) - k + 1 - r_min) % 2  # rows half a spacing east
+        line = " " * odd
+        for f in files:
+            at = grid.get((f, k))
+            if at is None:
                 line += "  "
-            elif i in trains:
-                line += str(trains[i] + 1) + " "
-            elif i in owner_at:
-                line += "abcdef"[owner_at[i]] + " "
+            elif at in trains:
+                line += str(trains[at] + 1) + " "
+            elif at in owner_at:
+                line += "abcdef"[owner_at[at]] + " "
             else:
-                line += symbol[b.terrain[i]] + " "
-        rows.append(line.rstrip())
-    legend = (
-        "map around milepost " + b.name(centre) + ": digits = trains, a-f = track of P1-P6,"
-        " . clear, m mountain, ^ alpine, p port, s/M small/medium city, C/o major city"
+                line += SYMBOL[b.terrain[at]] + " "
+        rows.append(f"{k:>3} {line.rstrip():<{2 * len(files) + 1}} {k}")
+    heads = [file_letters(f).rjust(2) for f in files]
+    top = "    " + "".join(h[0] + " " for h in heads)
+    second = "    " + "".join(h[1] + " " for h in heads)
+    return [top.rstrip(), second.rstrip(), *rows, top.rstrip(), second.rstrip()]
+
+
+def _cards(state: EurorailsState, seat: int) -> list[str]:
+    """The seat's demands: which its track serves, and where each load is supplied."""
+    g = state.game
+    b = g.board
+    net = state.net[seat]
+    lines = [f"your demand cards (P{seat + 1}; * = a city your track reaches):"]
+    for card in state.hands[seat]:
+        parts = []
+        for dem in g.demands[card]:
+            to = b.city_names[dem.city]
+            mark = "*" if net & set(b.city_posts[dem.city]) else ""
+            srcs = ", ".join(
+                b.city_names[c] + ("*" if net & set(b.city_posts[c]) else "")
+                for c in b.load_sources[dem.load]
+            )
+            parts.append(f"{g.load_names[dem.load]} to {to}{mark} {dem.payment}M (from {srcs})")
+        lines.append(f"  #{card}: " + "; ".join(parts))
+    return lines
+
+
+def text_board(state: EurorailsState, seat: Player | None = None, radius: int = 7) -> str:
+    """The summary and a window of the map where the action is (the turn player's latest
+    segment or train), with file letters and rank numbers at its edges, the cities in view
+    named, a legend, and the seat's demand cards."""
+    b = state.game.board
+    centre = _focus(state, seat)
+    rows = _window(state, centre, radius)
+    f0, k0 = square(b, centre)
+    seen = sorted(
+        {
+            c
+            for m in range(b.n)
+            if (c := b.city_of[m]) >= 0
+            and abs(square(b, m)[0] - f0) <= 2 * radius
+            and abs(square(b, m)[1] - k0) <= radius
+        }
     )
-    extra = []
+    cities = ", ".join(f"{b.city_names[c]} {square_name(b, b.city_centre[c])}" for c in seen)
+    head = f"map around {milepost_name(b, centre)} ({square_name(b, centre)})"
+    extra = [f"cities: {cities or '-'}", LEGEND]
     if seat is not None and seat >= 0 and state.pos[seat] >= 0:
         pos = state.pos[seat]
         nbs = [
-            f"{DIR_NAMES[d]}:{b.name(b.nb[pos * 6 + d])}"
+            f"{DIR_NAMES[d]}:{milepost_name(b, b.nb[pos * 6 + d])}"
             for d in range(6)
             if b.nb[pos * 6 + d] >= 0
         ]
-        extra.append("neighbours of your train: " + ", ".join(nbs))
-    return "\n".join([text_summary(state, seat), legend, *rows, *extra])
+        extra.append("next to your train: " + ", ".join(nbs))
+    if seat is not None and seat >= 0 and state.hands[seat]:
+        extra += _cards(state, seat)
+    return "\n".join([text_summary(state, seat), head, *rows, *extra])
 
 
 RENDERER: Renderer[EurorailsState] = Renderer(

@@ -153,8 +153,7 @@ class VictoryRules(StateBase):
                 " most cash wins"
             )
         return (
-            f"{limit}: no player connects {cfg.majors_to_connect} major cities, the most cash"
-            " wins"
+            f"{limit}: no player connects {cfg.majors_to_connect} major cities, the most cash wins"
         )
 
     def scores(self) -> list[float]:
