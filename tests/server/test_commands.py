@@ -10,7 +10,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from motherlode.server.guard import Buckets, Limits, Rate, kind_of
-from tests.server.helpers import auth, create, hello, state
+from tests.server.helpers import Viewer, auth, create, hello, state
 
 
 def _eurorails(client: TestClient) -> tuple[str, str, dict[str, Any]]:
@@ -31,7 +31,7 @@ def test_a_preview_shows_the_route_and_its_cost_and_is_not_a_move(client: TestCl
     pv = r.json()
     assert pv["summary"] == "P1 builds Paris–Lyon: 9 mileposts, 11 M"
     assert pv["details"][1] == "now: 9 mileposts for 11 M; 9 M left this turn"
-    assert len(pv["actions"]) == 9 and pv["texts"][-1].endswith("(Lyon)")
+    assert len(pv["actions"]) == 9 and pv["texts"][-1].endswith(">Lyon")
     assert (
         pv["overlay"].startswith('<g class="route-preview"') and pv["overlay"].count("<line") == 9
     )
@@ -48,7 +48,7 @@ def test_a_command_is_one_step_one_log_line_and_one_undo(client: TestClient) -> 
     assert len(after["log"]) == len(s["log"]) + 1
     assert after["log"][-1]["said"] == "P1 builds Paris–Lyon (9 mileposts, 11 M)"
     rt = client.app.state.service.runtime(mid)  # type: ignore[attr-defined]
-    assert [e.text for e in rt.entries[-9:]][-1] == "build 1311>1353 (Lyon)"
+    assert [e.text for e in rt.entries[-9:]][-1] == "build AD46>Lyon"
     assert after["can_undo"]
     r = _post(client, mid, token, "undo", {"version": after["version"]})
     assert r.status_code == 200, r.text
@@ -89,12 +89,16 @@ def test_a_bad_command_is_refused_with_the_reason_and_changes_nothing(client: Te
 def test_the_websocket_move_carries_a_command(client: TestClient) -> None:
     mid, token, s = _eurorails(client)
     with client.websocket_connect(f"/ws/{mid}") as ws:
-        s = hello(ws, token)
+        viewer = Viewer()
+        ws.send_text(json.dumps({"type": "hello", "token": token}))
+        s = viewer.apply(json.loads(ws.receive_text()))
         ws.send_text(
             json.dumps({"type": "move", "command": "build to Lyon", "version": s["version"]})
         )
-        pushed = json.loads(ws.receive_text())
-        assert pushed["type"] == "state", pushed
+        pushed = viewer.apply(json.loads(ws.receive_text()))
+        while pushed["version"] == s["version"]:  # the seat shown taken, before the move
+            pushed = viewer.apply(json.loads(ws.receive_text()))
+        assert pushed["version"] == s["version"] + 9  # its nine atomic builds
         assert pushed["log"][-1]["said"] == "P1 builds Paris–Lyon (9 mileposts, 11 M)"
 
 

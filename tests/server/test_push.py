@@ -155,9 +155,9 @@ def test_the_static_layer_is_one_cacheable_url(client: TestClient) -> None:
     assert again.status_code == 304 and again.content == b""
     assert client.get("/board/layerduel/0123456789abcdef.svg").status_code == 404
     # a game without layers has no static layer: its snapshot names none
-    yukon = motherlode.load("yukon")
-    client.post("/api/matches", json={"game": "yukon", "seats": [{"kind": "human"}] * 2})
-    assert client.get(static_url(yukon)).status_code == 404
+    plain = motherlode.load("secretduel")
+    client.post("/api/matches", json={"game": "secretduel", "seats": [{"kind": "human"}] * 2})
+    assert client.get(static_url(plain)).status_code == 404
 
 
 def _service(tmp_path: Path) -> tuple[MatchService, str]:

@@ -462,9 +462,10 @@ def _cards(state: EurorailsState, obs: dict[str, Any], seat: int, x0: float, y0:
         for k, d in enumerate(card["demands"]):
             ly = y + 40 + 21 * k
             city = b.city_index(d["city"])
-            load = b.load_index(d["load"])
-            sources = " ".join(f"city-{c}" for c in b.load_sources[load])
-            supplied = ", ".join(b.city_names[c] for c in b.load_sources[load])
+            # the Circus (a variant's demand) is no load chip: it is supplied where it stands
+            supply = b.load_sources[b.load_index(d["load"])] if d["load"] in b.load_names else ()
+            sources = " ".join(f"city-{c}" for c in supply)
+            supplied = ", ".join(b.city_names[c] for c in supply) or "where the circus is"
             ok = city in served
             carried = d["load"] in on_train
             back = (
