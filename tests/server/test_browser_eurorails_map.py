@@ -226,4 +226,23 @@ def test_on_a_phone_the_targets_grow_with_the_zoom(
     page.wait_for_function(f"() => {VERSION[6:]} !== '{version}'")
     assert page.locator("#log li").last.get_attribute("title") == visible
     page.screenshot(path=str(shots / "p03-built.png"))
+    # two fingers spreading apart zoom in about their middle (touch events through CDP)
+    before = _box(page)
+    cdp = ctx.new_cdp_session(page)
+    cx, cy = _centre(page, "#board svg")
+
+    def touch(kind: str, d: float) -> None:
+        points = [{"x": cx - d, "y": cy, "id": 1}, {"x": cx + d, "y": cy, "id": 2}]
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    touch("touchStart", 30)
+    for d in range(35, 91, 5):
+        touch("touchMove", d)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    pinched = _box(page)
+    assert pinched[2] < before[2] / 2, (before, pinched)
+    assert pinched[0] + pinched[2] / 2 == pytest.approx(
+        before[0] + before[2] / 2, abs=before[2] / 20
+    )
+    page.screenshot(path=str(shots / "p04-pinched.png"))
     ctx.close()

@@ -374,12 +374,14 @@ def preview(state: EurorailsState, text: str) -> Preview:
     if state.current_player() >= 0 and low.startswith("move to "):
         return _move_preview(state, t)
     actions = expand(state, t)
+    p = state.current_player()
     probe = state.clone()
     texts = []
     for a in actions:
+        if probe.current_player() != p:  # a card drawn between them: checked when applied
+            break
         texts.append(probe.action_to_string(a))
         probe.apply_action(a)
-    p = state.current_player()
     said = ", ".join(describe(state, actions))
     return Preview(t, f"P{p + 1} {said}" if p >= 0 else said, tuple(actions), texts=tuple(texts))
 
