@@ -153,11 +153,11 @@ def _first_building_turn(page: Any, shots: Path, tag: str) -> None:
     assert page.locator("#board [data-command='build to Lyon']").count() == 0
     page.screenshot(path=str(shots / f"{tag}-03-built.png"))
     # a second route, confirmed by a second click on the same city
-    summary = _preview(page, "#board [data-command='build to Dijon']")
+    summary = _preview(page, "#board [data-command='build to Marseille']")
     if summary:
         cost2 = int(re.findall(r"(\d+) M$", summary)[0])
         version = page.evaluate(VERSION)
-        _click(page, "#board [data-command='build to Dijon']")
+        _click(page, "#board [data-command='build to Marseille']")
         page.wait_for_function(f"() => {VERSION[6:]} !== '{version}'")
         page.wait_for_timeout(100)
         assert page.evaluate(LAST_LOG).startswith("P1 builds ")
@@ -182,7 +182,7 @@ def _first_operating_turn(page: Any, shots: Path, tag: str) -> None:
     page.screenshot(path=str(shots / f"{tag}-12-move-preview.png"))
     _confirm(page)
     assert page.evaluate(LAST_LOG).startswith("P1 moves"), page.evaluate(LAST_LOG)
-    title = page.locator("#board #train-p1 title").inner_text()
+    title = str(page.locator("#board #train-p1 title").text_content())
     assert f"at {cmd[8:]}" in title, title
     page.screenshot(path=str(shots / f"{tag}-13-moved.png"))
     _finish_turn(page)
