@@ -38,7 +38,9 @@ OVER = "() => document.getElementById('match').dataset.terminal === 'true'"
 CASH = """() => { const m = document.querySelector('#board #my-cash');
   const t = m ? m.textContent : document.querySelector('#board #player-p1 .er-pn').textContent;
   return parseInt(/(\\d+)M/.exec(t)[1], 10); }"""
-LAST_LOG = "() => { const l = document.querySelectorAll('#log li'); return l.length ? l[l.length - 1].textContent.replace(/^\\d+\\s*/, '') : ''; }"
+# the log's last line without its number
+LAST_LOG = """() => { const l = document.querySelectorAll('#log li');
+  return l.length ? l[l.length - 1].textContent.replace(/^\\d+\\s*/, '') : ''; }"""
 
 
 @pytest.fixture(scope="module")
@@ -76,29 +78,40 @@ def _my_turn(page: Any) -> bool:
     return not page.evaluate(OVER)
 
 
-def _click(page: Any, selector: str) -> None:
-    """A real click on the middle of the element (the whole map in view first, so that
-    it is on the screen), after checking nothing covers that point."""
-    el = page.locator(selector).first
-    box = el.bounding_box()
-    svg = page.locator("#board svg").bounding_box()
-    inside = (
+def _inside(box: dict[str, float] | None, svg: dict[str, float]) -> bool:
+    """The middle of ``box`` is on the board's visible part."""
+    return (
         box is not None
         and svg["x"] < box["x"] + box["width"] / 2 < svg["x"] + svg["width"]
         and svg["y"] < box["y"] + box["height"] / 2 < svg["y"] + svg["height"]
     )
-    if not inside:
-        page.locator("#zoom-bar .zoom-view", has_text="Europe").click()
+
+
+def _click(page: Any, selector: str, views: tuple[str, ...] = ("Your network", "Europe")) -> None:
+    """A real click on the middle of the element, after bringing it into view (the views
+    of the zoom bar in turn) and checking that nothing covers that point."""
+    el = page.locator(selector).first
+    el.scroll_into_view_if_needed()
+    box = el.bounding_box()
+    svg = page.locator("#board svg").bounding_box()
+    inside = _inside(box, svg)
+    for view in views:
+        if inside:
+            break
+        page.locator("#zoom-bar .zoom-view", has_text=view).click()
         page.wait_for_timeout(100)
-        box = el.bounding_box()
-    assert box is not None
+        el.scroll_into_view_if_needed()
+        box, svg = el.bounding_box(), page.locator("#board svg").bounding_box()
+        inside = _inside(box, svg)
+    assert box is not None and inside, selector
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-    top = page.evaluate(
-        f"() => {{ const e = document.elementFromPoint({x}, {y}); "
-        "return e && (e.closest('[data-command],[data-action]') || e).outerHTML.slice(0, 200); }"
+    on_top = el.evaluate(
+        "(e, [x, y]) => { const t = document.elementFromPoint(x, y); "
+        "return !!t && (t === e || e.contains(t)); }",
+        [x, y],
     )
+    assert on_top, f"{selector} is covered at its middle"
     page.mouse.click(x, y)
-    assert top is not None
 
 
 def _preview(page: Any, selector: str) -> str:
@@ -128,7 +141,7 @@ def _button(page: Any, prefix: str) -> bool:
     if page.locator(sel).count() == 0:
         return False
     version = page.evaluate(VERSION)
-    page.locator(sel).first.click()
+    _click(page, sel, ("Players and cards",))
     page.wait_for_function(f"() => {VERSION[6:]} !== '{version}'")
     page.wait_for_timeout(100)
     return True
@@ -173,6 +186,7 @@ def _first_operating_turn(page: Any, shots: Path, tag: str) -> None:
     assert _click_action(page, "#board .er-city[data-action='start Lyon']")
     assert page.evaluate(LAST_LOG).startswith("P1 ")
     assert page.locator("#board #reach").count() == 1, "the reach this turn is drawn"
+    page.locator("#zoom-bar .zoom-view", has_text="Your network").click()
     page.screenshot(path=str(shots / f"{tag}-11-reach.png"))
     target = page.locator("#board [data-command^='move to ']:not(.er-hit)")
     assert target.count() > 0, "a city within the reach"

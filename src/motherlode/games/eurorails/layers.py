@@ -87,7 +87,7 @@ STYLE = (
     "[data-highlight]{cursor:help}"
     ".er-go{fill:#d35400;fill-opacity:.12;stroke:#d35400;stroke-width:2;stroke-opacity:.7;"
     "cursor:pointer}.er-hit{fill:#000;fill-opacity:0;cursor:pointer}"
-    ".er-reach{fill:none;stroke:#d35400;stroke-opacity:.22;stroke-width:13;"
+    ".er-reach{fill:none;stroke:#d35400;stroke-opacity:.3;stroke-width:13;"
     "stroke-linecap:round;pointer-events:none}"
     "</style>"
 )
@@ -160,6 +160,8 @@ def _legend_extra(y: float) -> str:
         f'<path class="er-tgt" transform="translate(0 {{y}})" '
         f'd="{_lozenge((lx - 14, 0), (lx + 14, 0), 5.5)}"/>',
         f'<circle cx="{lx}" cy="{{y}}" r="5" class="er-tgt er-mv"/>',
+        f'<circle cx="{lx}" cy="{{y}}" r="6" class="er-go"/>',
+        f'<path d="M{lx - 8} {{y}}h16" class="er-reach"/>',
         f'<rect x="{lx - 5}" y="{{ym}}" width="10" height="10" fill="{COLOURS[0]}" stroke="#000"/>',
         f'<circle cx="{lx}" cy="{{y}}" r="7" fill="#9ecae1" fill-opacity=".5"/>',
     ]
@@ -169,6 +171,8 @@ def _legend_extra(y: float) -> str:
         "a player's track, in their colour",
         "a segment you may build (click)",
         "a milepost you may move to (click)",
+        "a city to build or move to (click: route, cost)",
+        "your train's reach this turn (click a place)",
         "a player's train",
         "bad weather / flooded river",
     ]
