@@ -477,9 +477,14 @@ def _cards(state: EurorailsState, obs: dict[str, Any], seat: int, x0: float, y0:
         for k, d in enumerate(card["demands"]):
             ly = y + 40 + 21 * k
             city = b.city_index(d["city"])
-            load = b.load_index(d["load"])
-            sources = " ".join(f"city-{c}" for c in b.load_sources[load])
-            supplied = ", ".join(b.city_names[c] for c in b.load_sources[load])
+            # the Circus (a variant) is no load of the map: it stands where its chips are
+            found = (
+                b.load_sources[b.load_index(d["load"])]
+                if d["load"] in b.load_names
+                else tuple(state.circus_at)
+            )
+            sources = " ".join(f"city-{c}" for c in found)
+            supplied = ", ".join(b.city_names[c] for c in found) or "nowhere now"
             ok = city in served
             carried = d["load"] in on_train
             back = (
