@@ -158,6 +158,7 @@ def _first_building_turn(page: Any, shots: Path, tag: str) -> None:
     assert m, summary
     cost = int(m.group(3))
     assert page.locator("#command-overlay .route-preview line").count() == int(m.group(2))
+    assert page.locator("#command-overlay text").text_content() == f"{cost} M", "cost on the map"
     page.screenshot(path=str(shots / f"{tag}-02-preview.png"))
     _confirm(page)
     line = page.evaluate(LAST_LOG)
