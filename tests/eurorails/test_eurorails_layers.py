@@ -10,8 +10,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from tests.eurorails.helpers import city, lay, path, place, set_turn, standard
 
+from motherlode.games.eurorails.game import EurorailsState
 from motherlode.games.eurorails.layers import chains, frame
 from motherlode.games.eurorails.places import milepost_name
+from motherlode.games.eurorails.routes import reach
 
 
 def test_the_cards_mark_the_cities_the_track_serves_and_the_loads_on_the_train() -> None:
@@ -106,3 +108,51 @@ def test_the_track_runs_cover_every_segment_once(pairs: list[tuple[int, int]]) -
     runs = chains([list(e) for e in edges])
     walked = [(min(a, c), max(a, c)) for run in runs for a, c in itertools.pairwise(run)]
     assert sorted(walked) == edges
+
+
+def _commands(s: EurorailsState, seat: int) -> list[str]:
+    return [
+        c for _, m in s.render_layers(seat).seat for c in re.findall(r'data-command="([^"]+)"', m)
+    ]
+
+
+def test_a_city_to_build_to_is_a_route_command_and_each_previews_or_says_why() -> None:
+    s = standard(2)
+    b = s.game.board
+    # no track yet: every city but the major ones (where a first route starts)
+    first = _commands(s, 0)
+    assert sorted(first) == sorted(
+        f"build to {n}" for k, n in enumerate(b.city_names) if k not in b.majors
+    )
+    assert s.preview("build to Lyon").summary == "P1 builds Paris–Lyon: 9 mileposts, 11 M"
+    assert _commands(s, 1) == [], "only the seat to move gets them"
+    for a in s.expand("build to Lyon"):
+        s.apply_action(a)
+    # Lyon reached: its ring goes; the major cities (now reachable targets) come
+    after = set(_commands(s, 0))
+    assert "build to Lyon" not in after and "build to Wien" in after
+    assert "build to Paris" not in after, "the track reaches Paris already"
+    assert s.preview("build to Marseille").summary.startswith("P1 builds Lyon–Marseille")
+
+
+def test_the_reach_is_drawn_and_every_place_in_it_is_a_move_command() -> None:
+    s = standard(2)
+    b = s.game.board
+    route = path(b, city(s, "Paris"), city(s, "Lyon"), avoid_cities=True)
+    lay(s, 0, route)
+    place(s, 0, route[0])
+    set_turn(s, 0)
+    seat = dict(s.render_layers(0).seat)
+    reachable = reach(s) - {route[0]}
+    dots = re.findall(r"M([\d.]+ [\d.]+)h0", seat["reach"])
+    assert sorted(dots) == sorted(frame("first").txt[m] for m in reachable)
+    moves = {c[8:] for c in _commands(s, 0) if c.startswith("move to ")}
+    assert moves == {
+        b.city_names[b.city_of[m]] if b.city_of[m] >= 0 else milepost_name(b, m)
+        for m in reachable
+        if b.city_of[m] != b.city_of[route[0]] or b.city_of[m] < 0
+    }
+    far = max(reachable, key=lambda m: route.index(m) if m in route else -1)
+    pv = s.preview(f"move to {milepost_name(b, far)}")
+    assert pv.summary.startswith("P1 moves Paris–"), pv.summary
+    assert [c for c in _commands(s, 0) if c.startswith("build")] == []

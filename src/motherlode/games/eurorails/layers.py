@@ -11,7 +11,12 @@
 - **seat**: the view to open on (``focus``, with ``data-focus``), that seat's cash when
   it is private, its demand cards drawn as cards (``cards``: the cities its track already
   serves and the loads on its train marked; a load carries ``data-highlight`` with the
-  ids of its supply cities), and every clickable element (``data-action``).
+  ids of its supply cities), every clickable element (``data-action``), and for the seat
+  to move the route commands (``data-command``, ``static/commands.js``: a first click
+  previews, a second builds or moves): in a building phase a ring on every city its
+  track does not reach yet (``build to Lyon``), in the operations phase the reach of the
+  train this turn (``reach``, drawn) with a ring on every city in it and an invisible
+  target on every other milepost in it (``move to Lyon``, ``move to K17``).
 
 Strings are built directly (no element per function call): a board is drawn on every
 push. The milepost positions are formatted once per map.
@@ -37,6 +42,7 @@ from typing import Any
 from motherlode.core.protocol import Player
 from motherlode.core.svg import Layers
 from motherlode.games.eurorails.board import CENTRE, Board, load_board
+from motherlode.games.eurorails.constants import BUILD, OPS
 from motherlode.games.eurorails.game import EurorailsState
 from motherlode.games.eurorails.mapdraw import (
     FERRY,
@@ -48,6 +54,7 @@ from motherlode.games.eurorails.mapdraw import (
 )
 from motherlode.games.eurorails.observe import COLOURS, observation
 from motherlode.games.eurorails.places import file_labels, milepost_name, rank_labels
+from motherlode.games.eurorails.routes import reach
 
 ROW_H = 104
 """Height of one player's block in the panel (four lines and the seat's own cash)."""
@@ -78,6 +85,10 @@ STYLE = (
     ".er-card{fill:#fffdf5;stroke:#8a5a2b;stroke-width:1.2}"
     ".er-served{fill:#1b7f3a;font-weight:bold}.er-onboard{fill:#fff2b3;stroke:#c9a400}"
     "[data-highlight]{cursor:help}"
+    ".er-go{fill:#d35400;fill-opacity:.12;stroke:#d35400;stroke-width:2;stroke-opacity:.7;"
+    "cursor:pointer}.er-hit{fill:#000;fill-opacity:0;cursor:pointer}"
+    ".er-reach{fill:none;stroke:#d35400;stroke-opacity:.3;stroke-width:13;"
+    "stroke-linecap:round;pointer-events:none}"
     "</style>"
 )
 
@@ -149,6 +160,8 @@ def _legend_extra(y: float) -> str:
         f'<path class="er-tgt" transform="translate(0 {{y}})" '
         f'd="{_lozenge((lx - 14, 0), (lx + 14, 0), 5.5)}"/>',
         f'<circle cx="{lx}" cy="{{y}}" r="5" class="er-tgt er-mv"/>',
+        f'<circle cx="{lx}" cy="{{y}}" r="6" class="er-go"/>',
+        f'<path d="M{lx - 8} {{y}}h16" class="er-reach"/>',
         f'<rect x="{lx - 5}" y="{{ym}}" width="10" height="10" fill="{COLOURS[0]}" stroke="#000"/>',
         f'<circle cx="{lx}" cy="{{y}}" r="7" fill="#9ecae1" fill-opacity=".5"/>',
     ]
@@ -158,6 +171,8 @@ def _legend_extra(y: float) -> str:
         "a player's track, in their colour",
         "a segment you may build (click)",
         "a milepost you may move to (click)",
+        "a city to build or move to (click: route, cost)",
+        "your train's reach this turn (click a place)",
         "a player's train",
         "bad weather / flooded river",
     ]
@@ -462,10 +477,14 @@ def _cards(state: EurorailsState, obs: dict[str, Any], seat: int, x0: float, y0:
         for k, d in enumerate(card["demands"]):
             ly = y + 40 + 21 * k
             city = b.city_index(d["city"])
-            # the Circus (a variant's demand) is no load chip: it is supplied where it stands
-            supply = b.load_sources[b.load_index(d["load"])] if d["load"] in b.load_names else ()
-            sources = " ".join(f"city-{c}" for c in supply)
-            supplied = ", ".join(b.city_names[c] for c in supply) or "where the circus is"
+            # the Circus (a variant) is no load of the map: it stands where its chips are
+            found = (
+                b.load_sources[b.load_index(d["load"])]
+                if d["load"] in b.load_names
+                else tuple(state.circus_at)
+            )
+            sources = " ".join(f"city-{c}" for c in found)
+            supplied = ", ".join(b.city_names[c] for c in found) or "nowhere now"
             ok = city in served
             carried = d["load"] in on_train
             back = (
@@ -633,10 +652,75 @@ def _buttons(buttons: list[tuple[str, str]], fr: Frame, y0: float) -> list[tuple
     return out
 
 
+def _ring(key: str, command: str, x: float, y: float, r: int, cls: str = "er-go") -> str:
+    """A clickable circle that previews ``command`` (``static/commands.js``)."""
+    cmd = escape(command, quote=True)
+    return (
+        f'<circle id="{key}" class="{cls}" data-command="{cmd}" cx="{_n(x)}" cy="{_n(y)}" '
+        f'r="{r}"><title>{escape(command)}</title></circle>'
+    )
+
+
+def _build_commands(state: EurorailsState, fr: Frame) -> list[tuple[str, str]]:
+    """``build to <city>`` on every city the mover's track does not reach yet, while he
+    may build (a route that cannot be built is refused by the preview, saying why)."""
+    g = state.game
+    b = g.board
+    p = state.current_player()
+    if state.phase != BUILD or not any(a < g.U0 for a in state.legal_actions()):
+        return []
+    posts = set(state.net[p])
+    out = []
+    for k, city in enumerate(b.city_names):
+        if posts & set(b.city_posts[k]) or (not posts and k in b.majors):
+            continue  # reached already, or (no track yet) where a first route starts
+        x, y = fr.px[b.city_centre[k]]
+        r = 24 if b.city_size[k] == CENTRE else 12
+        key = "go-" + _SLUG.sub("-", city).strip("-").lower()
+        out.append((key, _ring(key, f"build to {city}", x, y, r)))
+    return out
+
+
+def _move_commands(state: EurorailsState, fr: Frame, name: Namer) -> list[tuple[str, str]]:
+    """The reach of the mover's train this turn drawn, and ``move to <place>`` on every
+    city (a ring) and every other milepost (an invisible dot) in it."""
+    p = state.current_player()
+    if state.phase != OPS or p < 0 or state.pos[p] < 0:
+        return []
+    b = state.game.board
+    posts = sorted(reach(state) - {state.pos[p]})
+    if not posts:
+        return []
+    d = "".join(f"M{fr.txt[m]}h0" for m in posts)  # a round dot per milepost, one path
+    out = [("reach", f'<path id="reach" class="er-reach" d="{d}"/>')]
+    dots = []
+    here = b.city_of[state.pos[p]]
+    cities = sorted({b.city_of[m] for m in posts if b.city_of[m] >= 0} - {here})
+    for m in posts:
+        if b.city_of[m] < 0:
+            x, y = fr.px[m]
+            place = name(m)
+            cmd = escape(f"move to {place}", quote=True)
+            dots.append(
+                f'<circle class="er-hit" data-command="{cmd}" cx="{_n(x)}" cy="{_n(y)}" r="7"/>'
+            )
+    out.append(("reach-hit", f'<g id="reach-hit">{"".join(dots)}</g>'))
+    for k in cities:
+        city = b.city_names[k]
+        x, y = fr.px[b.city_centre[k]]
+        r = 24 if b.city_size[k] == CENTRE else 12
+        key = "go-" + _SLUG.sub("-", city).strip("-").lower()
+        out.append((key, _ring(key, f"move to {city}", x, y, r)))
+    return out
+
+
 def _seat(
     state: EurorailsState, obs: dict[str, Any], seat: Player | None, fr: Frame, name: Namer
 ) -> list[tuple[str, str]]:
     targets = _targets(state, obs, fr, _buttons_top(obs, seat), name)
+    if seat is not None and seat >= 0 and seat == state.current_player():
+        # under the atomic targets, so that a segment's diamond stays on top
+        targets = _build_commands(state, fr) + _move_commands(state, fr, name) + targets
     buttons = (markup for _, markup in targets if 'class="er-btn"' in markup[:60])
     bottom = max((_bottom(markup) for markup in buttons), default=0.0)
     bottom = max(bottom, _buttons_top(obs, seat)) + 20

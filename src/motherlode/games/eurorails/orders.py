@@ -287,6 +287,23 @@ def _dot(state: EurorailsState, m: int, r: float, **style: Any) -> str:
     return svgh.element("circle", cx=x, cy=y, r=r, **style)
 
 
+def _label(state: EurorailsState, m: int, text: str) -> str:
+    """The route's figure (its cost) written on the map beside where it ends, haloed."""
+    x, y = _at(state, m)
+    return svgh.element(
+        "text",
+        text,
+        x=round(x + 9, 1),
+        y=round(y - 9, 1),
+        font_size=15,
+        font_weight="bold",
+        fill=ROUTE_COLOUR,
+        stroke="#fff",
+        stroke_width=4,
+        paint_order="stroke",
+    )
+
+
 def _group(parts: list[str], title: str) -> str:
     return (
         f'<g class="route-preview" pointer-events="none"><title>{html.escape(title)}</title>'
@@ -313,6 +330,7 @@ def _build_preview(state: EurorailsState, text: str) -> Preview:
         )
     parts = [_line(state, a, c, i >= now) for i, (a, c) in enumerate(segs)]
     parts.append(_dot(state, segs[-1][1], 6, fill="none", stroke=ROUTE_COLOUR, stroke_width=2))
+    parts.append(_label(state, segs[-1][1], f"{route.now_cost} M"))
     return Preview(
         text,
         summary,
@@ -354,6 +372,8 @@ def _move_preview(state: EurorailsState, text: str) -> Preview:
     parts = [_dot(state, m, 4, fill=ROUTE_COLOUR, fill_opacity=0.18) for m in sorted(reach(state))]
     parts += [_line(state, a, c, False) for a, c in itertools.pairwise(posts)]
     parts.append(_dot(state, posts[-1], 6, fill="none", stroke=ROUTE_COLOUR, stroke_width=2))
+    figure = f"{steps} mileposts" + (f", {route.fee} M" if route.fee else "")
+    parts.append(_label(state, posts[-1], figure))
     return Preview(
         text,
         summary,
