@@ -297,6 +297,7 @@ def test_a_guest_seat_is_claimed_with_its_token(make_client: Any) -> None:
 
 
 POSTGRES = os.environ.get("MOTHERLODE_TEST_POSTGRES")
+TABLES = ("rating_events", "ratings", "match_terms", "seat_claims", "sessions", "users")
 
 
 @pytest.mark.skipif(not POSTGRES, reason="MOTHERLODE_TEST_POSTGRES is not set")
@@ -306,7 +307,7 @@ def test_accounts_on_postgres() -> None:
     assert POSTGRES is not None
     engine = make_engine(POSTGRES)
     with engine.begin() as conn:
-        for table in ("seat_claims", "sessions", "users", "moves", "seats", "matches"):
+        for table in (*TABLES, "moves", "seats", "matches"):
             conn.execute(sa.text(f"drop table if exists {table} cascade"))
         conn.execute(sa.text("drop table if exists alembic_version"))
     migrate(engine)
