@@ -190,3 +190,30 @@ def test_ratings_on_postgres() -> None:
         assert got[(f"user:{seat + 1}", 2)] == pytest.approx((*want[seat], 1))
     for c in people:
         c.__exit__(None, None, None)
+
+
+def test_the_new_match_page_makes_a_rated_match_with_the_creators_seat_claimed(
+    app_factory: Callable[..., Any],
+) -> None:
+    app = app_factory()
+    ann, bob = person(app, "ann"), person(app, "bob")
+    form = {
+        "csrf": csrf(ann),
+        "game": "yukon",
+        "players": "2",
+        "rated": "on",
+        "seat0_kind": "human",
+        "seat1_kind": "human",
+    }
+    r = ann.post("/new", data=form)
+    assert r.status_code == 200, r.text
+    match_id = re.search(r"/m/([^#\"/]+)#t=", r.text)
+    assert match_id is not None
+    mid = match_id.group(1)
+    page = bob.get(f"/m/{mid}").text
+    assert "<h2>Rated match</h2>" in page
+    assert '<li>P1: <a href="/u/ann">ann</a></li>' in page
+    assert "Play this seat as bob</button>" in page
+    assert '<input type="checkbox" name="rated" id="rated" >' in ann.get("/new?game=yukon").text
+    for c in (ann, bob):
+        c.__exit__(None, None, None)

@@ -551,6 +551,9 @@ def install(app: Any, limits: Limits) -> None:
     """Give ``app`` its accounts (``app.state.accounts``) and their pages."""
     app.state.accounts = Accounts(app.state.service.engine, limits)
     templates.env.globals["signed_in"] = current
+    templates.env.globals["seat_claims"] = lambda request, match_id: accounts_of(request).claims(
+        match_id
+    )
     app.include_router(router)
     app.add_exception_handler(_Refused, _refused)
 

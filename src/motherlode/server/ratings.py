@@ -44,7 +44,7 @@ from sqlalchemy.orm import Mapped, Session, mapped_column
 from motherlode.games import registry
 from motherlode.server.accounts import SeatClaimRow, UserRow
 from motherlode.server.db import Base, MatchRow, utcnow
-from motherlode.server.deps import html_errors, page
+from motherlode.server.deps import html_errors, page, templates
 from motherlode.server.runtime import ServerError
 
 
@@ -270,6 +270,18 @@ def set_rated(engine: Engine, match_id: str, rated: bool) -> None:
         conn.execute(insert(MatchTermsRow).values(match_id=match_id, rated=rated))
 
 
+def on_account(request: Any, service: Any, created: Any, rated: bool) -> None:
+    """A match created on the page: its terms, and the creator's seat (the first human
+    seat, which its creator takes) claimed by the logged-in account, if any."""
+    from motherlode.server.accounts import accounts_of, current
+
+    set_rated(service.engine, created.id, rated)
+    me = current(request)
+    if me is not None and created.tokens:
+        first = min(created.tokens)
+        accounts_of(request).claim_seat(me, created.id, created.tokens[first])
+
+
 def rated_of(engine: Engine, match_id: str) -> bool:
     with engine.connect() as conn:
         return is_rated(conn, match_id)
@@ -289,6 +301,7 @@ def install(app: Any) -> None:
     service.on_finish.append(rate_finished)
     service.before_undo.append(no_undo)
     app.include_router(router)
+    templates.env.globals["match_rated"] = lambda _request, match_id: rated_of(engine, match_id)
 
 
 # -- the pages: leaderboards, profiles -----------------------------------------------------
