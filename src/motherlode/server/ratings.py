@@ -102,7 +102,7 @@ def ranks(scores: Sequence[float], winners: Sequence[int]) -> list[int]:
     """Rank per seat (or per team): 1 for every winner, then by score, ties sharing.
 
     >>> ranks([10, 30, 30], [1, 2])
-    [3, 1, 1]
+    [2, 1, 1]
     >>> ranks([5, 9, 7, 7], [1])
     [4, 1, 2, 2]
     """
@@ -418,8 +418,21 @@ def profile(service: Any, user: UserRow) -> dict[str, Any]:
             key=lambda r: (r["game"], r["players"]),
         ),
         "recent": recent,
-        "plot": history_svg([(e.game, e.players, ordinal(e.mu, e.sigma)) for e in events]),
+        "plot": history_svg(_history(events)),
     }
+
+
+def _history(events: Sequence[RatingEventRow]) -> list[tuple[str, int, float]]:
+    """The points to plot: per game and player count, the rating before its first rated
+    match, then after each."""
+    points: list[tuple[str, int, float]] = []
+    seen: set[tuple[str, int]] = set()
+    for e in events:
+        if (e.game, e.players) not in seen:
+            seen.add((e.game, e.players))
+            points.append((e.game, e.players, ordinal(e.mu_before, e.sigma_before)))
+        points.append((e.game, e.players, ordinal(e.mu, e.sigma)))
+    return points
 
 
 def won(service: Any, m: MatchRow, seat: int) -> bool:
