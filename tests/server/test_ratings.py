@@ -30,9 +30,20 @@ def cheap_hashes(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(accounts, "HASHER", PasswordHasher.from_parameters(CHEAPEST))
 
 
+OPEN: list[TestClient] = []
+
+
+@pytest.fixture(autouse=True)
+def close_clients() -> Any:
+    yield
+    while OPEN:
+        OPEN.pop().__exit__(None, None, None)
+
+
 def person(app: Any, name: str) -> TestClient:
     c = TestClient(app, base_url="https://testserver")
     c.__enter__()
+    OPEN.append(c)
     r = c.post(
         "/signup",
         data={"csrf": csrf(c), "name": name, "password": PASSWORD, "again": PASSWORD},
@@ -188,8 +199,6 @@ def test_ratings_on_postgres() -> None:
     got = ratings_of(app)
     for seat in range(2):
         assert got[(f"user:{seat + 1}", 2)] == pytest.approx((*want[seat], 1))
-    for c in people:
-        c.__exit__(None, None, None)
 
 
 def test_the_new_match_page_makes_a_rated_match_with_the_creators_seat_claimed(
@@ -215,5 +224,3 @@ def test_the_new_match_page_makes_a_rated_match_with_the_creators_seat_claimed(
     assert '<li>P1: <a href="/u/ann">ann</a></li>' in page
     assert "Play this seat as bob</button>" in page
     assert '<input type="checkbox" name="rated" id="rated" >' in ann.get("/new?game=yukon").text
-    for c in (ann, bob):
-        c.__exit__(None, None, None)

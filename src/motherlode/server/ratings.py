@@ -42,7 +42,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from motherlode.games import registry
-from motherlode.server.accounts import SeatClaimRow, UserRow
+from motherlode.server.accounts import SeatClaimRow, UserRow, accounts_of, current
 from motherlode.server.db import Base, MatchRow, utcnow
 from motherlode.server.deps import html_errors, page, templates
 from motherlode.server.runtime import ServerError
@@ -273,8 +273,6 @@ def set_rated(engine: Engine, match_id: str, rated: bool) -> None:
 def on_account(request: Any, service: Any, created: Any, rated: bool) -> None:
     """A match created on the page: its terms, and the creator's seat (the first human
     seat, which its creator takes) claimed by the logged-in account, if any."""
-    from motherlode.server.accounts import accounts_of, current
-
     set_rated(service.engine, created.id, rated)
     me = current(request)
     if me is not None and created.tokens:
