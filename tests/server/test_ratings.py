@@ -224,3 +224,42 @@ def test_the_new_match_page_makes_a_rated_match_with_the_creators_seat_claimed(
     assert '<li>P1: <a href="/u/ann">ann</a></li>' in page
     assert "Play this seat as bob</button>" in page
     assert '<input type="checkbox" name="rated" id="rated" >' in ann.get("/new?game=yukon").text
+
+
+def test_a_bot_level_has_a_rating(app_factory: Callable[..., Any]) -> None:
+    import time
+
+    app = app_factory()
+    ann = person(app, "ann")
+    body = {
+        "game": "yukon",
+        "config": {"players": 2},
+        "rated": True,
+        "seats": [{"kind": "human"}, {"kind": "bot", "spec": "random"}],
+    }
+    m = ann.post("/api/matches", json=body).json()
+    token = m["seats"][0]["token"]
+    claim = ann.post(
+        f"/m/{m['id']}/claim", data={"csrf": csrf(ann), "token": token}, follow_redirects=False
+    )
+    assert claim.status_code == 303
+    for _ in range(20_000):
+        s = state(ann, m["id"], token)
+        if s["terminal"]:
+            break
+        if s["to_move"] == 0:
+            r = ann.post(
+                f"/api/matches/{m['id']}/move",
+                headers=auth(token),
+                json={"action": s["legal"][0]["text"], "version": s["version"]},
+            )
+            assert r.status_code in (200, 409), r.text
+        else:
+            time.sleep(0.01)  # the bot moves in the server's background
+    scores = [float(x) for x in s["scores"]]
+    want = expected(scores, [p for p, x in enumerate(scores) if x == max(scores)])
+    got = ratings_of(app)
+    assert got[("user:1", 2)] == pytest.approx((*want[0], 1))
+    assert got[("bot:random", 2)] == pytest.approx((*want[1], 1))
+    board = ann.get("/leaderboard/yukon").text
+    assert '<td class="who">bot random</td>' in board
