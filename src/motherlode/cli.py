@@ -706,6 +706,31 @@ def serve_command(
         raise fail(str(err)) from None
 
 
+server_app = typer.Typer(help="Operate the web platform's database.", no_args_is_help=True)
+app.add_typer(server_app, name="server")
+
+
+@server_app.command("reset-password")
+def reset_password_command(
+    user: Annotated[str, typer.Argument(metavar="USER", help="The account's user name.")],
+    db: Annotated[
+        str, typer.Option(help="SQLite file, or a postgresql://... URL.")
+    ] = "motherlode.db",
+) -> None:
+    """Print a one-time password for USER (their sessions end; they choose a new one)."""
+    try:
+        from motherlode.server.cli import ServeError, reset_password
+    except ImportError as err:
+        raise fail(
+            f'accounts need the [server] extra: pip install -e ".[server]" ({err})'
+        ) from None
+    try:
+        otp = reset_password(db, user)
+    except ServeError as err:
+        raise fail(str(err)) from None
+    console.print(f"one-time password for {user.lower()}: {otp}", markup=False, highlight=False)
+
+
 @app.command("verify")
 def verify_command(
     path: Annotated[Path, typer.Argument(metavar="RECORD", help="A finished match's record.")],

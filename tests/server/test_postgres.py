@@ -30,7 +30,10 @@ def engine() -> Iterator[sa.Engine]:
     assert URL is not None
     eng = make_engine(URL)
     with eng.begin() as conn:
-        for table in ("moves", "seats", "matches", "alembic_version"):
+        for table in (
+            *("rating_events", "ratings", "match_terms", "seat_claims", "sessions", "users"),
+            *("moves", "seats", "matches", "alembic_version"),
+        ):
             conn.execute(sa.text(f"drop table if exists {table} cascade"))
     migrate(eng)
     yield eng
@@ -48,7 +51,7 @@ def migrations_are_idempotent(engine: sa.Engine) -> None:
     names = set(sa.inspect(engine).get_table_names())
     assert {"matches", "seats", "moves", "alembic_version"} <= names
     with engine.connect() as conn:
-        assert conn.execute(sa.text("select version_num from alembic_version")).scalar() == "0005"
+        assert conn.execute(sa.text("select version_num from alembic_version")).scalar() == "0007"
 
 
 def a_whole_game_is_played_and_rebuilt_from_the_log(engine: sa.Engine) -> None:

@@ -19,6 +19,7 @@ from pydantic import BaseModel
 from motherlode.games import registry
 from motherlode.server.deps import SeatNumber, Service, bearer, json_errors
 from motherlode.server.fairness import verify_record
+from motherlode.server.ratings import set_rated
 from motherlode.server.runtime import ServerError, strip_actions
 from motherlode.server.service import SeatRequest, file_options
 
@@ -201,6 +202,11 @@ _CREATE = _body_schema(
         "config": {"type": "object", "description": "the game's options"},
         "seats": {"type": "array", "items": _SEAT},
         "public": {"type": "boolean", "description": "anyone in the lobby may take an open seat"},
+        "rated": {
+            "type": "boolean",
+            "description": "rated (no undo, no hint until it ends; ratings change) or"
+            " friendly (the default)",
+        },
         "creator_seat": {
             "type": ["integer", "null"],
             "description": "the creator's own seat, taken at creation (default: the first"
@@ -275,6 +281,7 @@ async def api_create(request: Request, service: Service) -> dict[str, Any]:
         public=body.get("public") is True,
         claim=claim,
     )
+    set_rated(service.engine, created.id, body.get("rated") is True)
     service.kick_bots(created.id)
     base = str(request.base_url).rstrip("/")
     return {

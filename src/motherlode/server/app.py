@@ -26,7 +26,7 @@ from fastapi.responses import JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel
 
-from motherlode.server import api, pages, ws
+from motherlode.server import accounts, api, pages, ratings, ws
 from motherlode.server.bots import BotCaps
 from motherlode.server.db import make_engine, migrate
 from motherlode.server.deps import HERE, Service, error_response, page
@@ -99,11 +99,14 @@ def create_app(
     app.add_exception_handler(ServerError, _server_error)  # type: ignore[arg-type]
     app.add_exception_handler(RequestValidationError, _invalid_request)  # type: ignore[arg-type]
     app.add_exception_handler(Exception, _unexpected)
-    app.add_middleware(Guard, limits=limits or Limits())
+    limits = limits or Limits()
+    app.add_middleware(Guard, limits=limits)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     app.include_router(pages.router)
     app.include_router(api.router)
     app.include_router(ws.router)
+    accounts.install(app, limits)
+    ratings.install(app)
     app.add_api_route("/healthz", healthz, methods=["GET"], response_model=Health)
     app.add_api_route("/favicon.ico", favicon, methods=["GET"], include_in_schema=False)
     return app

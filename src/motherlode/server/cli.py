@@ -168,3 +168,22 @@ def main(argv: list[str] | None = None) -> int:
     except ServeError as err:
         parser.exit(2, f"motherlode serve: {err}\n")
     return 0
+
+
+def reset_password(db: str, name: str) -> str:
+    """The operator's reset of ``name``'s password: a one-time password to hand over.
+
+    Every session of the account ends; its next log-in asks for a new password.
+    Raises :class:`ServeError` for an account that does not exist.
+    """
+    from motherlode.server.accounts import AccountError, Accounts
+    from motherlode.server.db import make_engine, migrate
+
+    engine = make_engine(db)
+    try:
+        migrate(engine)
+        return Accounts(engine).reset_password(name)
+    except AccountError as err:
+        raise ServeError(err.message) from None
+    finally:
+        engine.dispose()

@@ -81,6 +81,10 @@ class Limits:
     preview: Rate = Rate(30.0, 120)
     """Command previews per client (a page asks one per click or drag step): generous,
     and apart from the moves' bucket."""
+    login: Rate = Rate(10 / 60, 5)
+    """Log-in and recovery attempts per client: 10 a minute, 5 at once."""
+    login_account: Rate = Rate(10 / 60, 5)
+    """Log-in and recovery attempts per account name, from any client (accounts.py)."""
     clients: int = 100_000
     """Buckets kept (the least recently seen clients are forgotten first)."""
 
@@ -93,11 +97,16 @@ class Limits:
             join=unlimited,
             other=unlimited,
             preview=unlimited,
+            login=unlimited,
+            login_account=unlimited,
         )
 
 
 def kind_of(method: str, path: str) -> str:
-    """Which bucket a request draws from: ``create``, ``join``, ``preview`` or ``other``."""
+    """Which bucket a request draws from: ``login``, ``create``, ``join``, ``preview`` or
+    ``other``."""
+    if method == "POST" and path in ("/login", "/recover"):
+        return "login"
     if method == "POST" and path in ("/api/matches", "/new"):
         return "create"
     if method == "POST" and path.startswith("/api/matches/") and path.endswith("/preview"):

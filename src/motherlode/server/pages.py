@@ -18,6 +18,7 @@ from motherlode.games import registry
 from motherlode.server import forms
 from motherlode.server.deps import SeatNumber, Service, html_errors, page, read_form
 from motherlode.server.fairness import Verification, verify_record
+from motherlode.server.ratings import on_account
 from motherlode.server.runtime import ServerError
 from motherlode.server.service import CreatedMatch, SeatRequest, file_options
 
@@ -100,6 +101,7 @@ def _form_page(
         min_players=cls.min_players,
         max_players=cls.max_players,
         public=(values or {}).get("public") == "on",
+        rated=(values or {}).get("rated") == "on",
     )
 
 
@@ -129,6 +131,7 @@ async def new_submit(request: Request, service: Service) -> HTMLResponse:
         )
     except ServerError as err:
         return _form_page(request, cls, values, {"": err.message}, {}, 422)
+    on_account(request, service, created, values.get("rated") == "on")
     service.kick_bots(created.id)
     return _created_page(request, game_name, created, seats)
 

@@ -232,6 +232,11 @@ class MatchService:
         self.bot_tasks: dict[str, asyncio.Task[None]] = {}
         self.token_cache: dict[str, tuple[str, int]] = {}
         self.games: dict[str, motherlode.Game] = {}
+        self.on_finish: list[Callable[[Session | Connection, MatchRuntime, Any], object]] = []
+        """Called in the transaction that writes a match's final move, with its final
+        state: ratings.py rates a rated match there (once: that write succeeds once)."""
+        self.before_undo: list[Callable[[str], None]] = []
+        """Checks an undo passes first (ratings.py: no undo in a rated match)."""
 
     def game(self, name: str, config: dict[str, Any]) -> motherlode.Game:
         """``motherlode.load(name, **config)``, shared: a Game is immutable."""
@@ -493,6 +498,9 @@ class MatchService:
         )
         if result.rowcount != 1:  # type: ignore[attr-defined]
             raise ServerError("stale_state", "the match moved on meanwhile; reload", 409)
+        if finished:
+            for hook in self.on_finish:
+                hook(session, rt, step.state)
         self._notify(session, "m", rt.match_id, rt.version + len(rows))
 
     def _notify(
@@ -554,6 +562,8 @@ class MatchService:
     async def undo(self, match_id: str, seat: int | None, version: Any) -> MatchRuntime:
         if seat is None:
             raise ServerError("spectator", "spectators can only watch", 403)
+        for check in self.before_undo:
+            check(match_id)
         async with self.lock(match_id):
             rt = self._current(match_id, version)
             self._check_version(rt, version)
