@@ -10,7 +10,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from motherlode.server.guard import Buckets, Limits, Rate, kind_of
-from tests.server.helpers import Viewer, auth, create, hello, state
+from tests.server.helpers import Viewer, auth, create, state
 
 
 def _eurorails(client: TestClient) -> tuple[str, str, dict[str, Any]]:
