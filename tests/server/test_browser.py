@@ -195,7 +195,10 @@ def test_a_route_command_is_previewed_on_the_first_click_and_built_on_the_second
             """(command) => {
                 const svg = document.querySelector('#board svg');
                 const c = document.createElementNS('http://www.w3.org/2000/svg', 'circle');
-                c.setAttribute('cx', '400'); c.setAttribute('cy', '400'); c.setAttribute('r', '30');
+                const v = svg.viewBox.baseVal;  // the middle of the view, zoomed or not
+                c.setAttribute('cx', String(v.x + v.width / 2));
+                c.setAttribute('cy', String(v.y + v.height / 2));
+                c.setAttribute('r', String(v.width / 30));
                 c.setAttribute('data-command', command); c.setAttribute('id', 'cmd-target');
                 svg.appendChild(c);
             }""",
