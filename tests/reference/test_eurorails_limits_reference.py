@@ -1,0 +1,131 @@
+"""Eurorails building limits at their boundaries, each side asked of the engine.
+
+Every case puts the engine one step short of a limit (allowed: no refusal, and the build is
+among the legal moves) and at the limit (refused, naming the rule, and not legal), so a
+limit off by one either way fails here. Positions are built with tests/eurorails/helpers.py.
+"""
+
+from __future__ import annotations
+
+import pytest
+from tests.eurorails.helpers import build_action, lay, set_turn, standard
+
+from motherlode.games.eurorails.board import CLEAR, MEDIUM, MOUNTAIN, SMALL
+from motherlode.games.eurorails.game import BUILD, EurorailsState
+
+
+def _major_out(s: EurorailsState, kind: int) -> list[tuple[int, int]]:
+    """Buildable edges (outpost, neighbour) from major-city outposts to ``kind`` terrain."""
+    b = s.game.board
+    out = []
+    for a in b.major_posts:
+        for d in range(6):
+            e, x = b.eid[a * 6 + d], b.nb[a * 6 + d]
+            if (
+                e >= 0
+                and not b.edge_internal[e]
+                and b.terrain[x] == kind
+                and b.edge_cross_cost[e] == 0
+                and b.link_at[x] < 0
+            ):
+                out.append((a, x))
+    return out
+
+
+def _verdict(s: EurorailsState, p: int, a: int, x: int) -> tuple[str | None, bool]:
+    """(the refusal, whether the build is a legal move) of seat ``p`` building a -> x."""
+    act = build_action(s, a, x)
+    return s.build_refusal(p, a, act % 6), act in s.legal_actions()
+
+
+# "A player may spend up to 20 million to build track or to upgrade his train." (Building
+# Phase). Clear terrain costs 1, mountain 2: spent + cost = 20 is allowed, 21 is not.
+@pytest.mark.parametrize(
+    ("spent", "kind", "allowed"),
+    [(19, CLEAR, True), (18, MOUNTAIN, True), (19, MOUNTAIN, False), (20, CLEAR, False)],
+    ids=["19+1=20", "18+2=20", "19+2=21", "20+1=21"],
+)
+def test_the_20_million_building_limit_at_exactly_20_and_21(
+    spent: int, kind: int, allowed: bool
+) -> None:
+    s = standard(2)
+    p = s.current_player()
+    s.spent = spent
+    a, x = _major_out(s, kind)[0]
+    refusal, legal = _verdict(s, p, a, x)
+    assert legal is allowed
+    if allowed:
+        assert refusal is None
+    else:
+        assert refusal is not None and f"only {20 - spent} of the 20 remain" in refusal
+
+
+# "During his turn, a player may not build more than two track segments from major city
+# mileposts." (Limits on Building from Major Cities): the second is allowed, the third not.
+def test_two_segments_out_of_major_cities_the_second_allowed_the_third_refused() -> None:
+    s = standard(2)
+    p = s.current_player()
+    outs = _major_out(s, CLEAR)
+    # three edges from three different outposts, far enough apart not to touch
+    picks = [outs[0]]
+    for a, x in outs:
+        if all(a != q and x != y for q, y in picks):
+            picks.append((a, x))
+        if len(picks) == 3:
+            break
+    s.apply_action(build_action(s, *picks[0]))
+    assert _verdict(s, p, *picks[1]) == (None, True)
+    s.apply_action(build_action(s, *picks[1]))
+    refusal, legal = _verdict(s, p, *picks[2])
+    assert not legal and "at most two segments" in (refusal or "")
+
+
+def _spokes(s: EurorailsState, size: int) -> tuple[int, list[tuple[int, int]]]:
+    """A city of ``size`` and four (neighbour, milepost behind it) spokes of plain track."""
+    b = s.game.board
+    for c, sz in enumerate(b.city_size):
+        if sz != size:
+            continue
+        m = b.city_centre[c]
+        near = {b.nb[m * 6 + d] for d in range(6)}
+        spokes = []
+        for d in range(6):
+            x = b.nb[m * 6 + d]
+            if x < 0 or b.city_of[x] >= 0 or b.link_at[x] >= 0 or b.eid[m * 6 + d] < 0:
+                continue
+            behind = [
+                y
+                for k in range(6)
+                if (y := b.nb[x * 6 + k]) >= 0
+                and b.city_of[y] < 0
+                and b.link_at[y] < 0
+                and y not in near
+            ]
+            if behind:
+                spokes.append((x, behind[0]))
+        if len(spokes) >= 4:
+            return m, spokes
+    raise AssertionError("no such city")
+
+
+# "Only three players may build track into a medium city (squares), and only two players may
+# build track into a small city (circles)." (Limits on Entry into Medium and Small Cities)
+@pytest.mark.parametrize(("size", "limit", "word"), [(SMALL, 2, "small"), (MEDIUM, 3, "medium")])
+def test_city_entry_the_last_player_allowed_the_next_refused(
+    size: int, limit: int, word: str
+) -> None:
+    s = standard(4)
+    town, spokes = _spokes(s, size)
+    for q in range(limit + 1):
+        x, behind = spokes[q]
+        lay(s, q, [behind, x])  # every seat has track next to the city
+    for q in range(limit + 1):
+        x, _ = spokes[q]
+        set_turn(s, q, BUILD)
+        refusal, legal = _verdict(s, q, x, town)
+        if q < limit:
+            assert (refusal, legal) == (None, True), f"P{q + 1} may enter a {word} city"
+            lay(s, q, [x, town])
+        else:
+            assert not legal
+            assert f"only {limit} players may build into a {word} city" in (refusal or "")
