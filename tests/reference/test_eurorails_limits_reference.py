@@ -8,10 +8,10 @@ limit off by one either way fails here. Positions are built with tests/eurorails
 from __future__ import annotations
 
 import pytest
-from tests.eurorails.helpers import build_action, lay, set_turn, standard
 
 from motherlode.games.eurorails.board import CLEAR, MEDIUM, MOUNTAIN, SMALL
 from motherlode.games.eurorails.game import BUILD, EurorailsState
+from tests.eurorails.helpers import build_action, lay, set_turn, standard
 
 
 def _major_out(s: EurorailsState, kind: int) -> list[tuple[int, int]]:
