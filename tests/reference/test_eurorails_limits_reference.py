@@ -11,7 +11,7 @@ import pytest
 
 from motherlode.games.eurorails.board import CLEAR, MEDIUM, MOUNTAIN, SMALL
 from motherlode.games.eurorails.game import BUILD, EurorailsState
-from tests.eurorails.helpers import build_action, lay, set_turn, standard
+from tests.eurorails.helpers import build_action, city, lay, set_turn, standard
 
 
 def _major_out(s: EurorailsState, kind: int) -> list[tuple[int, int]]:
@@ -129,3 +129,42 @@ def test_city_entry_the_last_player_allowed_the_next_refused(
         else:
             assert not legal
             assert f"only {limit} players may build into a {word} city" in (refusal or "")
+
+
+def _play_rounds(s: EurorailsState, rounds: int) -> None:
+    """Every seat ends its movement and building at once, for ``rounds`` rounds."""
+    g = s.game
+    for _ in range(rounds * g.num_players):
+        assert not s.is_terminal()
+        s.apply_action(g.END_MOVE)
+        s.apply_action(g.END_BUILD)
+
+
+# "Once time has expired, play continues for one last round (so all players get an equal
+# number of turns). The player who has a continuous line of track that connects the required
+# major cities, and who has the most cash on hand, is the winner. If no player's track
+# connects enough major cities, the player with the most cash wins." (Special Tournament
+# Rule -- Time Limits; ``turn_limit`` counts the rounds.) A tie in cash is shared.
+@pytest.mark.parametrize(
+    ("linked", "cash", "winners", "returns"),
+    [
+        ((), [120, 120, 80], (0, 1), [1.0, 1.0, -1.0]),
+        ((), [120, 119, 80], (0,), [1.0, -1.0, -1.0]),
+        ((1, 2), [200, 90, 90], (1, 2), [-1.0, 1.0, 1.0]),
+        ((1, 2), [200, 90, 89], (1,), [-1.0, 1.0, -1.0]),
+    ],
+    ids=["none-linked-tie", "none-linked-by-one", "linked-tie", "linked-by-one"],
+)
+def test_time_limit_ties_are_shared_and_connection_comes_first(
+    linked: tuple[int, ...], cash: list[int], winners: tuple[int, ...], returns: list[float]
+) -> None:
+    s = standard(3, turn_limit=2)
+    s.connected = lambda p: p in linked  # type: ignore[method-assign]
+    s.cash = list(cash)
+    s.pos = [city(s, "Paris")] * 3
+    set_turn(s, s.first)
+    _play_rounds(s, 1)
+    assert not s.is_terminal(), "the first of two rounds does not reach the limit"
+    _play_rounds(s, 1)
+    assert s.is_terminal()
+    assert s.winners() == winners and s.returns() == returns
