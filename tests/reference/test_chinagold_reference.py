@@ -94,3 +94,24 @@ def test_the_last_marker_ends_the_game_and_most_gold_wins(turns: int, gold: list
     assert s.is_terminal()
     assert s.scores() == gold
     assert s.winners() == (1,)
+
+
+def test_the_observation_names_the_free_choice_only_while_it_is_offered() -> None:
+    # "From now on the player may choose freely whether to turn a single prospecting-spot
+    # marker or two adjacent": the observation says so (``free_choice``) in the documented
+    # end position, with no throw and no discs left; not at the start (a throw is due), not
+    # after a throw, and not once the last marker is turned (the game is over)
+    def seen(s: State) -> tuple[str, bool, int | None, list[str]]:
+        o = s.observation(0)
+        return o["phase"], o["free_choice"], o["throw"], o["discs"]
+
+    s = GAME.deserialize(f"{board('ooo8')} P2 - 40,48 77")
+    assert seen(s) == ("choose", True, None, [])
+    s.apply_string("turn f1-f2")
+    assert seen(s) == ("choose", True, None, [])
+    s.apply_string("turn f3")
+    assert s.is_terminal() and seen(s) == ("over", False, None, [])
+    start = GAME.new_initial_state()
+    assert seen(start) == ("throw", False, None, ["0/1", "0/2", "1/2"])
+    start.apply_action(3)  # P1 throws 3
+    assert seen(start) == ("choose", False, 3, ["0/1", "0/2", "1/2"])
