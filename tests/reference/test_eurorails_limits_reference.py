@@ -168,3 +168,29 @@ def test_time_limit_ties_are_shared_and_connection_comes_first(
     _play_rounds(s, 1)
     assert s.is_terminal()
     assert s.winners() == winners and s.returns() == returns
+
+
+# "No track may be built which would prevent a second or third player from building track
+# into a medium city." (Limits on Entry into Medium and Small Cities.) München (medium, six
+# plain edges): P1 has one section in, P2 three. P1's second leaves one free edge for a third
+# player (allowed); its third would leave none: refused with three seats, allowed with two
+# (nobody else is left to come in).
+@pytest.mark.parametrize(("players", "third"), [(3, False), (2, True)])
+def test_medium_city_keeps_an_edge_for_the_third_player(players: int, third: bool) -> None:
+    s = standard(players)
+    b = s.game.board
+    m = b.city_centre[b.city_index("München")]
+    assert b.city_size[b.city_index("München")] == MEDIUM
+    near = [b.nb[m * 6 + d] for d in range(6)]
+    lay(s, 0, [near[0], m])
+    for d in (1, 2, 3):
+        lay(s, 1, [near[d], m])
+    set_turn(s, 0, BUILD)
+    assert _verdict(s, 0, m, near[4]) == (None, True)
+    s.apply_action(build_action(s, m, near[4]))
+    refusal, legal = _verdict(s, 0, m, near[5])
+    if third:
+        assert (refusal, legal) == (None, True)
+    else:
+        assert not legal
+        assert refusal == "it would prevent another player from building into the city"
