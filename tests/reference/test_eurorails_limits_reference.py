@@ -11,7 +11,7 @@ import pytest
 
 from motherlode.games.eurorails.board import CLEAR, MEDIUM, MOUNTAIN, SMALL
 from motherlode.games.eurorails.game import BUILD, EurorailsState
-from tests.eurorails.helpers import build_action, city, lay, set_turn, standard
+from tests.eurorails.helpers import build_action, city, draw, lay, place, set_turn, standard
 
 
 def _major_out(s: EurorailsState, kind: int) -> list[tuple[int, int]]:
@@ -194,3 +194,34 @@ def test_medium_city_keeps_an_edge_for_the_third_player(players: int, third: boo
     else:
         assert not legal
         assert refusal == "it would prevent another player from building into the city"
+
+
+# "If the draw deck runs out during the game, reshuffle the discard pile and form a new draw
+# deck." (Preparation.) P1 delivers on card 1 with the draw pile down to its last two demand
+# cards (7, 8) or its last one (7), every other card discarded: the chance node offers
+# exactly what is left; drawing the last card, and only the last, turns the 161 discards and
+# card 1 into the new draw pile.
+@pytest.mark.parametrize(
+    ("left", "outcomes", "after"),
+    [([7, 8], [(6, 0.5), (7, 0.5)], (1, 161)), ([7], [(6, 1.0)], (162, 0))],
+    ids=["two-left", "the-last-card"],
+)
+def test_the_last_card_of_the_draw_pile_reshuffles_the_discards(
+    left: list[int], outcomes: list[tuple[int, float]], after: tuple[int, int]
+) -> None:
+    s = standard(2)
+    b = s.game.board
+    s.discard = sorted(c for c in s.draw if c not in left)
+    s.draw = list(left)
+    assert s.hands[0] == [1, 2, 3]
+    dem = b.demands[1][0]
+    s.loads[0] = [dem.load]
+    s.chips[dem.load] -= 1
+    place(s, 0, b.city_centre[dem.city])
+    set_turn(s, 0)
+    s.apply_action(s.game.DELIVER0)
+    assert s.chance_outcomes() == outcomes
+    draw(s, 7)
+    o = s.observation(0)
+    assert (o["draw_pile"], len(o["discard_pile"])) == after
+    assert s.hands[0] == [2, 3, 7] and s.current_player() == 0
