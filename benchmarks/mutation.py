@@ -43,6 +43,15 @@ class Target:
     names: tuple[str, ...] = ()  # mutant-name globs (empty: every mutant of the file)
 
 
+def playthroughs(game: str) -> tuple[str, ...]:
+    """The node ids of one game's playthroughs (the others never reach its code)."""
+    test = "tests/playthroughs/test_playthroughs.py::"
+    test += "test_a_playthrough_replays_with_the_same_observations"
+    return tuple(
+        f"{test}[{p.stem}]" for p in sorted((ROOT / "tests/playthroughs").glob(f"{game}-*.json"))
+    )
+
+
 TARGETS = [
     Target(
         "src/motherlode/server/fairness.py",
@@ -103,13 +112,13 @@ TARGETS = [
         ("*x_observation__mutmut_*", "*x_tensor__mutmut_*", "*x__second_view__mutmut_*"),
     ),
     # the other games' observation dicts (their tensors are being rewritten: not here); the
-    # playthroughs pin every seat's observation digest at every step
+    # game's own playthroughs pin every seat's observation digest at every step
     *(
         Target(
             f"src/motherlode/games/{game}/game.py",
             (
                 *views,
-                "tests/playthroughs/test_playthroughs.py",
+                *playthroughs(game),
                 f"tests/reference/test_{game}_reference.py",
             ),
             ("*ǁobservation__mutmut_*",),
