@@ -115,3 +115,23 @@ def test_the_observation_names_the_free_choice_only_while_it_is_offered() -> Non
     assert seen(start) == ("throw", False, None, ["0/1", "0/2", "1/2"])
     start.apply_action(3)  # P1 throws 3
     assert seen(start) == ("choose", False, 3, ["0/1", "0/2", "1/2"])
+
+
+@pytest.mark.parametrize(("turns", "over"), [(9, False), (10, True)])
+def test_the_turn_limit_ends_the_game_at_its_last_turn_not_before(turns: int, over: bool) -> None:
+    # the turn limit (our extension, docs/rules/chinagold.md: "the turn limit against endless
+    # reburial"; ``max_turns`` decisions): with 11, the decision that makes the 11th ends the
+    # game, the 10th does not. f1 f2 f3 left, so neither move clears the board; P2 leads
+    # 48 to 40 and one more nugget cannot change that
+    g = motherlode.load("chinagold", max_turns=11)
+    seat = "P2" if turns % 2 else "P1"
+    s = g.deserialize(f"{board('ooo8')} {seat} - 40,48 {turns}")
+    s.apply_string("turn f1")
+    assert s.is_terminal() is over and s.observation(0)["turn"] == turns + 1
+    if over:
+        assert s.termination() == (
+            "the turn limit of 11 turns was reached; the gold collected so far decides"
+        )
+        assert s.winners() == (1,) and s.returns() == [-1.0, 1.0]
+    else:
+        assert s.termination() == "" and moves(s) == ["turn f2", "turn f2-f3", "turn f3"]
