@@ -135,3 +135,11 @@ def test_the_turn_limit_ends_the_game_at_its_last_turn_not_before(turns: int, ov
         assert s.winners() == (1,) and s.returns() == [-1.0, 1.0]
     else:
         assert s.termination() == "" and moves(s) == ["turn f2", "turn f2-f3", "turn f3"]
+
+
+@pytest.mark.parametrize(("mountains", "roles"), [(0, (0, 1)), (1, (1, 0))])
+def test_the_observation_names_who_searches_what(mountains: int, roles: tuple[int, int]) -> None:
+    # "The players decide who will search for gold in the mountains and who in the rivers."
+    # (``mountains_player`` picks the seat): the roles name both seats either way
+    s = motherlode.load("chinagold", mountains_player=mountains).new_initial_state()
+    assert s.observation(0)["roles"] == {"mountains": roles[0], "rivers": roles[1]}

@@ -91,3 +91,17 @@ def test_round_limit_nobody_offered_everyone_shares() -> None:
                  held={0: ("machete", 1)}, round=2, visited={0: ["a2"], 1: ["a4"], 2: []})
     s.apply_string("d0 move a1")
     assert s.winners() == (0, 1, 2) and s.returns() == [0.0, 0.0, 0.0]
+
+
+def test_a_zero_offering_is_written_above_the_temple_on_the_rivals_maps() -> None:
+    # map 2: "The player writes the number 0 on the temple space and on the temple symbol
+    # ... The rivals write the number 0 above the space of this temple": the observation's
+    # temple minima show d3 at 0 (a minimum of 0 is still a minimum), for every seat
+    g = game(map=2)
+    s = position(g, phase="use", held={0: ("machete", 1)}, visited={0: ["a3", "b3", "c3"]},
+                 filled={0: ["zero"]})
+    assert s.observation(1)["temple_minima"] == {}
+    s.apply_string("activate zero")
+    s.apply_string("res offer d3")
+    assert s.observation(1)["temple_minima"] == {"d3": 0}
+    assert s.observation(0)["sheets"][0]["offerings"] == [["d3", 0]]
