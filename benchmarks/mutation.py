@@ -43,6 +43,15 @@ class Target:
     names: tuple[str, ...] = ()  # mutant-name globs (empty: every mutant of the file)
 
 
+def playthroughs(game: str) -> tuple[str, ...]:
+    """The node ids of one game's playthroughs (the others never reach its code)."""
+    test = "tests/playthroughs/test_playthroughs.py::"
+    test += "test_a_playthrough_replays_with_the_same_observations"
+    return tuple(
+        f"{test}[{p.stem}]" for p in sorted((ROOT / "tests/playthroughs").glob(f"{game}-*.json"))
+    )
+
+
 TARGETS = [
     Target(
         "src/motherlode/server/fairness.py",
@@ -101,6 +110,25 @@ TARGETS = [
             "tests/reference/test_eurorails_reference.py",
         ),
         ("*x_observation__mutmut_*", "*x_tensor__mutmut_*", "*x__second_view__mutmut_*"),
+    ),
+    # the other games' observation dicts (their tensors are being rewritten: not here); the
+    # game's own playthroughs pin every seat's observation digest at every step
+    *(
+        Target(
+            f"src/motherlode/games/{game}/game.py",
+            (
+                *views,
+                *playthroughs(game),
+                f"tests/reference/test_{game}_reference.py",
+            ),
+            ("*ǁobservation__mutmut_*",),
+        )
+        for game, views in (
+            ("chinagold", ("tests/chinagold/test_chinagold_views.py",)),
+            ("eureka", ("tests/eureka/test_eureka_views_and_data.py",)),
+            ("yukon", ("tests/yukon/test_positions.py",)),
+            ("eldorado", ("tests/eldorado/test_eldorado_views.py",)),
+        )
     ),
 ]
 BY_MODULE = {t.module: t for t in TARGETS}
@@ -188,8 +216,13 @@ def main(argv: list[str]) -> int:
         wall = time.monotonic() - start
         found = statuses(where)
         if target.names:
-            found = {k: v for k, v in found.items() if any(re.fullmatch(
-                g.replace(".", r"\.").replace("*", ".*"), k) for g in target.names)}
+            found = {
+                k: v
+                for k, v in found.items()
+                if any(
+                    re.fullmatch(g.replace(".", r"\.").replace("*", ".*"), k) for g in target.names
+                )
+            }
         count = {s: sum(1 for v in found.values() if v == s) for s in set(found.values())}
         tested = sum(count.get(s, 0) for s in ("killed", "survived", "timeout", "suspicious"))
         killed = count.get("killed", 0) + count.get("timeout", 0)

@@ -94,3 +94,52 @@ def test_the_last_marker_ends_the_game_and_most_gold_wins(turns: int, gold: list
     assert s.is_terminal()
     assert s.scores() == gold
     assert s.winners() == (1,)
+
+
+def test_the_observation_names_the_free_choice_only_while_it_is_offered() -> None:
+    # "From now on the player may choose freely whether to turn a single prospecting-spot
+    # marker or two adjacent": the observation says so (``free_choice``) in the documented
+    # end position, with no throw and no discs left; not at the start (a throw is due), not
+    # after a throw, and not once the last marker is turned (the game is over)
+    def seen(s: State) -> tuple[str, bool, int | None, list[str]]:
+        o = s.observation(0)
+        return o["phase"], o["free_choice"], o["throw"], o["discs"]
+
+    s = GAME.deserialize(f"{board('ooo8')} P2 - 40,48 77")
+    assert seen(s) == ("choose", True, None, [])
+    s.apply_string("turn f1-f2")
+    assert seen(s) == ("choose", True, None, [])
+    s.apply_string("turn f3")
+    assert s.is_terminal() and seen(s) == ("over", False, None, [])
+    start = GAME.new_initial_state()
+    assert seen(start) == ("throw", False, None, ["0/1", "0/2", "1/2"])
+    start.apply_action(3)  # P1 throws 3
+    assert seen(start) == ("choose", False, 3, ["0/1", "0/2", "1/2"])
+
+
+@pytest.mark.parametrize(("turns", "over"), [(9, False), (10, True)])
+def test_the_turn_limit_ends_the_game_at_its_last_turn_not_before(turns: int, over: bool) -> None:
+    # the turn limit (our extension, docs/rules/chinagold.md: "the turn limit against endless
+    # reburial"; ``max_turns`` decisions): with 11, the decision that makes the 11th ends the
+    # game, the 10th does not. f1 f2 f3 left, so neither move clears the board; P2 leads
+    # 48 to 40 and one more nugget cannot change that
+    g = motherlode.load("chinagold", max_turns=11)
+    seat = "P2" if turns % 2 else "P1"
+    s = g.deserialize(f"{board('ooo8')} {seat} - 40,48 {turns}")
+    s.apply_string("turn f1")
+    assert s.is_terminal() is over and s.observation(0)["turn"] == turns + 1
+    if over:
+        assert s.termination() == (
+            "the turn limit of 11 turns was reached; the gold collected so far decides"
+        )
+        assert s.winners() == (1,) and s.returns() == [-1.0, 1.0]
+    else:
+        assert s.termination() == "" and moves(s) == ["turn f2", "turn f2-f3", "turn f3"]
+
+
+@pytest.mark.parametrize(("mountains", "roles"), [(0, (0, 1)), (1, (1, 0))])
+def test_the_observation_names_who_searches_what(mountains: int, roles: tuple[int, int]) -> None:
+    # "The players decide who will search for gold in the mountains and who in the rivers."
+    # (``mountains_player`` picks the seat): the roles name both seats either way
+    s = motherlode.load("chinagold", mountains_player=mountains).new_initial_state()
+    assert s.observation(0)["roles"] == {"mountains": roles[0], "rivers": roles[1]}

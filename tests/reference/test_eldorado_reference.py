@@ -6,7 +6,9 @@ entered El Dorado by then, most temples offered in wins, then most coins offered
 
 from __future__ import annotations
 
-from tests.eldorado.helpers import game, position
+import pytest
+
+from tests.eldorado.helpers import game, legal_strings, position
 
 
 def test_nobody_entered_most_temples_first_then_coins() -> None:
@@ -35,3 +37,71 @@ def test_nobody_entered_equal_temples_most_coins_then_shared() -> None:
                      offers=offers)
         s.apply_string("d0 move a1")
         assert s.is_terminal() and s.winners() == winners
+
+
+ROW2 = ["a2", "b2", "c2", "d2"]  # d2 is next to temple e2 on sheet 1
+COIN_DIE = {1: 0, 2: 2, 3: 4}  # a die that has that coin face
+
+
+# "If someone has already made an offering in a given temple, the number written above the
+# temple space tells you the minimum offering that can be made in this temple." (Making an
+# Offering in a Temple; Example B offers 3 over a minimum of 2). P1 offered 2 in e2; P2,
+# next to it, holds one die of 1, 2 or 3 coins: exactly the minimum is enough, one less not.
+@pytest.mark.parametrize(
+    ("coins", "moves"),
+    [
+        (1, ["d0 fill 3coins/1", "d0 fill signpost/1"]),
+        (2, ["d2 offer e2", "d2 fill 3coins/1", "d2 fill signpost/1"]),
+        (3, ["d4 offer e2", "d4 fill 3coins/1", "d4 fill signpost/1"]),
+    ],
+)
+def test_temple_minimum_exactly_the_minimum_is_enough(coins: int, moves: list[str]) -> None:
+    s = position(game(), seat=1, phase="use", held={COIN_DIE[coins]: (f"{coins}c", 1)},
+                 visited={0: ROW2, 1: ROW2}, offers={0: [("e2", 2)]})
+    assert legal_strings(s) == moves
+
+
+def test_temple_without_an_offering_takes_any_number_of_coins() -> None:
+    # "If no one has yet made an offering in a given temple, the player may make an offering
+    # of any number of coins."
+    s = position(game(), seat=1, phase="use", held={0: ("1c", 1)}, visited={0: ROW2, 1: ROW2})
+    assert legal_strings(s) == ["d0 offer e2", "d0 fill 3coins/1", "d0 fill signpost/1"]
+
+
+# The round limit (our extension): the game stops when the round ``max_rounds`` is finished,
+# not one round earlier and not one later. P2 (the last seat: P1 starts) ends round r.
+@pytest.mark.parametrize(("round_", "over"), [(2, False), (3, True)])
+def test_round_limit_ends_the_game_after_round_max_rounds(round_: int, over: bool) -> None:
+    s = position(game(max_rounds=3), seat=1, phase="use", held={0: ("machete", 1)},
+                 round=round_, visited={0: ["a2"], 1: ["a4"]})
+    assert legal_strings(s) == ["d0 move b4", "d0 fill machete/1", "d0 fill 3coins/1"]
+    s.apply_string("d0 move b4")
+    assert s.is_terminal() is over
+    if over:
+        assert s.termination() == "round-limit" and s.winners() == (0, 1)
+        assert s.returns() == [0.0, 0.0] and s.scores() == [0.0, 0.0]
+    else:
+        assert s.round == 3 and s.observation(0)["round"] == 3
+        assert s.observation(0)["phase"] == "roll"
+
+
+def test_round_limit_nobody_offered_everyone_shares() -> None:
+    # no temples and no coins anywhere: the top of both counts is 0, all three share
+    s = position(game(players=3, max_rounds=2), seat=2, phase="use",
+                 held={0: ("machete", 1)}, round=2, visited={0: ["a2"], 1: ["a4"], 2: []})
+    s.apply_string("d0 move a1")
+    assert s.winners() == (0, 1, 2) and s.returns() == [0.0, 0.0, 0.0]
+
+
+def test_a_zero_offering_is_written_above_the_temple_on_the_rivals_maps() -> None:
+    # map 2: "The player writes the number 0 on the temple space and on the temple symbol
+    # ... The rivals write the number 0 above the space of this temple": the observation's
+    # temple minima show d3 at 0 (a minimum of 0 is still a minimum), for every seat
+    g = game(map=2)
+    s = position(g, phase="use", held={0: ("machete", 1)}, visited={0: ["a3", "b3", "c3"]},
+                 filled={0: ["zero"]})
+    assert s.observation(1)["temple_minima"] == {}
+    s.apply_string("activate zero")
+    s.apply_string("res offer d3")
+    assert s.observation(1)["temple_minima"] == {"d3": 0}
+    assert s.observation(0)["sheets"][0]["offerings"] == [["d3", 0]]

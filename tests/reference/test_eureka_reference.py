@@ -14,6 +14,7 @@ import pytest
 
 import motherlode
 from motherlode.core.protocol import State
+from tests.eureka.helpers import play, setup
 
 GAME = motherlode.load("eureka", players=2)
 RAFTS = "rafts=h10,d8,m12,n15,m8,n4"
@@ -98,3 +99,35 @@ def test_a_robber_against_a_miner_without_gold_passes_the_turn() -> None:
     assert s.current_player() == 1
     assert sorted(s.action_to_string(a) for a in s.legal_actions()) == ["pass", "roll"]
     assert s.scores() == [76.0, 73.0]
+
+
+@pytest.mark.parametrize(("turns", "over"), [(0, False), (1, True)])
+def test_the_turn_limit_ends_the_game_at_its_last_turn_not_before(turns: int, over: bool) -> None:
+    # the turn limit (our extension, ``max_turns``: "turn limit (passing can make a game last
+    # forever); at it the game is scored as if the train had arrived"): with 2, the turn that
+    # makes the second ends the game, the first does not; nobody has gold, the three tie
+    s = play(setup(max_turns=2, turns=turns), "pass")
+    assert s.is_terminal() is over and s.observation(0)["turns_played"] == turns + 1
+    if over:
+        assert s.termination() == "turn-limit" and s.returns() == [0.0, 0.0, 0.0]
+    else:
+        assert s.termination() == "" and s.current_player() == 1
+
+
+def test_the_duel_is_in_the_observation_while_it_lasts() -> None:
+    # "The "attacking" player throws first. The player with the higher number wins the other
+    # player's robber chips and all of that player's gold nuggets that are lying on the
+    # table." P1 (2 gold) moves onto P2 (3 gold, 1 robber): the duel names the attacker and
+    # the defender, then the attacker's 4; after P2's 2 it is over and P1 holds 5 and 1
+    s = setup(phase="move", die=2, miners={0: "c5:2:0:0:0", 1: "d7:3:1:1:0"},
+              revealed=["G2", "G3", "R1", "G1"])
+    seen = []
+    for move in ("move d7", "die 4", "die 2"):
+        s.apply_string(move)
+        o = s.observation(1)
+        seen.append((o["phase"], o.get("duel"), [(m["gold"], m["robbers"]) for m in o["miners"]]))
+    assert seen == [
+        ("duel-a", {"attacker": 0, "defender": 1, "attacker_roll": 0}, [(2, 0), (3, 1), (0, 0)]),
+        ("duel-d", {"attacker": 0, "defender": 1, "attacker_roll": 4}, [(2, 0), (3, 1), (0, 0)]),
+        ("duel-roll", None, [(5, 1), (0, 0), (0, 0)]),
+    ]

@@ -123,3 +123,12 @@ def test_four_players_pairs_add_their_points() -> None:
     assert s.is_terminal()
     assert s.scores() == [10.0, 2.0, -8.0, 3.0]
     assert s.winners() == (1, 3)
+
+
+def test_the_prospector_in_the_first_corner_is_named_there() -> None:
+    # the Prospector at a1 (the grid's first cell, index 0): the observation names a1 and
+    # the moves are row 1 and column a (g1, a7); taking g1 moves him there
+    s = position(BASE2, {"g1": "+3", "a7": "-2"}, "a1", 1, "any", "-", ["-", "-"])
+    assert s.observation(0)["prospector"] == "a1" and moves(s) == ["a7", "g1"]
+    s.apply_string("g1")
+    assert s.observation(1)["prospector"] == "g1"
