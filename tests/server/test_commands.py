@@ -91,14 +91,10 @@ def test_the_websocket_move_carries_a_command(client: TestClient) -> None:
     with client.websocket_connect(f"/ws/{mid}") as ws:
         viewer = Viewer()
         ws.send_text(json.dumps({"type": "hello", "token": token}))
-        s = viewer.apply(json.loads(ws.receive_text()))
-        ws.send_text(
-            json.dumps({"type": "move", "command": "build to Lyon", "version": s["version"]})
-        )
-        pushed = viewer.apply(json.loads(ws.receive_text()))
-        while pushed["version"] == s["version"]:  # the seat shown taken, before the move
-            pushed = viewer.apply(json.loads(ws.receive_text()))
-        assert pushed["version"] == s["version"] + 9  # its nine atomic builds
+        before = viewer.apply(json.loads(ws.receive_text()))["version"]
+        ws.send_text(json.dumps({"type": "move", "command": "build to Lyon", "version": before}))
+        pushed = viewer.apply(json.loads(ws.receive_text()))  # one push for the command
+        assert pushed["version"] == before + 9  # its nine atomic builds
         assert pushed["log"][-1]["said"] == "P1 builds Paris–Lyon (9 mileposts, 11 M)"
 
 
