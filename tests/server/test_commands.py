@@ -87,7 +87,7 @@ def test_a_bad_command_is_refused_with_the_reason_and_changes_nothing(client: Te
 
 
 def test_the_websocket_move_carries_a_command(client: TestClient) -> None:
-    mid, token, s = _eurorails(client)
+    mid, token, _ = _eurorails(client)
     with client.websocket_connect(f"/ws/{mid}") as ws:
         viewer = Viewer()
         ws.send_text(json.dumps({"type": "hello", "token": token}))
