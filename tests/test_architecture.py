@@ -138,6 +138,8 @@ LATE_ON_PURPOSE = {
         "reset-password needs the [server] extra; 'motherlode verify' works without it",
     ("motherlode.server.cli", "motherlode.server.db"):
         "reset-password needs the [server] extra; 'motherlode verify' works without it",
+    ("motherlode.games.eurorails.board", "motherlode.games.eurorails.places"):
+        "places builds its names from the board: a module-level import would be circular",
 }
 """Function-local imports kept on purpose, each with its reason."""
 

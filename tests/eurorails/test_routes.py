@@ -156,7 +156,7 @@ def test_paris_lyon_on_our_map() -> None:
     s = standard()
     pv = s.preview("build Paris-Lyon")
     assert pv.summary == "P1 builds Paris–Lyon: 9 mileposts, 11 M"
-    assert len(pv.actions) == 9 and pv.texts[-1] == "build 1311>1353 (Lyon)"
+    assert len(pv.actions) == 9 and pv.texts[-1] == "build AD46>Lyon"
 
 
 def test_ferry_ports_a_ferry_is_paid_once_and_its_far_port_joins_the_route() -> None:

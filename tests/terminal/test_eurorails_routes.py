@@ -79,7 +79,7 @@ def test_two_building_turns_and_an_operating_turn_with_route_commands(tmp_path: 
     assert "P1 moves Paris–AD46: 9 mileposts" in out
     assert "the movement ends at AD46; 8 more mileposts in a later turn" in out
     out = answer(child, "y")
-    assert "Freight at 1311" in out
+    assert "Freight at AD46" in out
     ask(child, "end")
     out = answer(child, "y")
     out = answer(child, "log")
@@ -90,7 +90,7 @@ def test_two_building_turns_and_an_operating_turn_with_route_commands(tmp_path: 
     record = json.loads(saved.read_text())
     actions = record["actions"]
     # the record keeps the atomic actions: Paris-Lyon's nine builds, the nine moves
-    lyon = actions.index("build 1311>1353 (Lyon)")
+    lyon = actions.index("build AD46>Lyon")
     assert all(a.startswith("build ") for a in actions[lyon - 8 : lyon + 1])
     start = actions.index("start Paris")
     assert [a.split()[0] for a in actions[start + 1 : start + 11]] == ["move"] * 9 + ["end"]
