@@ -24,7 +24,6 @@ from typing import Any
 import httpx
 import pytest
 
-
 from tests.server.conftest import free_port
 
 psycopg = pytest.importorskip("psycopg")
