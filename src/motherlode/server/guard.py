@@ -107,7 +107,7 @@ def kind_of(method: str, path: str) -> str:
     ``other``."""
     if method == "POST" and path in ("/login", "/recover"):
         return "login"
-    if method == "POST" and path in ("/api/matches", "/new"):
+    if method == "POST" and (path in ("/api/matches", "/new", "/play") or path.endswith("/rematch")):
         return "create"
     if method == "POST" and path.startswith("/api/matches/") and path.endswith("/preview"):
         return "preview"
