@@ -397,7 +397,7 @@ def install(app: Any, clock: Callable[[], float] = time.monotonic) -> Chat:
     chat = Chat(service, clock)
     app.state.chat = chat
     service.handlers["chat_open"] = chat.ws_open
-    service.handlers["chat"] = chat.ws_post  # type: ignore[assignment]
+    service.handlers["chat"] = chat.ws_post
     service.handlers["chat_mute"] = chat.ws_mute
     service.notices["c"] = chat.remote
     app.include_router(router)
