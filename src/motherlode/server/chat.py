@@ -36,11 +36,13 @@ from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 from sqlalchemy import DateTime, ForeignKey, Integer, String, Text, delete, insert, select, text
 from sqlalchemy.orm import Mapped, mapped_column
 
 from motherlode.server.accounts import SESSION_COOKIE, Account, current
+from motherlode.server.api import _body, _body_schema, _ok
 from motherlode.server.db import Base, utcnow
 from motherlode.server.deps import Service, bearer, json_errors
 from motherlode.server.runtime import ServerError
@@ -347,13 +349,19 @@ def _hidden(hidden: set[int], author_seat: int | None) -> bool:
 router = APIRouter()
 
 
-class ChatPost(BaseModel):
+class ChatMessage(BaseModel):
+    id: int
+    seat: int | None
+    author: str
     text: str
+    at: str
 
 
-class ChatMute(BaseModel):
-    seat: int
-    muted: bool = True
+class ChatHistory(BaseModel):
+    type: str
+    channel: str
+    muted: list[int]
+    messages: list[ChatMessage]
 
 
 def chat_of(request: Request) -> Chat:
@@ -361,7 +369,18 @@ def chat_of(request: Request) -> Chat:
     return chat
 
 
-@router.get("/api/matches/{match_id}/chat", responses=json_errors(403, 404, 422))
+_TEXT = {"type": "string", "description": f"the message: 1 to {MAX_CHARS} characters"}
+_MUTE = {
+    "seat": {"type": "integer", "description": "the seat to hide (0 is P1); -1: the whole chat"},
+    "muted": {"type": "boolean", "description": "hide (default) or show again"},
+}
+
+
+@router.get(
+    "/api/matches/{match_id}/chat",
+    response_model=None,
+    responses={**_ok(ChatHistory), **json_errors(403, 404, 422)},
+)
 async def get_chat(request: Request, match_id: str, service: Service) -> dict[str, Any]:
     """The chat of the bearer's channel (a seat: the players'; none: the spectators')."""
     seat = service.authenticate(match_id, bearer(request))
@@ -369,25 +388,32 @@ async def get_chat(request: Request, match_id: str, service: Service) -> dict[st
 
 
 @router.post(
-    "/api/matches/{match_id}/chat", status_code=201, responses=json_errors(400, 403, 404, 422, 429)
+    "/api/matches/{match_id}/chat",
+    status_code=201,
+    response_model=None,
+    responses={**_ok(ChatMessage, 201), **json_errors(400, 403, 404, 422, 429)},
+    openapi_extra=_body_schema({"text": _TEXT}, ["text"]),
 )
-async def post_chat(
-    request: Request, match_id: str, body: ChatPost, service: Service
-) -> dict[str, Any]:
+async def post_chat(request: Request, match_id: str, service: Service) -> JSONResponse:
     """Write in the bearer seat's channel (none: the spectators', as the logged-in account)."""
+    body = await _body(request)
     seat = service.authenticate(match_id, bearer(request))
     account = current(request) if seat is None else None
-    return chat_of(request).post(match_id, seat, account, body.text)
+    return JSONResponse(chat_of(request).post(match_id, seat, account, body.get("text")), 201)
 
 
-@router.post("/api/matches/{match_id}/chat/mute", responses=json_errors(400, 403, 404, 422))
-async def mute_chat(
-    request: Request, match_id: str, body: ChatMute, service: Service
-) -> dict[str, Any]:
+@router.post(
+    "/api/matches/{match_id}/chat/mute",
+    response_model=None,
+    responses={**_ok(ChatHistory), **json_errors(400, 403, 404, 422)},
+    openapi_extra=_body_schema(_MUTE, ["seat"]),
+)
+async def mute_chat(request: Request, match_id: str, service: Service) -> dict[str, Any]:
     """The bearer seat hides (or shows again) a seat's messages; ``seat`` -1: all."""
+    body = await _body(request)
     seat = service.authenticate(match_id, bearer(request))
     chat = chat_of(request)
-    chat.set_mute(match_id, seat, body.seat, body.muted)
+    chat.set_mute(match_id, seat, body.get("seat"), body.get("muted", True) is not False)
     return chat.history(match_id, seat)
 
 

@@ -268,7 +268,10 @@ def _players(cls: Any) -> int:
     "/play",
     response_class=HTMLResponse,
     response_model=None,
-    responses={303: {"description": "On to the new match"}, **html_errors(404, 422)},
+    responses={
+        303: {"description": "On to the new match"},
+        **html_errors(404, 422, json=(403, 413)),
+    },
 )
 async def play_bot(request: Request, service: Service) -> Response:
     """One click: a new match of the game against bots of the level asked."""
@@ -316,7 +319,7 @@ def oldest_open_seat(service: MatchService, game: str) -> tuple[str, int] | None
     "/play/join",
     response_class=HTMLResponse,
     response_model=None,
-    responses={303: {"description": "Seated"}, **html_errors(404, 409)},
+    responses={303: {"description": "Seated"}, **html_errors(404, 409, json=(403, 413))},
 )
 async def play_join(request: Request, service: Service) -> Response:
     """One click: the oldest open seat of a public match of the game."""

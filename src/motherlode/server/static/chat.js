@@ -68,6 +68,8 @@
   }
 
   document.addEventListener("motherlode:open", function () { ml.send({ type: "chat_open" }); });
+  /* the socket may have opened while this script was still loading */
+  if (ml.live()) { ml.send({ type: "chat_open" }); }
   document.addEventListener("motherlode:message", function (ev) {
     var msg = ev.detail;
     if (msg.type === "chat_history") { history(msg); }
@@ -95,14 +97,16 @@
     watchLink.href = "/m/" + matchId; watchLink.hidden = false;
     card.hidden = false;
   }
-  document.addEventListener("motherlode:board", function () {
+  function onBoard() {
     var s = ml.state();
     if (!s) { return; }
     mutes.hidden = s.seat === null;
     if (s.seat !== null) { seatBoxes(s); }
     card.hidden = !s.terminal;
     button.hidden = s.seat === null;
-  });
+  }
+  document.addEventListener("motherlode:board", onBoard);
+  onBoard();  /* a state that came before this script */
   button.addEventListener("click", function () {
     var token = ml.token();
     if (!token) { return; }

@@ -329,6 +329,9 @@
   }
   /* For the page's other scripts (chat.js): send a message on the match's socket, read
      the view (the seat, the players, whether the game is over). */
-  window.motherlode = { send: send, state: function () { return state; }, token: function () { return token; } };
+  window.motherlode = {
+    send: send, state: function () { return state; }, token: function () { return token; },
+    live: function () { return !!ws && ws.readyState === 1; }
+  };
   connect();
 })();

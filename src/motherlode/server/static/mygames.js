@@ -7,7 +7,7 @@
   var STORE = "motherlode:waiting";
   var onDashboard = !!document.getElementById("dashboard");
   var every = onDashboard ? 4000 : 15000;
-  var count = 0, baseTitle = document.title.replace(/^\(\d+\) /, "");
+  var count = 0;
   var notice = document.getElementById("turn-notice");
 
   function setTitle() {
@@ -57,9 +57,11 @@
         ps.appendChild(document.createTextNode(" "));
       });
       tr.appendChild(ps);
-      tr.appendChild(el("td", null, m.seats.join(", ")));
+      tr.appendChild(el("td", "mine", m.seats.join(", ")));
       tr.appendChild(el("td", null, m.to_move || ""));
-      tr.appendChild(el("td", "when", m.updated_at));
+      var when = el("td", "when"), t = el("time", null, m.updated_at);
+      t.setAttribute("datetime", m.updated_at); t.title = m.updated_at + " UTC";
+      when.appendChild(t); tr.appendChild(when);
       body.appendChild(tr);
     });
   }
@@ -78,7 +80,7 @@
         now.forEach(function (m) { if (before.indexOf(m.id) < 0 && !here(m.id)) { tell(m); } });
       }
       store(now.map(function (m) { return m.id; }));
-      if (onDashboard) { table(data.matches); }
+      if (onDashboard) { table(data.matches); document.dispatchEvent(new CustomEvent("motherlode:times")); }
     }).catch(function () { /* offline: next time */ }).then(function () { setTimeout(poll, every); });
   }
 
@@ -97,6 +99,5 @@
     });
   }
   showPermission();
-  void baseTitle;
   poll();
 }());
