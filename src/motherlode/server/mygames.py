@@ -105,7 +105,10 @@ def _options(rt: MatchRuntime) -> dict[str, Any]:
     """The old match's config as options: only what differs from the defaults (a default
     that names a server file is not set online again)."""
     config = rt.game.config.model_dump(mode="json")
-    defaults = type(rt.game.config)().model_dump(mode="json")
+    try:
+        defaults = type(rt.game.config)().model_dump(mode="json")
+    except ValueError:  # a config with no defaults (pydantic's ValidationError): all of it
+        defaults = {}
     return {k: v for k, v in config.items() if defaults.get(k) != v}
 
 
