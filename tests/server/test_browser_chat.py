@@ -57,6 +57,13 @@ def test_chat_spectators_a_turn_notification_and_the_rematch(
     for page, name in ((ann, "ann"), (bob, "bob"), (carol, "carol")):
         _sign_up(page, url, name)
 
+    for page, tag in ((ann, "desktop"), (carol, "phone")):
+        page.goto(url + "/")
+        assert page.locator("#play-now button").all_inner_texts() == [
+            "Play a bot",
+            "Join the oldest open seat",
+        ]
+        page.screenshot(path=str(shots / f"chat-00-lobby-{tag}.png"), full_page=True)
     ann.goto(url + "/new?game=yukon")
     ann.select_option("select[name=seat1_kind]", "human")
     ann.click("button[type=submit]")

@@ -427,3 +427,37 @@ def test_chat_rematch_and_dashboard_on_postgres() -> None:
         r = ann.post(f"/api/matches/{m['id']}/rematch", headers=auth(m["tokens"][0])).json()
         assert state(ann, r["match"], r["token"])["players"][0]["account"] == "ann"
         assert ann.get("/api/me/games").json()["matches"][0]["id"] == r["match"]
+
+
+@pytest.mark.skipif(not POSTGRES, reason="MOTHERLODE_TEST_POSTGRES is not set")
+def test_a_message_written_on_one_process_reaches_a_watcher_on_another() -> None:
+    from motherlode.server.db import make_engine, migrate
+    from tests.server.test_accounts import TABLES
+
+    assert POSTGRES is not None
+    engine = make_engine(POSTGRES)
+    with engine.begin() as conn:
+        for table in (*TABLES, "moves", "seats", "matches", "alembic_version"):
+            conn.execute(sa.text(f"drop table if exists {table} cascade"))
+    migrate(engine)
+    engine.dispose()
+    one = create_app(POSTGRES, limits=Limits.off())
+    other = create_app(POSTGRES, limits=Limits.off())
+    with TestClient(one) as a, TestClient(other) as b:
+        m = create(a)
+        with a.websocket_connect(f"/ws/{m['id']}") as ws:
+            hello(ws, m["tokens"][0])
+            ws.send_text(json.dumps({"type": "chat_open"}))
+            assert json.loads(ws.receive_text())["messages"] == []
+            for _ in range(200):  # the first process's LISTEN may still be connecting
+                if a.app.state.service.background:  # type: ignore[attr-defined]
+                    break
+                time.sleep(0.01)
+            time.sleep(0.5)
+            assert say(b, m["id"], "from the other process", m["tokens"][1]).status_code == 201
+            got = json.loads(ws.receive_text())
+            assert got["channel"] == "players"
+            assert (got["messages"][0]["author"], got["messages"][0]["text"]) == (
+                "P2",
+                "from the other process",
+            )
