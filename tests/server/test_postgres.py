@@ -20,6 +20,7 @@ pytest.importorskip("psycopg")
 from motherlode.server.db import make_engine, migrate  # noqa: E402
 from motherlode.server.runtime import ServerError  # noqa: E402
 from motherlode.server.service import MatchService, SeatRequest  # noqa: E402
+from tests.server.test_db import HEAD  # noqa: E402
 
 URL = os.environ.get("MOTHERLODE_TEST_POSTGRES")
 pytestmark = pytest.mark.skipif(not URL, reason="MOTHERLODE_TEST_POSTGRES is not set")
@@ -31,6 +32,7 @@ def engine() -> Iterator[sa.Engine]:
     eng = make_engine(URL)
     with eng.begin() as conn:
         for table in (
+            *("rematches", "chat_mutes", "chat_messages"),
             *("rating_events", "ratings", "match_terms", "seat_claims", "sessions", "users"),
             *("moves", "seats", "matches", "alembic_version"),
         ):
@@ -51,7 +53,7 @@ def migrations_are_idempotent(engine: sa.Engine) -> None:
     names = set(sa.inspect(engine).get_table_names())
     assert {"matches", "seats", "moves", "alembic_version"} <= names
     with engine.connect() as conn:
-        assert conn.execute(sa.text("select version_num from alembic_version")).scalar() == "0007"
+        assert conn.execute(sa.text("select version_num from alembic_version")).scalar() == HEAD
 
 
 def a_whole_game_is_played_and_rebuilt_from_the_log(engine: sa.Engine) -> None:

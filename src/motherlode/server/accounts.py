@@ -154,6 +154,8 @@ class Accounts:
         self.engine = engine
         self.limits = limits or Limits()
         self.per_account = Buckets(self.limits)
+        self.service: Any = None
+        """The match service (set by :func:`install`): a claim shows on the match page."""
 
     # -- creating, logging in ----------------------------------------------------------
 
@@ -319,7 +321,30 @@ class Accounts:
                 )
             if claim is None:
                 s.add(SeatClaimRow(match_id=match_id, seat=seat.seat, user_id=account.id))
-            return seat.seat
+            number = seat.seat
+        self._shown(match_id, number, account.name)
+        return number
+
+    def _shown(self, match_id: str, seat: int, name: str) -> None:
+        """The players panel names the account: the cached runtime learns it, watchers get
+        the change, other processes hear of it (a ``j`` notice: they re-read the match)."""
+        service = self.service
+        if service is None:
+            return
+        rt = service.runtimes.get(match_id)
+        if rt is not None and rt.seats[seat].account != name:
+            rt.seats[seat].account = name
+            rt._cache.clear()
+            service._push(match_id)
+        if service.shared:
+            with self.engine.begin() as conn:
+                service._notify(conn, "j", match_id, rt.version if rt is not None else -1)
+
+    def name_seats(self, rt: Any) -> None:
+        """A runtime read from the database: its seats' account names (service.on_load)."""
+        for seat, name in self.claims(rt.match_id).items():
+            if 0 <= seat < len(rt.seats):
+                rt.seats[seat].account = name
 
     def claims(self, match_id: str) -> dict[int, str]:
         """The seats of ``match_id`` claimed by accounts: seat -> the account's name."""
@@ -550,6 +575,8 @@ def _local(target: str) -> str:
 def install(app: Any, limits: Limits) -> None:
     """Give ``app`` its accounts (``app.state.accounts``) and their pages."""
     app.state.accounts = Accounts(app.state.service.engine, limits)
+    app.state.accounts.service = app.state.service
+    app.state.service.on_load.append(app.state.accounts.name_seats)
     templates.env.globals["signed_in"] = current
     templates.env.globals["seat_claims"] = lambda request, match_id: accounts_of(request).claims(
         match_id

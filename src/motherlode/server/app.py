@@ -26,7 +26,7 @@ from fastapi.responses import JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel
 
-from motherlode.server import accounts, api, pages, ratings, ws
+from motherlode.server import accounts, api, chat, mygames, pages, ratings, ws
 from motherlode.server.bots import BotCaps
 from motherlode.server.db import make_engine, migrate
 from motherlode.server.deps import HERE, Service, error_response, page
@@ -107,6 +107,8 @@ def create_app(
     app.include_router(ws.router)
     accounts.install(app, limits)
     ratings.install(app)
+    chat.install(app)
+    mygames.install(app)
     app.add_api_route("/healthz", healthz, methods=["GET"], response_model=Health)
     app.add_api_route("/favicon.ico", favicon, methods=["GET"], include_in_schema=False)
     return app

@@ -107,7 +107,9 @@ def kind_of(method: str, path: str) -> str:
     ``other``."""
     if method == "POST" and path in ("/login", "/recover"):
         return "login"
-    if method == "POST" and path in ("/api/matches", "/new"):
+    if method == "POST" and (
+        path in ("/api/matches", "/new", "/play") or path.endswith("/rematch")
+    ):
         return "create"
     if method == "POST" and path.startswith("/api/matches/") and path.endswith("/preview"):
         return "preview"
@@ -160,7 +162,9 @@ class Guard:
         wait = self.buckets.take(client, kind_of(scope["method"], scope["path"]))
         if wait:
             await _refuse(
-                send, 429, "rate_limited",
+                send,
+                429,
+                "rate_limited",
                 f"too many requests; try again in {math.ceil(wait)} s",
                 ((b"retry-after", str(math.ceil(wait)).encode()),),
             )
@@ -226,6 +230,7 @@ def check_csrf(request: Request, form: dict[str, str]) -> None:
     sent = form.pop(CSRF_FIELD, "")
     if not cookie or not secrets.compare_digest(cookie, sent):
         raise ServerError(
-            "csrf", "this form did not come from this site's page (reload the page and retry)",
+            "csrf",
+            "this form did not come from this site's page (reload the page and retry)",
             403,
         )

@@ -79,6 +79,8 @@ class SeatInfo:
     spec: str
     name: str = ""
     joined: bool = False
+    account: str = ""
+    """The name of the account that claimed this seat ("": none)."""
 
     @property
     def label(self) -> str:
@@ -754,6 +756,7 @@ class MatchRuntime:
                     "spec": s.spec,
                     "name": s.label,
                     "joined": s.joined or s.kind == "bot",
+                    "account": s.account or None,
                 }
                 for s in self.seats
             ],

@@ -99,6 +99,9 @@ class Subscriber:
     outbox: collections.deque[str] = field(default_factory=collections.deque)
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     closed: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)
+    """What other modules keep per connection (chat.py: the WebSocket, whether it reads
+    the chat)."""
 
     def push_state(self, render: Render) -> None:
         self.render = self.source = render
@@ -237,6 +240,15 @@ class MatchService:
         state: ratings.py rates a rated match there (once: that write succeeds once)."""
         self.before_undo: list[Callable[[str], None]] = []
         """Checks an undo passes first (ratings.py: no undo in a rated match)."""
+        self.on_load: list[Callable[[MatchRuntime], None]] = []
+        """Called on each runtime built from the database (accounts.py: the seats'
+        account names)."""
+        self.handlers: dict[
+            str, Callable[[str, Subscriber, dict[str, Any]], Awaitable[dict[str, Any] | None]]
+        ] = {}
+        """WebSocket message types other modules answer (chat.py: ``chat``, ...)."""
+        self.notices: dict[str, Callable[[str, int], None]] = {}
+        """Other modules' kinds of NOTIFY (chat.py: ``c``, a message): (match, number)."""
 
     def game(self, name: str, config: dict[str, Any]) -> motherlode.Game:
         """``motherlode.load(name, **config)``, shared: a Game is immutable."""
@@ -258,12 +270,14 @@ class MatchService:
         *,
         public: bool = False,
         claim: int | None = -1,
+        match_id: str | None = None,
     ) -> CreatedMatch:
         """Validate the game, config and seats; draw the seed; deal; store it all.
 
         ``claim`` is the creator's own seat, taken at creation so that nobody in the lobby
         can join it before its link is first used (default ``-1``: the first human seat;
-        ``None``: every human seat open, e.g. a match set up for others)."""
+        ``None``: every human seat open, e.g. a match set up for others). ``match_id``: an
+        id reserved beforehand (a rematch), else a new one."""
         from motherlode.games import game_class
 
         try:
@@ -294,7 +308,7 @@ class MatchService:
                     raise ServerError("invalid_seats", f"seat {i + 1}: {err}") from None
             infos.append(SeatInfo(i, kind, spec, req.name.strip()[:80]))
         seed = new_seed()
-        match_id = secrets.token_urlsafe(9)
+        match_id = match_id or secrets.token_urlsafe(9)
         rt = MatchRuntime(
             match_id, game, seed, commitment(seed), infos, chance=HMAC_SHA256, caps=self.caps
         )
@@ -384,6 +398,8 @@ class MatchService:
             rt.replay_rows([(k, s, a, v, n) for k, s, a, v, n in moves])
         except MotherlodeError as err:
             raise unplayable(game, err) from None
+        for hook in self.on_load:
+            hook(rt)
         self._remember(rt)
         return rt
 
@@ -814,6 +830,9 @@ class MatchService:
             log.warning("a notice not understood: %r", payload)
             return
         if origin == self.origin:
+            return
+        if kind in self.notices:
+            self.notices[kind](match_id, seen)
             return
         rt = self.runtimes.get(match_id)
         if kind == "m" and rt is not None and rt.version >= seen >= 0:

@@ -177,6 +177,7 @@ async def _session(websocket: WebSocket, service: MatchService, match_id: str) -
     except (_Refused, WebSocketDisconnect):
         return
     sub = Subscriber(seat, websocket.send_text)
+    sub.extra["websocket"] = websocket
     writer = asyncio.create_task(sub.writer())
     service.subscribe(match_id, sub)
     throttle = Throttle()
@@ -238,6 +239,8 @@ async def _dispatch(
         service.runtime(match_id)
         sub.resync()
         return None
+    if isinstance(kind, str) and kind in service.handlers:  # chat.py's types
+        return await service.handlers[kind](match_id, sub, msg)
     raise ServerError("malformed", f"unknown message type {kind!r}")
 
 

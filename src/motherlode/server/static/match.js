@@ -259,7 +259,12 @@
     s.players.forEach(function (p) {
       var tr = el("tr", (p.seat === s.to_move ? "to-move " : "") + (p.seat === s.seat ? "me " : "") + "p" + p.seat);
       tr.appendChild(el("td", "mark", p.seat === s.to_move ? "▶" : ""));
-      tr.appendChild(el("td", "pname", p.name + (p.seat === s.seat ? " (you)" : "")));
+      var pname = el("td", "pname", p.name + (p.seat === s.seat ? " (you)" : ""));
+      if (p.account) {
+        var a = el("a", "account", p.account); a.href = "/u/" + encodeURIComponent(p.account);
+        pname.appendChild(document.createTextNode(" ")); pname.appendChild(a);
+      }
+      tr.appendChild(pname);
       tr.appendChild(el("td", "kind", p.kind === "bot" ? "bot " + p.spec : (p.joined ? "player" : "open seat")));
       tr.appendChild(el("td", "score", s.scores ? s.scores[p.seat] : ""));
       players.appendChild(tr);
@@ -303,6 +308,7 @@
     ws.onopen = function () {
       ws.send(JSON.stringify({ type: "hello", token: token }));
       $("conn").textContent = "live"; $("conn").className = "conn live"; retry = 500;
+      document.dispatchEvent(new CustomEvent("motherlode:open"));
     };
     ws.onmessage = function (ev) {
       var msg = JSON.parse(ev.data);
@@ -313,12 +319,19 @@
         say(msg.code + ": " + msg.message);
         if (msg.code === "invalid_token") { try { localStorage.removeItem(key); } catch (e) { /* */ } token = null; }
         if (msg.code === "stale_state") { send({ type: "sync" }); }
-      }
+        document.dispatchEvent(new CustomEvent("motherlode:message", { detail: msg }));
+      } else { document.dispatchEvent(new CustomEvent("motherlode:message", { detail: msg })); }
     };
     ws.onclose = function () {
       $("conn").textContent = "reconnecting…"; $("conn").className = "conn";
       setTimeout(connect, retry); retry = Math.min(retry * 2, 10000);
     };
   }
+  /* For the page's other scripts (chat.js): send a message on the match's socket, read
+     the view (the seat, the players, whether the game is over). */
+  window.motherlode = {
+    send: send, state: function () { return state; }, token: function () { return token; },
+    live: function () { return !!ws && ws.readyState === 1; }
+  };
   connect();
 })();

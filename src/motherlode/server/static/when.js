@@ -17,4 +17,5 @@
     });
   }
   update(); setInterval(update, 30000);
+  document.addEventListener("motherlode:times", update);  /* rows added by a script */
 })();
