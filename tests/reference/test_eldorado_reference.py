@@ -113,19 +113,28 @@ def test_a_zero_offering_is_written_above_the_temple_on_the_rivals_maps() -> Non
 
 GATE = {  # a route to the space before the golden temple, its temples, the golden temple
     1: (["a3", "b3", "c3", "d3", "e3", "f3", "g3", "h3", "i3"], ["h3", "e2", "c4"], "j3"),
-    4: (["a3", "b3", "c3", "d3", "e3", "f3", "g3", "h3", "i3", "j3", "k3", "l3", "d4"],
-        ["d3", "l3", "g4", "i2", "e5"], "m3"),
+    4: (
+        ["a3", "b3", "c3", "d3", "e3", "f3", "g3", "h3", "i3", "j3", "k3", "l3", "d4"],
+        ["d3", "l3", "g4", "i2", "e5"],
+        "m3",
+    ),
 }  # sheet 4's d3 and l3 lie on the route: every case there offers in them
 
 
-def _at_the_gate(sheet: int, temples: int, hard: bool = False, coins: str = "3c",
-                 filled: tuple[str, ...] = ()) -> EldoradoState:
+def _at_the_gate(
+    sheet: int, temples: int, hard: bool = False, coins: str = "3c", filled: tuple[str, ...] = ()
+) -> EldoradoState:
     """P1 next to the golden temple, offered in ``temples`` temples, holding one die."""
     route, offered, _ = GATE[sheet]
     die = COIN_DIE[int(coins[:-1])]
-    return position(game(map=sheet, hard=hard), phase="use", held={die: (coins, 1)},
-                    visited={0: route}, offers={0: [(t, 1) for t in offered[:temples]]},
-                    filled={0: list(filled)})
+    return position(
+        game(map=sheet, hard=hard),
+        phase="use",
+        held={die: (coins, 1)},
+        visited={0: route},
+        offers={0: [(t, 1) for t in offered[:temples]]},
+        filled={0: list(filled)},
+    )
 
 
 def _gate(s: EldoradoState, golden: str) -> list[str]:
@@ -166,9 +175,12 @@ def test_golden_temple_minimum_3_on_sheets_1_to_3_and_4_on_sheet_4(
         given = 3 if sheet == 1 else 4  # exactly the minimum, either way
         assert s.entered(0) and s.offers[0][-1] == (s.game.sheet.by_label[golden], given)
     else:
-        with pytest.raises(IllegalActionError, match=(
-            f"the golden temple needs an offering of at least {3 if sheet == 1 else 4} coins"
-        )):
+        with pytest.raises(
+            IllegalActionError,
+            match=(
+                f"the golden temple needs an offering of at least {3 if sheet == 1 else 4} coins"
+            ),
+        ):
             s.apply_string(f"d{COIN_DIE[int(coins[:-1])]} offer {golden}")
 
 
@@ -182,11 +194,25 @@ def test_golden_temple_minimum_3_on_sheets_1_to_3_and_4_on_sheet_4(
 @pytest.mark.parametrize(
     ("sheet", "hard", "temples", "enters"),
     [
-        (1, False, 1, False), (1, False, 2, True), (1, True, 2, False), (1, True, 3, True),
-        (4, False, 3, False), (4, False, 4, True), (4, True, 4, False), (4, True, 5, True),
+        (1, False, 1, False),
+        (1, False, 2, True),
+        (1, True, 2, False),
+        (1, True, 3, True),
+        (4, False, 3, False),
+        (4, False, 4, True),
+        (4, True, 4, False),
+        (4, True, 5, True),
     ],
-    ids=["s1-easy-1", "s1-easy-2", "s1-hard-2", "s1-hard-3",
-         "s4-easy-3", "s4-easy-4", "s4-hard-4", "s4-hard-5"],
+    ids=[
+        "s1-easy-1",
+        "s1-easy-2",
+        "s1-hard-2",
+        "s1-hard-3",
+        "s4-easy-3",
+        "s4-easy-4",
+        "s4-hard-4",
+        "s4-hard-5",
+    ],
 )
 def test_the_hard_level_needs_one_temple_more_than_the_easy(
     sheet: int, hard: bool, temples: int, enters: bool
@@ -201,7 +227,8 @@ def test_the_hard_level_needs_one_temple_more_than_the_easy(
         s.apply_string(move)
         assert s.entered(0)
     else:
-        with pytest.raises(IllegalActionError, match=(
-            rf"El Dorado needs offerings in {needed} temples first \({temples} made\)"
-        )):
+        with pytest.raises(
+            IllegalActionError,
+            match=(rf"El Dorado needs offerings in {needed} temples first \({temples} made\)"),
+        ):
             s.apply_string(move)
