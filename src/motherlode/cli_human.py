@@ -201,6 +201,8 @@ class TerminalGame:
         if chance:  # one line for the whole run, said before the next decision
             self._chance.append(line)
             self._chance_shown = narrate
+            if not self._decided:
+                return  # the set-up: the board is drawn once it is dealt
         else:
             self._flush_chance()
             self.log.append(line)
