@@ -35,6 +35,7 @@ from rich.table import Table
 
 from motherlode.core.agent import Agent
 from motherlode.core.errors import MotherlodeError, RecordError
+from motherlode.core.narration import fold
 from motherlode.core.protocol import Action, Game, State
 from motherlode.core.records import GameRecord
 
@@ -145,9 +146,9 @@ class TerminalGame:
         self.log: list[str] = []
         self.snapshots: list[_Snapshot] = []
         self.humans = {i for i, a in enumerate(self.agents) if isinstance(a, HumanAgent)}
-        self._setup_draws = 0
-        self._setup_line = ""
-        self._decided = False
+        self._chance: list[str] = []  # chance sentences since the last decision
+        self._chance_shown = True  # whether they are printed when folded (not on resume)
+        self._decided = False  # the first decision came: the set-up deal is over
         self._queue: list[Action] = []  # a confirmed command's actions still to apply
         self._commanded = False  # the action being applied is a command's (logged whole)
         self._bot_run: tuple[int, State, list[Action]] | None = None  # a bot's actions
@@ -178,6 +179,7 @@ class TerminalGame:
                         f" {state.action_to_string(drawn)!r}"
                     )
             self._apply(action, narrate=False)
+        self._flush_chance()
         self.say(f"Resumed after {len(actions)} steps.", "bold")
 
     # -- playing ---------------------------------------------------------------------
@@ -196,24 +198,31 @@ class TerminalGame:
         except Exception:  # a narration bug must not stop a game: fall back to notation
             line = state.action_to_string(action)
         state.apply_action(action)
-        if chance and not self._decided:
-            self._setup_draws += 1  # the set-up: one line for the whole deal
-            self._setup_line = line  # (a single draw keeps its own sentence)
-            return
-        self._log_setup()
-        self.log.append(line)
-        if narrate and not self.quiet:
-            self.say(line, "dim" if chance else "")
+        if chance:  # one line for the whole run, said before the next decision
+            self._chance.append(line)
+            self._chance_shown = narrate
+            if not self._decided:
+                return  # the set-up: the board is drawn once it is dealt
+        else:
+            self._flush_chance()
+            self.log.append(line)
+            if narrate and not self.quiet:
+                self.say(line)
         if self.svg is not None:
             self.svg.write_text(self.state.render_svg(None))
 
-    def _log_setup(self) -> None:
-        if not self._decided and self._setup_draws > 1:
-            self.log.append(f"the set-up is dealt ({self._setup_draws} draws)")
-        elif not self._decided and self._setup_draws == 1:
-            self.log.append(self._setup_line)
-            if not self.quiet:
-                self.say(self._setup_line, "dim")
+    def _flush_chance(self) -> None:
+        """The chance steps since the last decision as one line, as the web log shows them:
+        the set-up deal (before the first decision) as "the set-up is dealt (49 draws)", a
+        later run folded (El Dorado's seven dice: "the dice are rolled: d0 shows a map, d1
+        shows ..."); a single step keeps its own sentence."""
+        run, self._chance = self._chance, []
+        if run:
+            setup = not self._decided and len(run) > 1
+            line = f"the set-up is dealt ({len(run)} draws)" if setup else fold(run)
+            self.log.append(line)
+            if self._chance_shown and not self.quiet:
+                self.say(line, "dim")
         self._decided = True
 
     def play(self) -> State:
@@ -225,7 +234,7 @@ class TerminalGame:
                 self._apply(state.sample_chance(self.rng))
                 continue
             seat = state.current_player()
-            self._log_setup()
+            self._flush_chance()
             if seat in self.humans:
                 self._end_bot_run()
                 if self._queue:  # the rest of a confirmed command
@@ -255,6 +264,7 @@ class TerminalGame:
             if ends:
                 self._end_bot_run()
         self._end_bot_run()
+        self._flush_chance()  # a game that ends on a chance step (a reveal, a roll)
         return self.state
 
 
@@ -280,7 +290,7 @@ class TerminalGame:
         self._line(f"{self.label(seat)} " + ", ".join(phrases))
 
     def _line(self, line: str) -> None:
-        self._log_setup()
+        self._flush_chance()
         self.log.append(line)
         if not self.quiet:
             self.say(line)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import pytest
 
+from motherlode.core.errors import IllegalActionError
+from motherlode.games.eldorado.game import EldoradoState
 from tests.eldorado.helpers import game, legal_strings, position
 
 
@@ -105,3 +107,128 @@ def test_a_zero_offering_is_written_above_the_temple_on_the_rivals_maps() -> Non
     s.apply_string("res offer d3")
     assert s.observation(1)["temple_minima"] == {"d3": 0}
     assert s.observation(0)["sheets"][0]["offerings"] == [["d3", 0]]
+
+
+# -- The Gate to El Dorado: the golden temple's minimum and the level's temples ------------
+
+GATE = {  # a route to the space before the golden temple, its temples, the golden temple
+    1: (["a3", "b3", "c3", "d3", "e3", "f3", "g3", "h3", "i3"], ["h3", "e2", "c4"], "j3"),
+    4: (
+        ["a3", "b3", "c3", "d3", "e3", "f3", "g3", "h3", "i3", "j3", "k3", "l3", "d4"],
+        ["d3", "l3", "g4", "i2", "e5"],
+        "m3",
+    ),
+}  # sheet 4's d3 and l3 lie on the route: every case there offers in them
+
+
+def _at_the_gate(
+    sheet: int, temples: int, hard: bool = False, coins: str = "3c", filled: tuple[str, ...] = ()
+) -> EldoradoState:
+    """P1 next to the golden temple, offered in ``temples`` temples, holding one die."""
+    route, offered, _ = GATE[sheet]
+    die = COIN_DIE[int(coins[:-1])]
+    return position(
+        game(map=sheet, hard=hard),
+        phase="use",
+        held={die: (coins, 1)},
+        visited={0: route},
+        offers={0: [(t, 1) for t in offered[:temples]]},
+        filled={0: list(filled)},
+    )
+
+
+def _gate(s: EldoradoState, golden: str) -> list[str]:
+    """The legal offerings in the golden temple (other temples next to the route aside)."""
+    return [m for m in legal_strings(s) if m.endswith(f" offer {golden}")]
+
+
+# "Above the space of the golden temple there is the number 3 (expeditions no. 1, 2, 3) or 4
+# (expedition no. 4) - it indicates the minimum number of coins that must be offered." (The
+# Gate to El Dorado.) The temples done (easy: 2 on sheet 1, 4 on sheet 4), P1 offers the
+# most one die shows (3 coins), or adds a coin: sheet 4's guide ("After hiring the guide, the
+# player has 1 additional coin on a chosen die with a coin or coins") or a 1-coin die with
+# the 3coins resource ("To make a larger offering in a temple, a player may combine the
+# coins from 1 die with the coins from 1 resource").
+@pytest.mark.parametrize(
+    ("sheet", "coins", "filled", "activate", "offers"),
+    [
+        (1, "2c", (), None, []),  # 2 < 3
+        (1, "3c", (), None, ["d4 offer j3"]),  # 3 = 3
+        (4, "3c", (), None, []),  # 3 < 4: the same die that opens sheet 1's gate
+        (4, "3c", ("guide",), None, ["d4 offer m3"]),  # 3 + the guide's 1 = 4
+        (4, "1c", ("3coins",), "3coins", ["d0+res offer m3"]),  # 1 + 3 = 4
+        (4, "2c", ("guide",), None, []),  # 2 + 1 = 3 < 4
+    ],
+    ids=["s1-2", "s1-3", "s4-3", "s4-3+guide", "s4-1+3coins", "s4-2+guide"],
+)
+def test_golden_temple_minimum_3_on_sheets_1_to_3_and_4_on_sheet_4(
+    sheet: int, coins: str, filled: tuple[str, ...], activate: str | None, offers: list[str]
+) -> None:
+    _, offered, golden = GATE[sheet]
+    s = _at_the_gate(sheet, len(offered) - 1, coins=coins, filled=filled)
+    assert s.game.required == len(offered) - 1 and s.temples_offered(0) == s.game.required
+    if activate:
+        s.apply_string(f"activate {activate}")
+    assert _gate(s, golden) == offers
+    if offers:
+        s.apply_string(offers[0])
+        given = 3 if sheet == 1 else 4  # exactly the minimum, either way
+        assert s.entered(0) and s.offers[0][-1] == (s.game.sheet.by_label[golden], given)
+    else:
+        with pytest.raises(
+            IllegalActionError,
+            match=(
+                f"the golden temple needs an offering of at least {3 if sheet == 1 else 4} coins"
+            ),
+        ):
+            s.apply_string(f"d{COIN_DIE[int(coins[:-1])]} offer {golden}")
+
+
+# "If you want to set out on the expedition at the easier level, cross out the yellow temple
+# on your sheet. During the expedition you will have to make an offering in 1 temple fewer.
+# If you want to set out on the expedition at the harder level, do not cross out the yellow
+# temple." and "The player must have made offerings in at least as many temples as there
+# are temple symbols on the expedition sheet." Sheet 1 has 3 temple symbols (easy 2, hard
+# 3), sheet 4 has 5 (easy 4, hard 5); a die of 3 coins (sheet 1) or 3 and the guide's coin
+# (sheet 4) at the gate: one temple short is refused, exactly the number enters.
+@pytest.mark.parametrize(
+    ("sheet", "hard", "temples", "enters"),
+    [
+        (1, False, 1, False),
+        (1, False, 2, True),
+        (1, True, 2, False),
+        (1, True, 3, True),
+        (4, False, 3, False),
+        (4, False, 4, True),
+        (4, True, 4, False),
+        (4, True, 5, True),
+    ],
+    ids=[
+        "s1-easy-1",
+        "s1-easy-2",
+        "s1-hard-2",
+        "s1-hard-3",
+        "s4-easy-3",
+        "s4-easy-4",
+        "s4-hard-4",
+        "s4-hard-5",
+    ],
+)
+def test_the_hard_level_needs_one_temple_more_than_the_easy(
+    sheet: int, hard: bool, temples: int, enters: bool
+) -> None:
+    needed = {(1, False): 2, (1, True): 3, (4, False): 4, (4, True): 5}[sheet, hard]
+    s = _at_the_gate(sheet, temples, hard=hard, filled=("guide",) if sheet == 4 else ())
+    assert s.game.required == needed and s.temples_offered(0) == temples
+    golden = GATE[sheet][2]
+    move = f"d4 offer {golden}"
+    assert _gate(s, golden) == ([move] if enters else [])
+    if enters:
+        s.apply_string(move)
+        assert s.entered(0)
+    else:
+        with pytest.raises(
+            IllegalActionError,
+            match=(rf"El Dorado needs offerings in {needed} temples first \({temples} made\)"),
+        ):
+            s.apply_string(move)

@@ -143,3 +143,97 @@ def test_without_line_editing_a_special_key_is_explained(tmp_path: Path) -> None
     assert result.exit_code == 0, result.output
     assert "that was a special key, not a move" in result.output
     assert "game saved to" in result.output
+
+
+# -- chance in one line (issue 21: "the log collapses a set-up deal into one line") ----------
+
+
+def printed_lines(text: str) -> list[str]:
+    return [line.rstrip() for line in text.replace("\r\n", "\n").split("\n")]
+
+
+# seed 4: the record's steps 26-32 (roll d0=map ... roll d6=signpost), one sentence that
+# rich wraps at 80 columns (a dumb terminal's width) into these two printed lines
+ROLL_IN_ROUND_3 = [
+    "the dice are rolled: d0 shows a map, d1 shows a map, d2 shows a paddle, d3 shows",
+    "an amulet, d4 shows a paddle, d5 shows a paddle, d6 shows a signpost",
+]
+
+
+def test_el_dorados_dice_are_one_line_at_the_set_up_and_each_roll(tmp_path: Path) -> None:
+    record = tmp_path / "r.json"
+    child = spawn(
+        "play",
+        "eldorado",
+        "--seat",
+        "human",
+        "--seat",
+        "greedy",
+        "--seed",
+        "4",
+        "--record",
+        str(record),
+        cwd=tmp_path,
+    )
+    child.expect_exact(PROMPT)
+    first = printed_lines(str(child.before))
+    assert first[0] == "the set-up is dealt (7 draws)"
+    assert not any("the dice are rolled" in line for line in first)
+    seen: list[str] = []
+    for _ in range(40):  # P1 always picks the first move until the middle is rolled again
+        seen = printed_lines(answer(child, "1"))
+        if any(line.startswith("the dice are rolled") for line in seen):
+            break
+    else:
+        raise AssertionError("no roll of the dice in 40 moves")
+    i = next(i for i, line in enumerate(seen) if line.startswith("the dice are rolled"))
+    assert seen[i : i + 3] == [*ROLL_IN_ROUND_3, "P2 takes d2 from the middle: a paddle"]
+    assert sum("the dice are rolled" in line for line in seen) == 1  # seven steps, one line
+    log = printed_lines(answer(child, "log"))
+    assert log[1] == "   1. the set-up is dealt (7 draws)"
+    j = next(j for j, line in enumerate(log) if "the dice are rolled" in line)
+    assert " ".join(log[j : j + 2]) == "  20. " + " ".join(ROLL_IN_ROUND_3)  # 19 moves before
+    assert sum("the dice are rolled" in line for line in log) == 1
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    actions = json.loads(record.read_text())["actions"]
+    faces = ["map", "map", "paddle", "amulet", "paddle", "paddle", "signpost"]
+    assert actions[25:32] == [f"roll d{k}={f}" for k, f in enumerate(faces)]  # after 18 moves
+    assert actions[:7] == [
+        "roll d0=paddle",
+        "roll d1=machete",
+        "roll d2=torch",
+        "roll d3=machete",
+        "roll d4=machete",
+        "roll d5=torch",
+        "roll d6=3c",
+    ]
+
+
+def test_yukons_deal_of_49_cards_is_one_line(tmp_path: Path) -> None:
+    child = spawn(
+        "play",
+        "yukon",
+        "--seat",
+        "human",
+        "--seat",
+        "greedy",
+        "--seed",
+        "4",
+        "--record",
+        str(tmp_path / "r.json"),
+        cwd=tmp_path,
+    )
+    child.expect_exact(PROMPT)
+    lines = [line for line in printed_lines(str(child.before)) if line]
+    assert lines[0] == "the set-up is dealt (49 draws)"
+    assert lines[1].split() == ["a", "b", "c", "d", "e", "f", "g"]  # then the board
+    assert not any("dealt" in line for line in lines[1:])
+    out = printed_lines(answer(child, "1"))
+    assert out[1:3] == [
+        "P1 takes c1 (+3 gold); next P2 takes from row 1",
+        "P2 takes b1 (+8 gold); next P1 takes from column b",
+    ]
+    assert "dealt" not in " ".join(out)
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
