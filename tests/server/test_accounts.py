@@ -297,7 +297,10 @@ def test_a_guest_seat_is_claimed_with_its_token(make_client: Any) -> None:
 
 
 POSTGRES = os.environ.get("MOTHERLODE_TEST_POSTGRES")
-TABLES = ("rating_events", "ratings", "match_terms", "seat_claims", "sessions", "users")
+TABLES = (
+    *("clock_events", "match_clocks"),
+    *("rating_events", "ratings", "match_terms", "seat_claims", "sessions", "users"),
+)
 
 
 @pytest.mark.skipif(not POSTGRES, reason="MOTHERLODE_TEST_POSTGRES is not set")

@@ -21,7 +21,8 @@ def test_migrations_create_the_schema_and_are_idempotent(tmp_path: Path) -> None
     names = set(sa.inspect(engine).get_table_names())
     assert {"matches", "seats", "moves", "alembic_version"} <= names
     with engine.connect() as conn:
-        assert conn.execute(sa.text("select version_num from alembic_version")).scalar() == "0007"
+        version = conn.execute(sa.text("select version_num from alembic_version")).scalar()
+        assert version == "0008_clocks"
 
 
 def test_an_old_database_is_upgraded_in_place(tmp_path: Path) -> None:
@@ -148,7 +149,8 @@ def test_a_database_of_the_previous_version_upgrades_in_place_and_plays_on(
     _copy_at_0004(made, old)
     migrate(old)  # the new version starts on it
     with old.connect() as conn:
-        assert conn.execute(sa.text("select version_num from alembic_version")).scalar() == "0007"
+        version = conn.execute(sa.text("select version_num from alembic_version")).scalar()
+        assert version == "0008_clocks"
         due = dict(conn.execute(sa.text("select id, bot_due from matches")).all())
         assert conn.execute(sa.text("select count(*) from moves where note is null")).scalar() == (
             conn.execute(sa.text("select count(*) from moves")).scalar()

@@ -31,6 +31,7 @@ def engine() -> Iterator[sa.Engine]:
     eng = make_engine(URL)
     with eng.begin() as conn:
         for table in (
+            *("clock_events", "match_clocks"),
             *("rating_events", "ratings", "match_terms", "seat_claims", "sessions", "users"),
             *("moves", "seats", "matches", "alembic_version"),
         ):
@@ -51,7 +52,8 @@ def migrations_are_idempotent(engine: sa.Engine) -> None:
     names = set(sa.inspect(engine).get_table_names())
     assert {"matches", "seats", "moves", "alembic_version"} <= names
     with engine.connect() as conn:
-        assert conn.execute(sa.text("select version_num from alembic_version")).scalar() == "0007"
+        version = conn.execute(sa.text("select version_num from alembic_version")).scalar()
+        assert version == "0008_clocks"
 
 
 def a_whole_game_is_played_and_rebuilt_from_the_log(engine: sa.Engine) -> None:

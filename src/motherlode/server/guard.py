@@ -160,7 +160,9 @@ class Guard:
         wait = self.buckets.take(client, kind_of(scope["method"], scope["path"]))
         if wait:
             await _refuse(
-                send, 429, "rate_limited",
+                send,
+                429,
+                "rate_limited",
                 f"too many requests; try again in {math.ceil(wait)} s",
                 ((b"retry-after", str(math.ceil(wait)).encode()),),
             )
@@ -226,6 +228,7 @@ def check_csrf(request: Request, form: dict[str, str]) -> None:
     sent = form.pop(CSRF_FIELD, "")
     if not cookie or not secrets.compare_digest(cookie, sent):
         raise ServerError(
-            "csrf", "this form did not come from this site's page (reload the page and retry)",
+            "csrf",
+            "this form did not come from this site's page (reload the page and retry)",
             403,
         )

@@ -178,6 +178,8 @@ async def _session(websocket: WebSocket, service: MatchService, match_id: str) -
         return
     sub = Subscriber(seat, websocket.send_text)
     writer = asyncio.create_task(sub.writer())
+    with contextlib.suppress(ServerError):
+        await service.check_clock(match_id)  # a clock that ran out is written first
     service.subscribe(match_id, sub)
     throttle = Throttle()
     try:
@@ -231,6 +233,9 @@ async def _dispatch(
         return None
     if kind == "undo":
         await service.undo(match_id, seat, msg.get("version"))
+        return None
+    if kind == "clock":  # skip a late seat's turn, or end the match (server/clocks.py)
+        await service.clock_action(match_id, seat, msg.get("what"), msg.get("version"))
         return None
     if kind == "ping":
         return {"type": "pong", "id": msg.get("id")}
