@@ -39,7 +39,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy import JSON, Boolean, DateTime, Float, ForeignKey, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
@@ -75,7 +75,7 @@ class ClockTerms(BaseModel):
     {'base_minutes': 'Input should be greater than 0.04'}
     """
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
     kind: Literal["none", "fischer", "days"] = Field(
         "none", description="none, fischer (base + increment) or days (per move)"
@@ -92,13 +92,6 @@ class ClockTerms(BaseModel):
         description="when a late seat's turn cannot be skipped (its game has no pass), the"
         " greedy bot plays that seat on (else the match ends as a forfeit)",
     )
-
-    @model_validator(mode="after")
-    def _finite(self) -> ClockTerms:
-        for name in ("base_minutes", "increment_seconds", "days_per_move"):
-            if getattr(self, name) != getattr(self, name):  # NaN passes gt/le
-                raise ValueError(f"{name} must be a number")
-        return self
 
     def spec(self) -> ClockSpec | None:
         if self.kind == "none":
@@ -211,7 +204,7 @@ class Clock:
 def start(spec: ClockSpec, seats: int) -> Clock:
     """A new clock: nobody's runs until the first move is due (:func:`after_move`)."""
     bank = spec.base if spec.kind == "fischer" else spec.per_move
-    return Clock(spec, [bank] * seats)
+    return Clock(spec, [float(bank)] * seats)
 
 
 def left(clock: Clock, now: _dt.datetime) -> list[float]:
@@ -276,6 +269,23 @@ def after_move(
     return dataclasses.replace(
         clock, remaining=remaining, running=to_move, since=now, flagged=clock.flagged and same
     )
+
+
+def stop(clock: Clock, forfeit: int, now: _dt.datetime) -> Clock:
+    """The clock at the end of a match that ``forfeit`` lost on time: charged up to
+    ``now`` and stopped (the page shows it still).
+
+    >>> t = _dt.datetime(2026, 1, 1)
+    >>> c = after_move(start(ClockSpec("fischer", 60, 5, 0), 2), 1, t)
+    >>> c = stop(c, 1, t + _dt.timedelta(seconds=62))
+    >>> c.remaining, c.running, c.forfeit, deadline(c)
+    ([60.0, -2.0], None, 1, None)
+    """
+    stopped = after_move(clock, None, now, increment=False)
+    stopped.remaining[forfeit] = clock.remaining[forfeit] - (
+        (now - clock.since).total_seconds() if clock.since and clock.running == forfeit else 0.0
+    )
+    return dataclasses.replace(stopped, forfeit=forfeit, flagged=True)
 
 
 def forfeit_scores(num_players: int, seat: int) -> list[float]:

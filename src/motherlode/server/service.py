@@ -631,7 +631,7 @@ class MatchService:
         events = [*clock.events, clocks.ClockEvent(at, "timeout", seat)]
         new = dataclasses.replace(clock, flagged=True, events=events)
         if not clocks.can_skip(rt.game.name) and not clock.spec.bot_takeover:
-            new.forfeit = seat
+            new = clocks.stop(new, seat, utcnow())
             events.append(clocks.ClockEvent(at, "forfeit", seat))
         return self._save_clock(rt, new)
 
@@ -694,7 +694,8 @@ class MatchService:
         clock = rt.clock
         assert clock is not None
         event = clocks.ClockEvent(len(rt.entries), "forfeit", late, by)
-        new = dataclasses.replace(clock, forfeit=late, events=[*clock.events, event])
+        new = clocks.stop(clock, late, utcnow())
+        new.events = [*clock.events, event]
         if not self._save_clock(rt, new):
             raise ServerError("stale_state", "the match moved on meanwhile; reload", 409)
 

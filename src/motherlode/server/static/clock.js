@@ -22,7 +22,6 @@
     return r;
   }
   function fmt(s, kind) {
-    var neg = s < 0; s = Math.abs(s);
     var out;
     if (kind === "days" && s >= 3600) {
       var d = Math.floor(s / 86400), h = Math.floor((s % 86400) / 3600), m = Math.floor((s % 3600) / 60);
@@ -33,7 +32,7 @@
       var hh = Math.floor(s / 3600), mm = Math.floor((s % 3600) / 60), ss = Math.floor(s % 60);
       out = (hh ? hh + ":" + (mm < 10 ? "0" : "") : "") + mm + ":" + (ss < 10 ? "0" : "") + ss;
     }
-    return (neg ? "−" : "") + out;
+    return out;
   }
   function who(seat) { var p = state.players[seat]; return p ? p.name : "P" + (seat + 1); }
 
@@ -42,7 +41,7 @@
     var c = state.clock;
     cells.forEach(function (cell, seat) {
       var t = left(c, seat), over = state.status === "running";
-      cell.time.textContent = c.bots.indexOf(seat) >= 0 ? "bot" : fmt(Math.max(t, c.late === seat ? 0 : t), c.kind);
+      cell.time.textContent = c.bots.indexOf(seat) >= 0 ? "bot" : fmt(Math.max(t, 0), c.kind);
       cell.row.classList.toggle("out", over && t <= 0 && c.running === seat);
     });
   }
@@ -52,13 +51,14 @@
     var c = s.clock;
     card.hidden = !c;
     if (!c) { return; }
+    root.dataset.forfeit = c.forfeit !== null; /* over on time: the seat's buttons go (style.css) */
     table.innerHTML = ""; cells = [];
     s.players.forEach(function (p) {
       var tr = document.createElement("tr");
       tr.className = "p" + p.seat + (p.seat === c.running ? " running" : "") + (p.seat === s.to_move ? " to-move" : "") +
         (p.seat === c.late ? " late" : "") + (p.seat === c.forfeit ? " forfeit" : "");
       tr.dataset.seat = p.seat;
-      var mark = document.createElement("td"); mark.className = "mark"; mark.textContent = p.seat === c.running ? "⏱" : "";
+      var mark = document.createElement("td"); mark.className = "mark"; mark.textContent = p.seat === c.running ? "▶" : "";
       var name = document.createElement("td"); name.className = "pname"; name.textContent = p.name + (p.seat === s.seat ? " (you)" : "");
       var time = document.createElement("td"); time.className = "time";
       tr.appendChild(mark); tr.appendChild(name); tr.appendChild(time);
