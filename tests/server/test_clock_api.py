@@ -359,3 +359,75 @@ def test_the_clock_rule_of_each_game_is_documented() -> None:
     doc = (Path(__file__).parents[2] / "docs" / "server.md").read_text(encoding="utf-8")
     for game in motherlode.games():
         assert f"**{game}**" in doc.split("## Clocks", 1)[1], game
+
+
+# -- the form and the WebSocket ---------------------------------------------------------
+
+
+def test_the_form_creates_a_clock_and_shows_every_error_at_once(
+    client: TestClient, now: FakeNow
+) -> None:
+    from tests.server.helpers import csrf
+
+    page = client.get("/new?game=eureka").text
+    for name in (
+        "clock_kind",
+        "clock_base_minutes",
+        "clock_increment_seconds",
+        "clock_days_per_move",
+        "clock_bot_takeover",
+    ):
+        assert f'name="{name}"' in page
+    token = csrf(client)
+    r = client.post(
+        "/new",
+        data={
+            "game": "eureka",
+            "players": "7",
+            "clock_kind": "fischer",
+            "clock_base_minutes": "0",
+            "clock_increment_seconds": "lots",
+            "csrf": token,
+        },
+    )
+    assert r.status_code == 422
+    assert "Input should be greater than 0.04" in r.text
+    assert "Input should be a valid number, unable to parse string as a number" in r.text
+    assert "players must be 2..6 (got 7)" in r.text  # the options' error too
+    assert 'value="lots"' in r.text  # what was typed stays
+    r = client.post(
+        "/new",
+        data={
+            "game": "eureka",
+            "players": "2",
+            "clock_kind": "days",
+            "clock_days_per_move": "1.5",
+            "clock_base_minutes": "0",  # not the chosen kind's: ignored
+            "csrf": token,
+        },
+    )
+    assert r.status_code == 200, r.text
+    match_id = r.text.split("/m/")[1].split("#")[0].split('"')[0]
+    c = state(client, match_id)["clock"]
+    assert c["kind"] == "days" and c["remaining"] == [129600.0, 129600.0]
+
+
+def test_the_websocket_asks_skip_and_gets_the_state_pushed(
+    client: TestClient, now: FakeNow
+) -> None:
+    from tests.server.helpers import hello
+
+    m = create(client, "eureka", FISCHER)
+    now.advance(5)
+    play(client, m, "pass")
+    now.advance(61)
+    with client.websocket_connect(f"/ws/{m['id']}") as ws:
+        first = hello(ws, m["tokens"][0])  # connecting writes the timeout first
+        assert first["type"] == "state" and first["clock"]["late"] == 1
+        ws.send_text(json.dumps({"type": "clock", "what": "nap", "version": first["version"]}))
+        assert json.loads(ws.receive_text())["message"] == "a clock request is 'skip' or 'end'"
+        ws.send_text(json.dumps({"type": "clock", "what": "skip", "version": first["version"]}))
+        pushed = json.loads(ws.receive_text())
+        assert pushed["type"] == "diff" and pushed["fields"]["to_move"] == 0
+        said = [e["said"] for e in pushed["log_add"]]
+        assert said == ["P1 skips P2's turn (out of time)", "P2 passes"]
