@@ -19,6 +19,7 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import select as sa_select
 
 import motherlode
 from motherlode.core.records import GameRecord, replay
@@ -431,3 +432,93 @@ def test_the_websocket_asks_skip_and_gets_the_state_pushed(
         assert pushed["type"] == "diff" and pushed["fields"]["to_move"] == 0
         said = [e["said"] for e in pushed["log_add"]]
         assert said == ["P1 skips P2's turn (out of time)", "P2 passes"]
+
+
+def test_undo_never_crosses_a_clock_event(client: TestClient, now: FakeNow) -> None:
+    m = create(client, "eureka", FISCHER)
+    play(client, m, "pass")
+    assert state(client, m["id"], m["tokens"][0])["can_undo"] is True
+    now.advance(61)  # P2 runs out: the timeout is logged after P1's pass
+    s = state(client, m["id"], m["tokens"][0])
+    assert s["can_undo"] is False
+    r = client.post(
+        f"/api/matches/{m['id']}/undo", json={"version": s["version"]}, headers=auth(m["tokens"][0])
+    )
+    assert r.status_code == 400 and r.json()["error"]["code"] == "undo_not_allowed"
+
+
+def test_a_rated_forfeit_rates_the_late_seat_last(
+    app_factory: Callable[..., Any], now: FakeNow, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from argon2 import PasswordHasher
+    from argon2.profiles import CHEAPEST
+
+    from motherlode.server import accounts
+    from motherlode.server.accounts import UserRow
+    from motherlode.server.ratings import RatingEventRow
+    from tests.server.helpers import csrf
+
+    monkeypatch.setattr(accounts, "HASHER", PasswordHasher.from_parameters(CHEAPEST))
+    app = app_factory(resume=False)
+    people = []
+    for name in ("ann", "bob"):
+        c = TestClient(app, base_url="https://testserver")
+        c.__enter__()
+        password = "correct horse battery"
+        form = {"csrf": csrf(c), "name": name, "password": password, "again": password}
+        assert c.post("/signup", data=form).status_code == 200
+        people.append(c)
+    try:
+        body = {
+            "game": "yukon",
+            "config": {"players": 2},
+            "rated": True,
+            "clock": FISCHER,
+            "seats": [{}, {}],
+        }
+        m = people[0].post("/api/matches", json=body).json()
+        tokens = {s["seat"]: s["token"] for s in m["seats"]}
+        for seat, c in enumerate(people):
+            claim = c.post(
+                f"/m/{m['id']}/claim",
+                data={"csrf": csrf(c), "token": tokens[seat]},
+                follow_redirects=False,
+            )
+            assert claim.status_code == 303
+        now.advance(60)  # P1 (ann) runs out in a game without a pass: a forfeit
+        s = state(people[1], m["id"])
+        assert s["status"] == "finished" and s["outcome"]["winners"] == [1]
+        with app.state.service.engine.connect() as conn:
+            rows = conn.execute(
+                sa_select(RatingEventRow.subject, RatingEventRow.rank).where(
+                    RatingEventRow.match_id == m["id"]
+                )
+            ).all()
+            users = dict(conn.execute(sa_select(UserRow.name, UserRow.id)).all())
+        assert dict(rows) == {f"user:{users['bob']}": 1, f"user:{users['ann']}": 2}
+    finally:
+        for c in people:
+            c.__exit__(None, None, None)
+
+
+def test_motherlode_verify_reads_a_record_file_with_clock_events(
+    client: TestClient, now: FakeNow, tmp_path: Path
+) -> None:
+    from motherlode.server.fairness import verify_file
+
+    m = create(client, "eureka", FISCHER)
+    now.advance(10)
+    play(client, m, "pass")
+    now.advance(61)
+    assert clock_request(client, m, 0, "skip").status_code == 200
+    now.advance(61)
+    assert clock_request(client, m, 1, "end").status_code == 200
+    path = tmp_path / "r.json"
+    path.write_text(client.get(f"/api/matches/{m['id']}/record").text, encoding="utf-8")
+    result = verify_file(str(path), m["seed_sha256"])
+    assert result.ok, result.problems
+    assert result.summary() == (
+        "verified: 2 actions re-played, 0 chance outcomes re-derived from the seed;"
+        " 4 clock event(s) checked, ending with P1's forfeit on time;"
+        f" SHA-256 of the seed matches {m['seed_sha256']}"
+    )
