@@ -522,3 +522,25 @@ def test_motherlode_verify_reads_a_record_file_with_clock_events(
         " 4 clock event(s) checked, ending with P1's forfeit on time;"
         f" SHA-256 of the seed matches {m['seed_sha256']}"
     )
+
+
+def test_a_late_eurorails_turn_is_skipped_through_its_phases(
+    client: TestClient, now: FakeNow
+) -> None:
+    if "eurorails" not in motherlode.games():
+        pytest.skip("eurorails is not registered")
+    m = create(client, "eurorails", FISCHER)
+    s = state(client, m["id"])
+    late = s["to_move"]  # (the first player is drawn)
+    other = 1 - late
+    assert s["clock"]["running"] == late and s["clock"]["can_skip"] is True
+    now.advance(61)
+    assert clock_request(client, m, other, "skip").status_code == 200
+    s = state(client, m["id"])
+    assert s["to_move"] == other and s["clock"]["running"] == other
+    moved = [e for e in s["log"] if e["seat"] == late and not e.get("clock")]
+    assert [e["text"] for e in moved] == ["end turn"]  # a building turn: one phase
+    assert [e["said"] for e in s["log"] if e.get("clock")] == [
+        f"P{late + 1} ran out of time",
+        f"P{other + 1} skips P{late + 1}'s turn (out of time)",
+    ]

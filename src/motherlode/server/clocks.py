@@ -323,11 +323,13 @@ def rule_text(game_name: str, spec: ClockSpec) -> str:
     return "out of time: the match ends as a forfeit (the late seat loses)"
 
 
-def view(clock: Clock | None, game_name: str) -> dict[str, Any] | None:
+def view(clock: Clock | None, game_name: str, passes: bool = True) -> dict[str, Any] | None:
     """The clock as every viewer is told (the same at any time within one revision: the
-    page computes the time left from ``since``, in epoch seconds)."""
+    page computes the time left from ``since``, in epoch seconds). ``passes``: whether the
+    late seat's game can pass there now (:func:`skip_action`)."""
     if clock is None:
         return None
+    skips = can_skip(game_name) and passes
     since = clock.since.replace(tzinfo=_dt.UTC).timestamp() if clock.since else None
     return {
         "kind": clock.spec.kind,
@@ -336,8 +338,8 @@ def view(clock: Clock | None, game_name: str) -> dict[str, Any] | None:
         "running": clock.running,
         "since": since,
         "late": late(clock),
-        "can_skip": can_skip(game_name) or clock.spec.bot_takeover,
-        "skip_label": "skip the turn" if can_skip(game_name) else "hand the seat to the bot",
+        "can_skip": skips or clock.spec.bot_takeover,
+        "skip_label": "skip the turn" if skips else "hand the seat to the bot",
         "bots": list(clock.bots),
         "forfeit": clock.forfeit,
         "rule": rule_text(game_name, clock.spec),

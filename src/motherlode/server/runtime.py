@@ -827,11 +827,16 @@ class MatchRuntime:
             "scores": self.scores_for(view),
             "outcome": self._outcome(outcome),
             "summary": summary,
-            "clock": clocks.view(self.clock, self.game.name),
+            "clock": clocks.view(self.clock, self.game.name, self._passes()),
             "can_undo": self.undo_allowed(seat),
             "seed_sha256": self.seed_sha256,
             "seed": str(self.seed) if self.finished else None,
         }
+
+    def _passes(self) -> bool:
+        """Whether a late seat's turn can be skipped now with its game's pass."""
+        late = None if self.clock is None else clocks.late(self.clock)
+        return late is None or clocks.skip_action(self.state) is not None
 
     def _outcome(self, outcome: Any) -> dict[str, Any] | None:
         if self.forfeit is not None:

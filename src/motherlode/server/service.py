@@ -664,13 +664,15 @@ class MatchService:
             late = self._late(rt, seat)
             if what == "end":
                 self._forfeit(rt, late, seat)
-            elif clocks.can_skip(rt.game.name):
+            elif clocks.skip_action(rt.state) is not None:
                 self._skip(rt, late, seat)
             elif rt.clock is not None and rt.clock.spec.bot_takeover:
                 self._hand_to_bot(rt, late, seat)
             else:
                 raise ServerError(
-                    "cannot_skip", f"{rt.game.name} has no pass: the match can only end", 409
+                    "cannot_skip",
+                    f"P{late + 1} has no pass in {rt.game.name} now: the match can only end",
+                    409,
                 )
         self.changed(match_id)
         return rt
