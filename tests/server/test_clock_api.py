@@ -544,3 +544,36 @@ def test_a_late_eurorails_turn_is_skipped_through_its_phases(
         f"P{late + 1} ran out of time",
         f"P{other + 1} skips P{late + 1}'s turn (out of time)",
     ]
+
+
+def test_two_processes_write_one_timeout(tmp_path: Path, now: FakeNow) -> None:
+    """Two services on one database (two processes) both see the clock run out: the
+    conditional UPDATE lets one write the timeout; the other re-reads and agrees."""
+    import asyncio
+
+    from motherlode.server.clocks import ClockSpec
+    from motherlode.server.db import make_engine, migrate
+    from motherlode.server.service import MatchService, SeatRequest
+
+    engine = make_engine(str(tmp_path / "two.db"))
+    migrate(engine)
+    a, b = MatchService(engine), MatchService(engine)
+    created = a.create_match(
+        "eureka",
+        {"players": 2},
+        [SeatRequest(), SeatRequest()],
+        clock=ClockSpec("fischer", 60.0, 0.0, 0.0),
+    )
+    b.runtime(created.id)  # both hold the match in memory
+    now.advance(60)
+
+    async def both() -> None:
+        await a.check_clock(created.id)
+        await b.check_clock(created.id)
+
+    asyncio.run(both())
+    for service in (a, b):
+        service.forget(created.id)
+        events = service.runtime(created.id).clock.events  # type: ignore[union-attr]
+        assert [(e.kind, e.seat) for e in events] == [("timeout", 0)]
+    engine.dispose()
