@@ -54,7 +54,7 @@ def test_a_clock_runs_out_and_the_others_skip_then_end(
     assert ann.inner_text("#clock-rule") == (
         "Bob is out of time. The others may skip the turn or end the match."
     )
-    assert ann.inner_text("#clock-skip") == "Skip the turn of Bob"
+    assert ann.inner_text("#clock-skip") == "Skip Bob's turn"
     assert bob.locator("#clock-actions").is_hidden()  # the late seat cannot decide
     bob.wait_for_function(
         "() => /P2 ran out of time/.test(document.getElementById('log').innerText)"

@@ -577,3 +577,24 @@ def test_two_processes_write_one_timeout(tmp_path: Path, now: FakeNow) -> None:
         events = service.runtime(created.id).clock.events  # type: ignore[union-attr]
         assert [(e.kind, e.seat) for e in events] == [("timeout", 0)]
     engine.dispose()
+
+
+def test_a_move_after_a_forfeiting_timeout_is_refused_and_the_forfeit_pushed(
+    client: TestClient, now: FakeNow
+) -> None:
+    from tests.server.helpers import hello
+
+    m = create(client, "yukon", FISCHER)
+    with client.websocket_connect(f"/ws/{m['id']}") as ws:
+        first = hello(ws, m["tokens"][1])
+        assert first["status"] == "running"
+        mine = state(client, m["id"], m["tokens"][0])
+        now.advance(60)  # P1 out of time in a game without a pass, no bot agreed
+        code, out = move(client, m["id"], m["tokens"][0], mine["legal"][0]["text"], 0)
+        assert code == 400 and out["error"]["code"] == "match_over"
+        pushed = json.loads(ws.receive_text())
+        assert pushed["type"] == "diff" and pushed["fields"]["status"] == "finished"
+        assert [e["said"] for e in pushed["log_add"]] == [
+            "P1 ran out of time",
+            "P1 forfeits on time: the others share the win",
+        ]

@@ -796,19 +796,27 @@ class MatchService:
             raise ServerError("spectator", "spectators can only watch", 403)
         async with self.lock(match_id):
             rt = self._current(match_id, version)
-            self._flag(rt)  # a clock that ran out is written first (it may end the match)
-            rt = self.runtime(match_id)
-            if rt.finished:
-                raise ServerError("match_over", "the match is over")
-            self._check_version(rt, version)
-            if command is not None:
-                step = rt.plan_command(seat, command)
-            else:
-                step = rt.plan_move(seat, action)
-            if note:
-                step.entries[0].note = note
-            self._store(rt, step)
+            flagged = self._flag(rt)  # a clock that ran out is written first (it may end
+            try:  # the match); a refused move still lets everyone see that timeout
+                rt = self._move_locked(match_id, seat, action, version, command, note)
+            except ServerError:
+                if flagged:
+                    self._push(match_id)
+                raise
         self.changed(match_id)
+        return rt
+
+    def _move_locked(
+        self, match_id: str, seat: int, action: Any, version: Any, command: Any, note: str
+    ) -> MatchRuntime:
+        rt = self.runtime(match_id)
+        if rt.finished:
+            raise ServerError("match_over", "the match is over")
+        self._check_version(rt, version)
+        step = rt.plan_command(seat, command) if command is not None else rt.plan_move(seat, action)
+        if note:
+            step.entries[0].note = note
+        self._store(rt, step)
         return rt
 
     def preview(self, match_id: str, seat: int | None, command: Any) -> dict[str, Any]:

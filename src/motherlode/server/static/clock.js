@@ -73,7 +73,8 @@
     var mayAct = c.late !== null && s.seat !== null && s.seat !== c.late && s.status === "running";
     actions.hidden = !mayAct;
     skip.hidden = !c.can_skip;
-    skip.textContent = c.skip_label.charAt(0).toUpperCase() + c.skip_label.slice(1) + " of " + (c.late !== null ? who(c.late) : "");
+    var late = c.late !== null ? who(c.late) : "";
+    skip.textContent = c.skip_label === "skip the turn" ? "Skip " + late + "'s turn" : "Hand " + late + "'s seat to the bot";
     tick();
   }
 
