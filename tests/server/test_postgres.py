@@ -33,6 +33,7 @@ def engine() -> Iterator[sa.Engine]:
     with eng.begin() as conn:
         for table in (
             *("rematches", "chat_mutes", "chat_messages"),
+            *("clock_events", "match_clocks"),
             *("rating_events", "ratings", "match_terms", "seat_claims", "sessions", "users"),
             *("moves", "seats", "matches", "alembic_version"),
         ):

@@ -93,9 +93,16 @@ class GameRecord:
     versions: dict[str, Any] = field(default_factory=lambda: dict(LEGACY_VERSIONS))
     """``{"rules": n, "notation": n, "chance": "mt19937"}`` (:func:`versions_of`); a record
     that does not say is read as the first versions."""
+    events: list[dict[str, Any]] = field(default_factory=list)
+    """Clock events of a match played with a clock (``{"after": n, "kind", "seat",
+    "text"}``: after ``n`` actions, seat 0-based): not engine actions, checked by
+    :func:`check_event`; written only when there are any."""
 
     def to_json(self) -> str:
-        return json.dumps(asdict(self), indent=1, ensure_ascii=False)
+        data = asdict(self)
+        if not data["events"]:
+            del data["events"]
+        return json.dumps(data, indent=1, ensure_ascii=False)
 
     def save(self, path: str | Path) -> Path:
         path = Path(path)
@@ -145,6 +152,7 @@ class GameRecord:
             raise RecordError(f"{source}: unknown field(s) {', '.join(sorted(unknown))}")
         data.setdefault("players", [])
         data.setdefault("seed", None)
+        data["events"] = _check_events(data.get("events", []), len(data["actions"]), source)
         data["versions"] = _check_versions(data.get("versions", LEGACY_VERSIONS), source)
         return cls(**data)
 
@@ -156,6 +164,71 @@ class GameRecord:
         except OSError as err:
             raise RecordError(f"cannot read record {str(path)!r}: {err.strerror}") from None
         return cls.from_json(text, source=str(path))
+
+
+CLOCK_EVENTS = ("timeout", "skip", "bot", "forfeit")
+"""The clock events a record may hold (server/clocks.py): a seat ran out of time, its turn
+was skipped (its game's pass follows in the actions), a bot took the seat over, it forfeited."""
+
+
+def _check_events(events: Any, actions: int, source: str) -> list[dict[str, Any]]:
+    if not isinstance(events, list):
+        raise RecordError(f"{source}: 'events' must be a list")
+    last = 0
+    for i, e in enumerate(events, start=1):
+        if not isinstance(e, dict) or e.get("kind") not in CLOCK_EVENTS:
+            raise RecordError(
+                f"{source}: event {i} must be an object whose kind is one of "
+                + ", ".join(CLOCK_EVENTS)
+            )
+        after, seat = e.get("after"), e.get("seat")
+        for name, value in (("after", after), ("seat", seat)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise RecordError(f"{source}: event {i}'s {name} must be a whole number >= 0")
+        assert isinstance(after, int)
+        if not last <= after <= actions:
+            raise RecordError(
+                f"{source}: event {i} comes after action {after}, out of order or past the"
+                f" {actions} actions"
+            )
+        last = after
+    return events
+
+
+def check_event(state: State, event: dict[str, Any], actions: int) -> str | None:
+    """Why clock ``event`` cannot stand where the record puts it (``state``: the replay
+    after ``event["after"]`` actions), or ``None``: a clock event is about the seat to move,
+    in a game not over; a forfeit ends the record there."""
+    seat, kind, after = event["seat"], event["kind"], event["after"]
+    where = f"the clock event after action {after} ({kind} of P{seat + 1})"
+    if state.is_terminal():
+        return f"{where} comes after the game ended"
+    if seat != state.current_player():
+        return f"{where} is not about the seat to move (P{state.current_player() + 1})"
+    if kind == "forfeit" and after != actions:
+        return f"{where}: actions follow a forfeit"
+    return None
+
+
+def forfeited(record: GameRecord) -> int | None:
+    """The seat that forfeited on time, if the record ends so."""
+    for e in record.events:
+        if e["kind"] == "forfeit":
+            return int(e["seat"])
+    return None
+
+
+def forfeit_scores(num_players: int, seat: int) -> list[float]:
+    """A forfeit's scores: the late seat 0, the others 1 (a shared win)."""
+    return [0.0 if s == seat else 1.0 for s in range(num_players)]
+
+
+def check_forfeit(record: GameRecord, state: State, seat: int) -> str | None:
+    """Why a record that ends with ``seat``'s forfeit on time does not claim its scores."""
+    want = forfeit_scores(state.game.num_players, seat)
+    if record.scores is not None and [float(s) for s in record.scores] != want:
+        return f"the record claims scores {record.scores}, a forfeit of P{seat + 1} gives {want}"
+    return None
 
 
 def check_record_versions(record: GameRecord, game: Game) -> None:
@@ -187,8 +260,7 @@ def step_failure(record: GameRecord, game: Game, step: int, text: str, err: Exce
     if changes:
         message += (
             f". The record was written under {game.name} rules version {written}; this"
-            f" motherlode plays version {game.rules_version}, which changed: "
-            + "; ".join(changes)
+            f" motherlode plays version {game.rules_version}, which changed: " + "; ".join(changes)
         )
     return message
 
@@ -202,12 +274,24 @@ def replay(record: GameRecord) -> State:
     game = load_game(record)
     check_record_versions(record, game)
     state = game.new_initial_state()
-    for i, text in enumerate(record.actions, start=1):
+    events = list(record.events)
+    for i, text in enumerate([*record.actions, None]):
+        while events and events[0]["after"] == i:
+            problem = check_event(state, events.pop(0), len(record.actions))
+            if problem:
+                raise RecordError(problem)
+        if text is None:
+            break
         try:
             state.apply_string(text)
         except MotherlodeError as err:
-            raise RecordError(step_failure(record, game, i, text, err)) from None
-    if record.scores is not None:
+            raise RecordError(step_failure(record, game, i + 1, text, err)) from None
+    seat = forfeited(record)
+    if seat is not None:
+        problem = check_forfeit(record, state, seat)
+        if problem:
+            raise RecordError(problem)
+    elif record.scores is not None:
         if not state.is_terminal():
             raise RecordError(
                 f"record claims final scores {record.scores} but the game is not over"

@@ -17,6 +17,7 @@ from fastapi.responses import Response
 from pydantic import BaseModel
 
 from motherlode.games import registry
+from motherlode.server import clocks
 from motherlode.server.deps import SeatNumber, Service, bearer, json_errors
 from motherlode.server.fairness import verify_record
 from motherlode.server.ratings import set_rated
@@ -125,6 +126,9 @@ class MatchState(BaseModel):
     can_undo: bool
     seed_sha256: str
     seed: str | None
+    clock: dict[str, Any] | None = None
+    """The clock (``null``: none): each seat's ``remaining`` seconds as of ``since`` (epoch
+    seconds), the ``running`` seat, the ``late`` one the others may skip or end."""
 
 
 class RecordInfo(BaseModel):
@@ -139,6 +143,8 @@ class RecordInfo(BaseModel):
     date: str
     format: str
     versions: dict[str, Any]
+    events: list[dict[str, Any]] = []
+    """Clock events (not actions), when the match had a clock and one ran out."""
 
 
 class VerifyInfo(BaseModel):
@@ -207,6 +213,12 @@ _CREATE = _body_schema(
             "description": "rated (no undo, no hint until it ends; ratings change) or"
             " friendly (the default)",
         },
+        "clock": {
+            "type": ["object", "null"],
+            "description": "null: no clock; {kind: fischer, base_minutes, increment_seconds}"
+            " or {kind: days, days_per_move}; bot_takeover: a late seat's turns go to the"
+            " greedy bot where its game has no pass",
+        },
         "creator_seat": {
             "type": ["integer", "null"],
             "description": "the creator's own seat, taken at creation (default: the first"
@@ -274,12 +286,17 @@ async def api_create(request: Request, service: Service) -> dict[str, Any]:
     claim = body.get("creator_seat", -1)
     if claim is not None and (isinstance(claim, bool) or not isinstance(claim, int)):
         raise ServerError("malformed", "creator_seat is a seat number (0 for P1) or null")
+    try:
+        terms = clocks.parse_terms(body.get("clock"))
+    except ValueError as err:
+        raise ServerError("invalid_clock", str(err)) from None
     created = service.create_match(
         str(body.get("game", "")),
         body.get("config") or {},
         seats,
         public=body.get("public") is True,
         claim=claim,
+        clock=terms.spec(),
     )
     set_rated(service.engine, created.id, body.get("rated") is True)
     service.kick_bots(created.id)
@@ -306,6 +323,7 @@ def _state(payload: str) -> Response:
 )
 async def api_state(request: Request, match_id: str, service: Service) -> Response:
     seat = service.authenticate(match_id, bearer(request))
+    await service.check_clock(match_id)
     return _state(service.runtime(match_id).payload_json(seat))
 
 
@@ -368,6 +386,24 @@ async def api_undo(request: Request, match_id: str, service: Service) -> Respons
     body = await _body(request)
     seat = service.authenticate(match_id, bearer(request))
     rt = await service.undo(match_id, seat, body.get("version"))
+    return _state(rt.payload_json(seat))
+
+
+@router.post(
+    "/matches/{match_id}/clock",
+    response_model=None,
+    responses={**_ok(MatchState), **json_errors(400, 403, 404, 409, 422)},
+    openapi_extra=_body_schema(
+        {"what": {"type": "string", "enum": ["skip", "end"]}, "version": _VERSION},
+        ["what", "version"],
+    ),
+)
+async def api_clock(request: Request, match_id: str, service: Service) -> Response:
+    """The others' answer to a seat out of time: ``skip`` its turn (its game's pass, or
+    the greedy bot where agreed) or ``end`` the match (the late seat forfeits)."""
+    body = await _body(request)
+    seat = service.authenticate(match_id, bearer(request))
+    rt = await service.clock_action(match_id, seat, body.get("what"), body.get("version"))
     return _state(rt.payload_json(seat))
 
 

@@ -151,19 +151,29 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--db", default="motherlode.db", help="SQLite path or database URL")
     parser.add_argument("--bot-delay", type=float, default=0.4)
     parser.add_argument("--log-level", default="info")
-    parser.add_argument("--bot-max-seconds", type=float, default=2.0,
-                        help="the most a bot may think per move")
-    parser.add_argument("--workers", type=int, default=1,
-                        help="server processes (PostgreSQL only)")
-    parser.add_argument("--bot-workers", type=int, default=None,
-                        help="bot processes per server process (default: the cores; 0: threads)")
+    parser.add_argument(
+        "--bot-max-seconds", type=float, default=2.0, help="the most a bot may think per move"
+    )
+    parser.add_argument("--workers", type=int, default=1, help="server processes (PostgreSQL only)")
+    parser.add_argument(
+        "--bot-workers",
+        type=int,
+        default=None,
+        help="bot processes per server process (default: the cores; 0: threads)",
+    )
     parser.add_argument("--takeover-seconds", type=float, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     try:
         serve(
-            args.host, args.port, args.db, bot_delay=args.bot_delay, log_level=args.log_level,
-            bot_max_seconds=args.bot_max_seconds, workers=args.workers,
-            bot_workers=args.bot_workers, takeover_seconds=args.takeover_seconds,
+            args.host,
+            args.port,
+            args.db,
+            bot_delay=args.bot_delay,
+            log_level=args.log_level,
+            bot_max_seconds=args.bot_max_seconds,
+            workers=args.workers,
+            bot_workers=args.bot_workers,
+            takeover_seconds=args.takeover_seconds,
         )
     except ServeError as err:
         parser.exit(2, f"motherlode serve: {err}\n")

@@ -19,10 +19,18 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass, field
+from typing import Any
 
 from motherlode.core.chance import MT19937, make_stream
 from motherlode.core.errors import MotherlodeError, RecordError
-from motherlode.core.records import GameRecord, check_record_versions, step_failure
+from motherlode.core.records import (
+    GameRecord,
+    check_event,
+    check_forfeit,
+    check_record_versions,
+    forfeited,
+    step_failure,
+)
 
 SEED_BITS = 128
 
@@ -49,6 +57,10 @@ class Verification:
     problems: list[str] = field(default_factory=list)
     events: list[tuple[int, str]] = field(default_factory=list)
     """``(step, outcome)`` of every chance outcome re-derived from the seed."""
+    clock_events: int = 0
+    """Clock events checked (a timeout, a skipped turn, a bot, a forfeit): not actions."""
+    forfeit: int | None = None
+    """The seat that forfeited on time (the record ends there), if one did."""
 
     def summary(self) -> str:
         if not self.ok:
@@ -57,6 +69,10 @@ class Verification:
             f"verified: {self.actions} actions re-played, {self.chance_events} chance outcomes"
             " re-derived from the seed"
         )
+        if self.clock_events:
+            text += f"; {self.clock_events} clock event(s) checked"
+        if self.forfeit is not None:
+            text += f", ending with P{self.forfeit + 1}'s forfeit on time"
         if self.commitment_ok:
             text += f"; SHA-256 of the seed matches {self.commitment}"
         return text
@@ -101,7 +117,12 @@ def verify_record(record: GameRecord, expected_commitment: str | None = None) ->
         return result
     rng = make_stream(str(record.versions.get("chance", MT19937)), seed)
     state = game.new_initial_state()
+    events = list(record.events)
     for i, text in enumerate(record.actions, start=1):
+        problem = _events_before(state, events, i - 1, len(record.actions))
+        if problem:
+            result.problems.append(problem)
+            return result
         try:
             action = state.string_to_action(text)
         except MotherlodeError as err:
@@ -123,7 +144,18 @@ def verify_record(record: GameRecord, expected_commitment: str | None = None) ->
             result.problems.append(step_failure(record, game, i, text, err))
             return result
         result.actions += 1
-    if record.scores is not None:
+    problem = _events_before(state, events, len(record.actions), len(record.actions))
+    if problem:
+        result.problems.append(problem)
+        return result
+    seat = forfeited(record)
+    if seat is not None:
+        problem = check_forfeit(record, state, seat)
+        if problem:
+            result.problems.append(problem)
+            return result
+        result.forfeit = seat
+    elif record.scores is not None:
         if not state.is_terminal():
             result.problems.append("the record claims final scores but the game is not over")
             return result
@@ -132,8 +164,20 @@ def verify_record(record: GameRecord, expected_commitment: str | None = None) ->
                 f"the record claims scores {record.scores}, the re-play gives {state.scores()}"
             )
             return result
+    result.clock_events = len(record.events)
     result.ok = not result.problems
     return result
+
+
+def _events_before(
+    state: Any, events: list[dict[str, Any]], after: int, actions: int
+) -> str | None:
+    """Check (and take off ``events``) the clock events that come after ``after`` actions."""
+    while events and events[0]["after"] == after:
+        problem = check_event(state, events.pop(0), actions)
+        if problem:
+            return problem
+    return None
 
 
 def verify_file(path: str, expected_commitment: str | None = None) -> Verification:

@@ -19,6 +19,7 @@ from motherlode.agents import available
 from motherlode.core.errors import ConfigError
 from motherlode.core.protocol import Game
 from motherlode.games import game_class, registry
+from motherlode.server.clocks import ClockTerms, clock_errors
 from motherlode.server.service import SeatRequest
 
 
@@ -159,6 +160,34 @@ def seat_requests(game: Game, form: dict[str, str]) -> tuple[list[SeatRequest], 
     return seats, errors
 
 
+CLOCK_FIELDS = ("base_minutes", "increment_seconds", "days_per_move")
+
+
+def clock_terms(form: dict[str, str]) -> tuple[ClockTerms | None, dict[str, str]]:
+    """The clock from the form (``clock_kind``, ``clock_base_minutes``, ...): the terms, or
+    every error at once, ``{field: message}`` (fields of the kind chosen only).
+
+    >>> form = {"clock_kind": "fischer", "clock_base_minutes": "0", "clock_increment_seconds": "x"}
+    >>> for name, error in clock_terms(form)[1].items():
+    ...     print(name, "-", error)
+    base_minutes - Input should be greater than 0.04
+    increment_seconds - Input should be a valid number, unable to parse string as a number
+    >>> clock_terms({})[0].kind
+    'none'
+    """
+    kind = form.get("clock_kind", "none") or "none"
+    used = {"fischer": CLOCK_FIELDS[:2], "days": CLOCK_FIELDS[2:]}.get(kind, ())
+    raw: dict[str, Any] = {"kind": kind, "bot_takeover": form.get("clock_bot_takeover") == "on"}
+    for name in used:
+        text = form.get(f"clock_{name}", "").strip()
+        if text:
+            raw[name] = text
+    try:
+        return ClockTerms(**raw), {}
+    except ValidationError as err:
+        return None, clock_errors(err)
+
+
 @functools.cache
 def default_game(cls: type[Game]) -> Game | None:
     """The game at its default config, built once per process (a Game is immutable, and
@@ -199,6 +228,7 @@ def game_choices() -> list[dict[str, Any]]:
 __all__ = [
     "FormField",
     "available",
+    "clock_terms",
     "config_fields",
     "default_bot",
     "game_choices",

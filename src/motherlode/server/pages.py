@@ -6,6 +6,7 @@ over its limit is answered as the API answers it (JSON, 413).
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -16,6 +17,7 @@ from motherlode.core.errors import RecordError
 from motherlode.core.records import GameRecord
 from motherlode.games import registry
 from motherlode.server import forms
+from motherlode.server.clocks import ClockTerms
 from motherlode.server.deps import SeatNumber, Service, html_errors, page, read_form
 from motherlode.server.fairness import Verification, verify_record
 from motherlode.server.ratings import on_account
@@ -102,7 +104,21 @@ def _form_page(
         max_players=cls.max_players,
         public=(values or {}).get("public") == "on",
         rated=(values or {}).get("rated") == "on",
+        clock=_clock_form(values or {}, errors),
     )
+
+
+def _clock_form(values: dict[str, str], errors: dict[str, str]) -> dict[str, Any]:
+    """The clock fieldset's values (the defaults of :class:`~.clocks.ClockTerms`) and errors."""
+    out: dict[str, Any] = {"kind": values.get("clock_kind", "none")}
+    out["bot_takeover"] = values.get("clock_bot_takeover") == "on"
+    for name, info in ClockTerms.model_fields.items():
+        if name in ("kind", "bot_takeover"):
+            continue
+        out[name] = values.get(f"clock_{name}", f"{info.default:g}")
+        out[f"{name}_error"] = errors.get(f"clock_{name}", "")
+    out["error"] = errors.get("clock_kind", "") or errors.get("clock_", "")
+    return out
 
 
 @router.post("/new", responses=html_errors(404, 422, json=(403, 413)))
@@ -123,11 +139,13 @@ async def new_submit(request: Request, service: Service) -> HTMLResponse:
     seat_errors: dict[int, str] = {}
     if seat_game is not None:
         seats, seat_errors = forms.seat_requests(seat_game, values)
-    if game is None or seat_errors:
+    terms, clock_errors = forms.clock_terms(values)
+    errors |= {f"clock_{k}": v for k, v in clock_errors.items()}
+    if game is None or seat_errors or terms is None:
         return _form_page(request, cls, values, errors, seat_errors, 422)
     try:
         created = service.create_match(
-            game_name, options, seats, public=values.get("public") == "on"
+            game_name, options, seats, public=values.get("public") == "on", clock=terms.spec()
         )
     except ServerError as err:
         return _form_page(request, cls, values, {"": err.message}, {}, 422)
@@ -174,6 +192,7 @@ async def match_page(request: Request, match_id: str, service: Service) -> HTMLR
         config=rt.game.config.model_dump(mode="json"),
         seed_sha256=rt.seed_sha256,
         svg=rt.payload(None)["svg"],
+        server_now=int(time.time() * 1000),
     )
 
 

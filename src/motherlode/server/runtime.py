@@ -45,6 +45,7 @@ from motherlode.core.narration import fold
 from motherlode.core.protocol import CHANCE, TERMINAL, Action, Game, Player, State
 from motherlode.core.svg import Layers, single_layer
 from motherlode.core.svg import document as svg_document
+from motherlode.server import clocks
 from motherlode.server.bots import BotCaps
 from motherlode.server.push import BoardFrame, Frame, diff, next_revision, static_url
 
@@ -375,6 +376,11 @@ class Step:
     rng_state: tuple[Any, ...]
     entries: list[LogEntry]
     undo: bool = False
+    clock: clocks.Clock | None = None
+    """The match's clock after this step (set as it is written; server/clocks.py); set
+    before, the clock to start from, with the clock events written with the step."""
+    increment: bool = True
+    """Whether the mover's Fischer clock earns its increment (not for a skipped turn)."""
 
 
 @dataclass
@@ -396,6 +402,8 @@ class MatchRuntime:
     version: int = 0
     """Rows in the database log, undo rows included: what a move must quote."""
     agents: dict[int, Agent] = field(default_factory=dict)
+    clock: clocks.Clock | None = None
+    """The match's clock as stored (``None``: no clock), with its events."""
     _cache: Views = field(default_factory=Views)
     _group: tuple[int, State, list[Action]] | None = field(default=None, init=False, repr=False)
     """While re-playing a command's rows: where it began, the state before it, its actions."""
@@ -542,8 +550,13 @@ class MatchRuntime:
         except (IllegalActionError, NotationError) as err:
             # the engine's reason, in the player's words; the position (which may hold
             # what this seat may not see) stays in err.position, for the server's log only
-            log.debug("refused %r by P%d in %s at %s", action, seat + 1, self.match_id,
-                      getattr(err, "position", None))
+            log.debug(
+                "refused %r by P%d in %s at %s",
+                action,
+                seat + 1,
+                self.match_id,
+                getattr(err, "position", None),
+            )
             raise ServerError("invalid_move", str(err)) from None
         except (IndexError, KeyError, ValueError):  # ids far out of range
             # never the exception's own text: it can name anything inside the state
@@ -626,8 +639,10 @@ class MatchRuntime:
         """BGA's rule: the last action is this seat's decision (so no die, card or chip has
         been revealed since and nobody else has acted), and the match is not over. A
         command's actions are one unit: every one of them this seat's decision."""
-        if seat is None or not self.entries or self.state.is_terminal():
+        if seat is None or not self.entries or self.finished:
             return False
+        if self.clock is not None and any(e.at >= len(self.entries) for e in self.clock.events):
+            return False  # a clock event came after it
         return all(e.seat == seat for e in self.entries[self._unit_start() :])
 
     def plan_undo(self, seat: Player) -> Step:
@@ -643,6 +658,8 @@ class MatchRuntime:
     def commit(self, step: Step) -> None:
         self.state = step.state
         self.rng.setstate(step.rng_state)
+        if step.clock is not None:
+            self.clock = step.clock
         if step.undo:
             del self.entries[self._unit_start() :]
             self.version += 1
@@ -654,13 +671,22 @@ class MatchRuntime:
     # -- bots -------------------------------------------------------------------------
 
     def bot_spec(self, seat: int) -> str:
-        """The seat's spec within today's caps (the game's greedy bot if it is above them)."""
+        """The seat's spec within today's caps (the game's greedy bot if it is above them,
+        or for a person's seat taken over after a timeout)."""
+        if self.seats[seat].kind != "bot":
+            return self.fallback_spec()
         try:
             return self.caps.apply(self.seats[seat].spec, self.game)
         except AgentSpecError as err:  # stored under looser caps: today's caps decide
             spec = self.fallback_spec()
             log.warning("%s seat P%d: %s; it plays as %s", self.match_id, seat + 1, err, spec)
             return spec
+
+    def is_bot(self, seat: int) -> bool:
+        """A bot plays ``seat``: a bot seat, or a late seat a bot took over (clocks.py)."""
+        return self.seats[seat].kind == "bot" or (
+            self.clock is not None and seat in self.clock.bots
+        )
 
     def fallback_spec(self) -> str:
         """The bot that moves for a bot that cannot: the game's greedy bot, else random."""
@@ -674,7 +700,7 @@ class MatchRuntime:
 
     def bot_to_move(self) -> int | None:
         cp = self.state.current_player()
-        if cp >= 0 and self.seats[cp].kind == "bot":
+        if cp >= 0 and not self.finished and self.is_bot(cp):
             return cp
         return None
 
@@ -682,7 +708,12 @@ class MatchRuntime:
 
     @property
     def finished(self) -> bool:
-        return self.state.is_terminal()
+        """Over: the game ended, or a seat forfeited on time (clocks.py)."""
+        return self.state.is_terminal() or self.forfeit is not None
+
+    @property
+    def forfeit(self) -> int | None:
+        return None if self.clock is None else self.clock.forfeit
 
     def log_for(self, seat: Player | None) -> list[dict[str, Any]]:
         """The log as ``seat`` may read it: the notation (``text``) and the narration
@@ -696,7 +727,12 @@ class MatchRuntime:
             setup += 1
         out: list[dict[str, Any]] = []
         run: list[dict[str, Any]] = []
+        events = self._clock_entries()
         for i, e in enumerate(self.entries):
+            if i in events:
+                out.extend(_folded(run))
+                run = []
+                out.extend(events.pop(i))
             if e.group == "part" and e.seat != CHANCE:
                 continue  # in its command's line
             text, said = e.shown_to(seat, n), e.said_to(seat, n)
@@ -714,6 +750,17 @@ class MatchRuntime:
             run = []
             out.append(entry)
         out.extend(_folded(run))
+        for at in sorted(events):
+            out.extend(events[at])
+        return out
+
+    def _clock_entries(self) -> dict[int, list[dict[str, Any]]]:
+        """The clock's events as log entries, by how many engine entries came before."""
+        out: dict[int, list[dict[str, Any]]] = {}
+        for e in self.clock.events if self.clock is not None else ():
+            said = e.text()
+            item = {"n": e.at, "label": "clock", "seat": e.seat, "text": said, "said": said}
+            out.setdefault(e.at, []).append(item | {"clock": e.kind})
         return out
 
     def scores_for(self, view: dict[str, Any]) -> list[float] | None:
@@ -727,7 +774,18 @@ class MatchRuntime:
         key = (self._cache.rev, seat)
         layers = self._cache.layers.get(key)
         if layers is None:
-            layers = self._cache.layers[key] = board_layers(self.state, seat)
+            layers = board_layers(self.state, seat)
+            if self.forfeit is not None:  # over on time: nothing is clickable any more
+                seat_layer = tuple((k, strip_actions(m)) for k, m in layers.seat)
+                layers = Layers(
+                    layers.width,
+                    layers.height,
+                    layers.static,
+                    layers.public,
+                    seat_layer,
+                    layers.title,
+                )
+            self._cache.layers[key] = layers
         return layers
 
     def fields(self, seat: Player | None) -> dict[str, Any]:
@@ -740,6 +798,12 @@ class MatchRuntime:
         if seat is not None and seat == to_move:
             legal = [{"id": a, "text": state.action_to_string(a)} for a in state.legal_actions()]
         outcome = state.outcome()
+        labels = [s.label for s in self.seats]
+        summary = summary_view(state, labels)
+        if self.forfeit is not None:  # ended on time: nobody moves, the others share the win
+            to_move, legal = TERMINAL, []
+            outcome = None
+            summary = clocks.forfeit_summary(labels, self.forfeit)
         return {
             "match": self.match_id,
             "game": self.game.name,
@@ -764,14 +828,26 @@ class MatchRuntime:
             "legal": legal,
             "log": self.log_for(seat),
             "scores": self.scores_for(view),
-            "outcome": None
-            if outcome is None
-            else {"winners": list(outcome.winners), "scores": list(outcome.scores)},
-            "summary": summary_view(state, [s.label for s in self.seats]),
+            "outcome": self._outcome(outcome),
+            "summary": summary,
+            "clock": clocks.view(self.clock, self.game.name, self._passes()),
             "can_undo": self.undo_allowed(seat),
             "seed_sha256": self.seed_sha256,
             "seed": str(self.seed) if self.finished else None,
         }
+
+    def _passes(self) -> bool:
+        """Whether a late seat's turn can be skipped now with its game's pass."""
+        late = None if self.clock is None else clocks.late(self.clock)
+        return late is None or clocks.skip_action(self.state) is not None
+
+    def _outcome(self, outcome: Any) -> dict[str, Any] | None:
+        if self.forfeit is not None:
+            result = clocks.Forfeited(len(self.seats), self.forfeit)
+            return {"winners": result.winners(), "scores": result.scores()}
+        if outcome is None:
+            return None
+        return {"winners": list(outcome.winners), "scores": list(outcome.scores)}
 
     def payload(self, seat: Player | None) -> dict[str, Any]:
         """Everything a seat (``None``: a spectator) receives about the match now, the

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import dataclasses
 import datetime as _dt
 import hashlib
 import json
@@ -32,6 +33,7 @@ from motherlode.core.chance import HMAC_SHA256
 from motherlode.core.errors import AgentSpecError, ConfigError, MotherlodeError
 from motherlode.core.protocol import Player
 from motherlode.core.records import GameRecord, versions_of
+from motherlode.server import clocks
 from motherlode.server.botpool import BotFailure, BotJob, BotPool
 from motherlode.server.bots import BotCaps
 from motherlode.server.db import MatchRow, MoveRow, SeatRow, utcnow
@@ -203,12 +205,15 @@ class MatchService:
         bot_workers: int = 0,
         bot_preload: tuple[str, ...] = (),
         takeover_seconds: float | None = None,
+        clock_poll: float = 1.0,
     ) -> None:
         """``bot_workers``: processes for bots' thinking (0: threads of this process).
         ``takeover_seconds``: on PostgreSQL, how long a due bot may wait before this
         process takes it over from another (default: the bot delay, the worker's limit and 10 s)."""
         self.engine = engine
         self.bot_delay = bot_delay
+        self.clock_poll = clock_poll
+        """Seconds between looks for clocks that ran out (server/clocks.py)."""
         self.caps = caps or BotCaps()
         self.pool = (
             BotPool(bot_workers, max_seconds=self.caps.max_seconds, preload=bot_preload)
@@ -271,6 +276,7 @@ class MatchService:
         public: bool = False,
         claim: int | None = -1,
         match_id: str | None = None,
+        clock: clocks.ClockSpec | None = None,
     ) -> CreatedMatch:
         """Validate the game, config and seats; draw the seed; deal; store it all.
 
@@ -321,6 +327,10 @@ class MatchService:
         if claim is not None:
             infos[claim].joined = True
         now = utcnow()
+        if clock is not None:  # the first seat to move (after the deal) is on the clock now
+            first = step.state.current_player()
+            runs = first if first >= 0 and infos[first].kind == "human" else None
+            rt.clock = clocks.after_move(clocks.start(clock, len(infos)), runs, now)
         with Session(self.engine) as session, session.begin():
             session.add(
                 MatchRow(
@@ -350,6 +360,9 @@ class MatchService:
                     )
                 )
             session.flush()
+            if rt.clock is not None:  # (after its match: no relationship orders the insert)
+                session.add(clocks.ClockRow(match_id=match_id, **clocks.to_row_values(rt.clock)))
+                session.flush()
             self._write_rows(session, rt, step)
         rt.commit(step)
         self._remember(rt)
@@ -394,6 +407,7 @@ class MatchService:
                 chance=row.chance,
                 caps=self.caps,
             )
+            rt.clock = self._load_clock(session, match_id)
         try:
             rt.replay_rows([(k, s, a, v, n) for k, s, a, v, n in moves])
         except MotherlodeError as err:
@@ -402,6 +416,18 @@ class MatchService:
             hook(rt)
         self._remember(rt)
         return rt
+
+    @staticmethod
+    def _load_clock(session: Session, match_id: str) -> clocks.Clock | None:
+        row = session.get(clocks.ClockRow, match_id)
+        if row is None:
+            return None
+        events = session.execute(
+            select(clocks.ClockEventRow)
+            .where(clocks.ClockEventRow.match_id == match_id)
+            .order_by(clocks.ClockEventRow.seq)
+        ).scalars()
+        return clocks.from_row(row, list(events))
 
     def authenticate(self, match_id: str, token: str | None) -> int | None:
         """The seat ``token`` moves for in ``match_id``; ``None`` for no token (a spectator).
@@ -509,15 +535,245 @@ class MatchService:
                 "b_now": now,
                 "b_status": "finished" if finished else "running",
                 "b_scores": [float(s) for s in step.state.scores()] if finished else None,
-                "b_bot_due": not finished and to_move >= 0 and rt.seats[to_move].kind == "bot",
+                "b_bot_due": not finished and to_move >= 0 and rt.is_bot(to_move),
             },
         )
         if result.rowcount != 1:  # type: ignore[attr-defined]
             raise ServerError("stale_state", "the match moved on meanwhile; reload", 409)
+        if rt.clock is not None:
+            self._clock_moves(session, rt, step, now)
         if finished:
             for hook in self.on_finish:
                 hook(session, rt, step.state)
         self._notify(session, "m", rt.match_id, rt.version + len(rows))
+
+    # -- clocks (server/clocks.py) -------------------------------------------------------
+
+    def _clock_moves(
+        self, session: Session | Connection, rt: MatchRuntime, step: Step, now: _dt.datetime
+    ) -> None:
+        """The clock after ``step``: the mover charged (and given its increment), the seat
+        to move next started; with the clock events the step carries (a skip's)."""
+        base = step.clock or rt.clock
+        assert base is not None
+        to_move = step.state.current_player()
+        runs = None if to_move < 0 or rt.is_bot(to_move) else to_move
+        new = clocks.after_move(base, runs, now, increment=step.increment and not step.undo)
+        self._write_clock(session, rt, new)
+        step.clock = new
+
+    def _write_clock(
+        self, session: Session | Connection, rt: MatchRuntime, new: clocks.Clock
+    ) -> None:
+        """Store ``new`` over the clock ``rt`` holds (only if the stored one is still that:
+        of two processes flagging one timeout, one writes) and its new events."""
+        old = rt.clock
+        assert old is not None
+        result = session.execute(
+            update(clocks.ClockRow)
+            .where(
+                clocks.ClockRow.match_id == rt.match_id,
+                clocks.ClockRow.flagged.is_(old.flagged),
+                clocks.ClockRow.forfeit.is_(None),
+            )
+            .values(**clocks.to_row_values(new))
+        )
+        if result.rowcount != 1:  # type: ignore[attr-defined]
+            raise ServerError("stale_state", "the match's clock moved on meanwhile; reload", 409)
+        added = new.events[len(old.events) :]
+        if added:
+            session.execute(
+                insert(clocks.ClockEventRow),
+                [
+                    {
+                        "match_id": rt.match_id,
+                        "seq": len(old.events) + i,
+                        "at": e.at,
+                        "kind": e.kind,
+                        "seat": e.seat,
+                        "by": e.by,
+                        "created_at": utcnow(),
+                    }
+                    for i, e in enumerate(added)
+                ],
+            )
+
+    def _save_clock(self, rt: MatchRuntime, new: clocks.Clock) -> bool:
+        """Write a clock change that is not a move (a timeout, a bot taking over, a
+        forfeit) with its events; a forfeit finishes the match. ``False``: another writer
+        was first (the cache is dropped; the next look re-reads it)."""
+        cp = rt.state.current_player()
+        values: dict[str, Any] = {
+            "updated_at": utcnow(),
+            "bot_due": new.forfeit is None
+            and cp >= 0
+            and (rt.seats[cp].kind == "bot" or cp in new.bots),
+        }
+        if new.forfeit is not None:
+            scores = clocks.forfeit_scores(len(rt.seats), new.forfeit)
+            values |= {"status": "finished", "scores": scores}
+        try:
+            with self.engine.begin() as conn:
+                self._write_clock(conn, rt, new)
+                result = conn.execute(
+                    update(MatchRow)
+                    .where(MatchRow.id == rt.match_id, MatchRow.version == rt.version)
+                    .values(**values)
+                )
+                if result.rowcount != 1:
+                    raise ServerError("stale_state", "the match moved on meanwhile", 409)
+                if new.forfeit is not None:
+                    final = clocks.Forfeited(len(rt.seats), new.forfeit)
+                    for hook in self.on_finish:
+                        hook(conn, rt, final)
+                self._notify(conn, "c", rt.match_id, rt.version)
+        except (IntegrityError, ServerError):
+            self.forget(rt.match_id)
+            return False
+        rt.clock = new
+        rt._cache.clear()
+        return True
+
+    def _flag(self, rt: MatchRuntime) -> bool:
+        """Write the timeout of the seat to move if its time ran out (under the match's
+        lock); in a game that cannot skip and without a bot agreed, it is a forfeit."""
+        clock = rt.clock
+        if clock is None or rt.finished:
+            return False
+        seat = clocks.timed_out(clock, utcnow())
+        if seat is None:
+            return False
+        at = len(rt.entries)
+        events = [*clock.events, clocks.ClockEvent(at, "timeout", seat)]
+        new = dataclasses.replace(clock, flagged=True, events=events)
+        if not clocks.can_skip(rt.game.name) and not clock.spec.bot_takeover:
+            new = clocks.stop(new, seat, utcnow())
+            events.append(clocks.ClockEvent(at, "forfeit", seat))
+        return self._save_clock(rt, new)
+
+    async def check_clock(self, match_id: str) -> None:
+        """On each request for a match and from the periodic watch: a clock that ran
+        out is written (and pushed) now."""
+        rt = self.runtime(match_id)
+        if rt.clock is None or rt.finished or clocks.timed_out(rt.clock, utcnow()) is None:
+            return
+        async with self.lock(match_id):
+            flagged = self._flag(self.runtime(match_id))
+        if flagged:
+            self.changed(match_id)
+
+    async def clock_action(
+        self, match_id: str, seat: int | None, what: Any, version: Any
+    ) -> MatchRuntime:
+        """Another seat's answer to a timeout: ``skip`` the late seat's turn (its game's
+        pass, or the greedy bot takes it over where agreed) or ``end`` the match (a
+        forfeit)."""
+        if seat is None:
+            raise ServerError("spectator", "spectators can only watch", 403)
+        if what not in ("skip", "end"):
+            raise ServerError("malformed", "a clock request is 'skip' or 'end'")
+        async with self.lock(match_id):
+            rt = self._current(match_id, version)
+            self._check_version(rt, version)
+            self._flag(rt)
+            rt = self.runtime(match_id)
+            late = self._late(rt, seat)
+            if what == "end":
+                self._forfeit(rt, late, seat)
+            elif clocks.skip_action(rt.state) is not None:
+                self._skip(rt, late, seat)
+            elif rt.clock is not None and rt.clock.spec.bot_takeover:
+                self._hand_to_bot(rt, late, seat)
+            else:
+                raise ServerError(
+                    "cannot_skip",
+                    f"P{late + 1} has no pass in {rt.game.name} now: the match can only end",
+                    409,
+                )
+        self.changed(match_id)
+        return rt
+
+    @staticmethod
+    def _late(rt: MatchRuntime, seat: int) -> int:
+        if rt.finished:
+            raise ServerError("match_over", "the match is over")
+        if rt.clock is None:
+            raise ServerError("no_clock", "this match has no clock", 409)
+        late = clocks.late(rt.clock)
+        if late is None:
+            raise ServerError("not_late", "nobody is out of time", 409)
+        if seat == late:
+            raise ServerError(
+                "not_late", f"P{seat + 1} is the late seat: move; the others decide", 409
+            )
+        return late
+
+    def _forfeit(self, rt: MatchRuntime, late: int, by: int) -> None:
+        clock = rt.clock
+        assert clock is not None
+        event = clocks.ClockEvent(len(rt.entries), "forfeit", late, by)
+        new = clocks.stop(clock, late, utcnow())
+        new.events = [*clock.events, event]
+        if not self._save_clock(rt, new):
+            raise ServerError("stale_state", "the match moved on meanwhile; reload", 409)
+
+    def _hand_to_bot(self, rt: MatchRuntime, late: int, by: int) -> None:
+        clock = rt.clock
+        assert clock is not None
+        event = clocks.ClockEvent(len(rt.entries), "bot", late, by)
+        stopped = clocks.after_move(clock, None, utcnow(), increment=False)
+        new = dataclasses.replace(stopped, bots=(*clock.bots, late), events=[*clock.events, event])
+        if not self._save_clock(rt, new):
+            raise ServerError("stale_state", "the match moved on meanwhile; reload", 409)
+
+    def _skip(self, rt: MatchRuntime, late: int, by: int) -> None:
+        """The late seat's turn passed with its game's pass (clocks.SKIP_WORDS), the skip
+        event written with the first pass; no increment."""
+        clock = rt.clock
+        assert clock is not None
+        action = clocks.skip_action(rt.state)
+        if action is None:
+            raise ServerError("cannot_skip", f"P{late + 1} cannot pass now", 409)
+        event = clocks.ClockEvent(len(rt.entries), "skip", late, by)
+        base: clocks.Clock | None = dataclasses.replace(clock, events=[*clock.events, event])
+        for _ in range(8):  # a turn of several phases passes each (Eurorails: 2)
+            step = rt.plan_move(late, action)
+            step.clock, step.increment = base, False
+            self._store(rt, step)
+            base = None
+            action = clocks.skip_action(rt.state)
+            if rt.finished or rt.state.current_player() != late or action is None:
+                break
+
+    async def _clock_watch(self) -> None:
+        """Every ``clock_poll`` seconds: write the timeouts of clocks that ran out (the
+        stored deadlines; any process may, one wins)."""
+        while True:
+            await asyncio.sleep(self.clock_poll)
+            try:
+                with Session(self.engine) as session:
+                    due = (
+                        session.execute(
+                            select(clocks.ClockRow.match_id)
+                            .join(MatchRow, MatchRow.id == clocks.ClockRow.match_id)
+                            .where(
+                                MatchRow.status == "running",
+                                clocks.ClockRow.deadline <= utcnow(),
+                                clocks.ClockRow.flagged.is_(False),
+                            )
+                            .limit(500)
+                        )
+                        .scalars()
+                        .all()
+                    )
+                for match_id in due:
+                    if self.shared:
+                        self.forget(match_id)  # its stamps may be another process's
+                    await self.check_clock(match_id)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("cannot look for clocks that ran out")
 
     def _notify(
         self, session: Session | Connection, kind: str, match_id: str, version: int
@@ -556,17 +812,27 @@ class MatchService:
             raise ServerError("spectator", "spectators can only watch", 403)
         async with self.lock(match_id):
             rt = self._current(match_id, version)
-            if rt.finished:
-                raise ServerError("match_over", "the match is over")
-            self._check_version(rt, version)
-            if command is not None:
-                step = rt.plan_command(seat, command)
-            else:
-                step = rt.plan_move(seat, action)
-            if note:
-                step.entries[0].note = note
-            self._store(rt, step)
+            flagged = self._flag(rt)  # a clock that ran out is written first (it may end
+            try:  # the match); a refused move still lets everyone see that timeout
+                rt = self._move_locked(match_id, seat, action, version, command, note)
+            except ServerError:
+                if flagged:
+                    self._push(match_id)
+                raise
         self.changed(match_id)
+        return rt
+
+    def _move_locked(
+        self, match_id: str, seat: int, action: Any, version: Any, command: Any, note: str
+    ) -> MatchRuntime:
+        rt = self.runtime(match_id)
+        if rt.finished:
+            raise ServerError("match_over", "the match is over")
+        self._check_version(rt, version)
+        step = rt.plan_command(seat, command) if command is not None else rt.plan_move(seat, action)
+        if note:
+            step.entries[0].note = note
+        self._store(rt, step)
         return rt
 
     def preview(self, match_id: str, seat: int | None, command: Any) -> dict[str, Any]:
@@ -782,9 +1048,10 @@ class MatchService:
         """At start-up: resume the due bots; on PostgreSQL, listen for the other
         processes' changes and take over the bots of a process that died."""
         self.resume_bots()
+        loop = asyncio.get_running_loop()
+        self.background = [loop.create_task(self._clock_watch())]
         if self.shared:
-            loop = asyncio.get_running_loop()
-            self.background = [
+            self.background += [
                 loop.create_task(self._listen()),
                 loop.create_task(self._take_over()),
             ]
@@ -918,12 +1185,16 @@ class MatchService:
             raise ServerError(
                 "match_running", "the record (and its seed) is published when the match ends", 403
             )
+        forfeit = rt.forfeit
         return GameRecord(
             game=rt.game.name,
             config=rt.game.config.model_dump(mode="json"),
             players=[s.spec if s.kind == "bot" else (s.name or "human") for s in rt.seats],
             seed=rt.seed,
             actions=[e.text for e in rt.entries],
-            scores=[float(s) for s in rt.state.scores()],
+            scores=[float(s) for s in rt.state.scores()]
+            if forfeit is None
+            else clocks.forfeit_scores(len(rt.seats), forfeit),
             versions={**versions_of(rt.game), "chance": rt.chance},
+            events=[e.as_record() for e in rt.clock.events] if rt.clock else [],
         )

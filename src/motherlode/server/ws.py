@@ -179,6 +179,8 @@ async def _session(websocket: WebSocket, service: MatchService, match_id: str) -
     sub = Subscriber(seat, websocket.send_text)
     sub.extra["websocket"] = websocket
     writer = asyncio.create_task(sub.writer())
+    with contextlib.suppress(ServerError):
+        await service.check_clock(match_id)  # a clock that ran out is written first
     service.subscribe(match_id, sub)
     throttle = Throttle()
     try:
@@ -232,6 +234,9 @@ async def _dispatch(
         return None
     if kind == "undo":
         await service.undo(match_id, seat, msg.get("version"))
+        return None
+    if kind == "clock":  # skip a late seat's turn, or end the match (server/clocks.py)
+        await service.clock_action(match_id, seat, msg.get("what"), msg.get("version"))
         return None
     if kind == "ping":
         return {"type": "pong", "id": msg.get("id")}

@@ -118,7 +118,7 @@
         said: "the set-up is dealt (" + setup.length + " draws)" });
     } else { shown = entries; }
     shown.forEach(function (e) {
-      var li = el("li", e.seat < 0 ? "chance" : "p" + e.seat);
+      var li = el("li", (e.seat < 0 ? "chance" : "p" + e.seat) + (e.clock ? " clock-event" : ""));
       li.appendChild(el("span", "n", e.label || e.n));
       li.appendChild(document.createTextNode(" " + (e.said || e.text)));
       if (e.said && e.said !== e.text) { li.title = e.text; }
@@ -287,6 +287,7 @@
       $("seed").textContent = "Seed (revealed): " + s.seed;
       $("after-end").hidden = false;
     }
+    document.dispatchEvent(new CustomEvent("motherlode:state", { detail: { state: s, send: send } }));
   }
 
   document.addEventListener("click", function (ev) {

@@ -13,4 +13,12 @@
   if (sel) { sel.addEventListener("change", sync); }
   document.querySelectorAll(".seatrow select").forEach(function (s) { s.addEventListener("change", sync); });
   sync();
+  var clock = document.getElementById("clock-kind");
+  function clockSync() {
+    document.querySelectorAll(".clock-fischer, .clock-days, .clock-bot").forEach(function (f) {
+      f.hidden = clock.value === "none" || (f.classList.contains("clock-fischer") && clock.value !== "fischer") ||
+        (f.classList.contains("clock-days") && clock.value !== "days");
+    });
+  }
+  if (clock) { clock.addEventListener("change", clockSync); clockSync(); }
 })();
