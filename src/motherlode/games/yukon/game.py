@@ -133,6 +133,7 @@ class YukonGame(Game):
         self.deck: tuple[int, ...] = tuple(deck)
         self.townsfolk_slots: int = comp.townsfolk_drawn if config.expansion else 0
         self._build_lines()
+        self._fresh: YukonState | None = None  # new_initial_state copies it
 
     @classmethod
     def conformance_configs(cls) -> list[dict[str, Any]]:
@@ -157,6 +158,10 @@ class YukonGame(Game):
         self.row_cells: tuple[tuple[int, ...], ...] = tuple(rows)
         self.col_cells: tuple[tuple[int, ...], ...] = tuple(cols)
         self.diag_cells: tuple[tuple[int, ...], ...] = tuple(diags)
+        # the row and the column together, sorted (the first take may be in either)
+        self.cross_cells: tuple[tuple[int, ...], ...] = tuple(
+            tuple(sorted(r + c)) for r, c in zip(rows, cols, strict=True)
+        )
         # neighbour[cell][d] for d in up, down, left, right (-1 off the grid)
         nb = []
         for cell in range(self.cells):
@@ -263,7 +268,11 @@ class YukonGame(Game):
         return self.cells * 30 + 4 * 45 + 3 + 7 + 1 + 26 + 1
 
     def new_initial_state(self) -> YukonState:
-        return YukonState(self)
+        # a copy of one fresh state made once: cheaper than building every list again
+        fresh = self._fresh
+        if fresh is None:
+            fresh = self._fresh = YukonState(self)
+        return fresh.clone()
 
     def cell_name(self, cell: int) -> str:
         r, c = divmod(cell, self.size)
@@ -334,10 +343,10 @@ class YukonState(State):
         new.pending = self.pending
         new.pending_arg = self.pending_arg
         new.over = self.over
-        new.pile = [p.copy() for p in self.pile]
-        new.front = [p.copy() for p in self.front]
-        new.taught = [p.copy() for p in self.taught]
-        new.discs = [p.copy() for p in self.discs]
+        new.pile = list(map(list.copy, self.pile))
+        new.front = list(map(list.copy, self.front))
+        new.taught = list(map(list.copy, self.taught))
+        new.discs = list(map(list.copy, self.discs))
         new.beside = self.beside.copy()
         new.box = self.box.copy()
         new.pan_left = self.pan_left.copy()
@@ -387,16 +396,16 @@ class YukonState(State):
         elif axis == COL:
             line = g.col_cells[pos]
         else:
-            line = g.row_cells[pos] + g.col_cells[pos]
+            line = g.cross_cells[pos]  # sorted, so the list below is too
         out = [c for c in line if grid[c] != EMPTY]
+        if not g.expansion:
+            return out
         front = self.front[p]
-        if not g.expansion or not (
+        if not (
             front[C.COURIER - TOWNSFOLK0]
             or front[C.INNKEEPER - TOWNSFOLK0]
             or front[C.TELEGRAPH - TOWNSFOLK0]
         ):
-            if axis == ANY:
-                out.sort()
             return out
         normal = list(out)
         if front[C.COURIER - TOWNSFOLK0] and axis != ANY:
@@ -441,8 +450,8 @@ class YukonState(State):
         if self.dealt < self.game.cells:
             # fast path for the deal: one uniform pick among the cards left (base cards and
             # Townsfolk apart, as the 15 Townsfolk places are fixed)
-            deck = self.deck
             if self.townsfolk_slots:
+                deck = self.deck
                 base_left = self.game.cells - self.dealt - self.townsfolk_slots
                 if rng.random() * (base_left + self.townsfolk_slots) >= base_left:
                     x = rng.randrange(sum(deck[TOWNSFOLK0:]))
@@ -450,17 +459,29 @@ class YukonState(State):
                         x -= deck[k]
                         if x < 0:
                             return k
-            cards = self._base_cards()
-            return cards[rng.randrange(len(cards))]
+            cards = self._cards_cache
+            if cards is None:
+                cards = self._base_cards()
+            n = len(cards)
+            if type(rng) is random.Random:
+                # randrange(n), n > 0, is random.py's _randbelow_with_getrandbits(n) for a
+                # plain Random: the same loop here, the same draw from the same stream,
+                # without two Python calls per card (tests/perf replays the recorded games)
+                bits = n.bit_length()
+                r = rng.getrandbits(bits)
+                while r >= n:
+                    r = rng.getrandbits(bits)
+                return cards[r]
+            return cards[rng.randrange(n)]
         return super().sample_chance(rng)
 
     def _base_cards(self) -> list[int]:
-        """The Gold, Pebble and Sheriff cards not dealt yet, one entry per card (cached)."""
-        cards = self._cards_cache
-        if cards is None or len(cards) != sum(self.deck[:TOWNSFOLK0]):
-            deck = self.deck
-            cards = [k for k in range(TOWNSFOLK0) for _ in range(deck[k])]
-            self._cards_cache = cards
+        """The Gold, Pebble and Sheriff cards not dealt yet, one entry per card, kept in
+        ``_cards_cache`` (``_deal`` takes each dealt card out; a position read from its
+        notation starts without it)."""
+        deck = self.deck
+        cards = [k for k in range(TOWNSFOLK0) for _ in range(deck[k])]
+        self._cards_cache = cards
         return cards
 
     def _is_chance_outcome(self, action: Action) -> bool:
@@ -469,6 +490,53 @@ class YukonState(State):
                 return False
             return action < TOWNSFOLK0 or self.townsfolk_slots > 0
         return super()._is_chance_outcome(action)
+
+    # The protocol's legal_actions and apply_unchecked, in one call on the paths a playout
+    # takes at nearly every step (a take, a card dealt); the rest goes the general way.
+    def legal_actions(self) -> list[Action]:
+        if self.pending == NONE and not self.over and self.dealt == self.game.cells:
+            cached = self._takes_cache
+            legal = cached.copy() if cached is not None else self._takes(self.player)
+            self._legal_cache = (len(self._history), legal)
+            return legal
+        return super().legal_actions()
+
+    def apply_action(self, action: Action) -> None:
+        # the checked path's two common cases: a base card still in the deck is always a
+        # possible deal, and a take found in the list legal_actions() just gave is legal;
+        # anything else, refusals included, gets the protocol's full check
+        if type(action) is int and not self.over:
+            if self.dealt < self.game.cells:
+                if 0 <= action < TOWNSFOLK0 and self.deck[action]:
+                    self.apply_unchecked(action)
+                    return
+            elif self.pending == NONE:
+                memo = self._legal_cache
+                if memo is not None and memo[0] == len(self._history) and action in memo[1]:
+                    self.apply_unchecked(action)
+                    return
+        super().apply_action(action)
+
+    def apply_unchecked(self, action: Action) -> None:
+        dealt = self.dealt
+        cells = self.game.cells
+        if dealt < cells - 1 and action < TOWNSFOLK0:
+            # a Gold, Pebble or Sheriff card, not the last: _deal's work, inlined (it is
+            # most of a playout's steps); the last card and Townsfolk go through _deal
+            self.grid[dealt] = action
+            self.deck[action] -= 1
+            cards = self._cards_cache
+            if cards is not None:
+                del cards[bisect_left(cards, action)]
+            self.dealt = dealt + 1  # (no legal takes are kept during the deal)
+        elif dealt < cells:
+            self._deal(action)
+        elif self.pending == NONE:
+            self._takes_cache = None
+            self._take(action)
+        else:
+            self._apply_action(action)
+        self._history.append(action)
 
     def _apply_action(self, action: Action) -> None:
         g = self.game
@@ -632,7 +700,11 @@ class YukonState(State):
                 return
         else:  # Swindler, Courier, Innkeeper, Telegraph Operator: kept in front
             self.front[p][kind - TOWNSFOLK0] += 1
-        self._end_turn(again=False)
+        # _end_turn(again=False) and _check_end, inlined (this is every plain take)
+        self.player = q = (p + self.order) % g.num_players
+        takes = self._takes_cache = self._takes(q)
+        if not takes:
+            self.over = True
 
     def _end_turn(self, again: bool) -> None:
         if not again:
