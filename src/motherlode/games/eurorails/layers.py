@@ -202,6 +202,13 @@ def _rings(b: Board, fr: Frame) -> str:
     return "".join(out)
 
 
+def _points(b: Board, fr: Frame) -> str:
+    """Every milepost's name and place, for the page's survey (``static/survey.js``): an
+    empty group carrying ``data-points="Name,x,y;..."``, sent once with the static layer."""
+    pts = ";".join(f"{milepost_name(b, m)},{_n(x)},{_n(y)}" for m, (x, y) in enumerate(fr.px))
+    return f'<g id="survey-points" data-points="{escape(pts, quote=True)}"/>'
+
+
 @cache
 def static_layer(printing: str, players: int) -> str:
     """The markup that never changes in a match of this printing and player count."""
@@ -221,6 +228,7 @@ def static_layer(printing: str, players: int) -> str:
         + _legend_extra(250)
         + _coordinates(b, fr)
         + _rings(b, fr)
+        + _points(b, fr)
         + panel
     )
 
@@ -681,6 +689,27 @@ def _build_commands(state: EurorailsState, fr: Frame) -> list[tuple[str, str]]:
     return out
 
 
+def _survey(state: EurorailsState, name: Namer) -> list[tuple[str, str]]:
+    """The hints of a survey by hand (``static/survey.js``), while the mover may build:
+    where a drag may start (his network and every major-city milepost), the command it
+    makes (``build`` and the mileposts joined by ``>``), and the command of a click on a
+    milepost that nothing else answers (``build to AD46``)."""
+    g = state.game
+    b = g.board
+    if state.phase != BUILD or not any(a < g.U0 for a in state.legal_actions()):
+        return []
+    p = state.current_player()
+    starts = sorted(set(state.net[p]) | set(b.major_posts))
+    names = escape(";".join(name(m) for m in starts), quote=True)
+    return [
+        (
+            "survey",
+            f'<g id="survey" data-survey="build " data-survey-join="&gt;" '
+            f'data-survey-from="{names}" data-click="build to "/>',
+        )
+    ]
+
+
 def _move_commands(state: EurorailsState, fr: Frame, name: Namer) -> list[tuple[str, str]]:
     """The reach of the mover's train this turn drawn, and ``move to <place>`` on every
     city (a ring) and every other milepost (an invisible dot) in it."""
@@ -720,7 +749,12 @@ def _seat(
     targets = _targets(state, obs, fr, _buttons_top(obs, seat), name)
     if seat is not None and seat >= 0 and seat == state.current_player():
         # under the atomic targets, so that a segment's diamond stays on top
-        targets = _build_commands(state, fr) + _move_commands(state, fr, name) + targets
+        targets = (
+            _survey(state, name)
+            + _build_commands(state, fr)
+            + _move_commands(state, fr, name)
+            + targets
+        )
     buttons = (markup for _, markup in targets if 'class="er-btn"' in markup[:60])
     bottom = max((_bottom(markup) for markup in buttons), default=0.0)
     bottom = max(bottom, _buttons_top(obs, seat)) + 20

@@ -35,6 +35,7 @@ from typing import Any
 from motherlode.core import svg as svgh
 from motherlode.core.errors import IllegalActionError, NotationError
 from motherlode.core.protocol import Action, Orders, Preview
+from motherlode.games.eurorails import places
 from motherlode.games.eurorails.board import CENTRE, OUTPOST
 from motherlode.games.eurorails.constants import BUILD, OPS, SPEND_LIMIT
 from motherlode.games.eurorails.game import EurorailsState
@@ -45,6 +46,7 @@ from motherlode.games.eurorails.routes import (
     place_posts,
     plan_build,
     plan_move,
+    plan_survey,
     post_name,
     reach,
 )
@@ -152,6 +154,46 @@ def _build_route(state: EurorailsState, text: str) -> BuildRoute:
     return route
 
 
+def _survey_route(state: EurorailsState, text: str) -> BuildRoute:
+    """``build Paris-SW>Z39>AA39``: track surveyed by hand through named mileposts (the
+    map's drag), :func:`.routes.plan_survey`."""
+    t = _words(text)
+    p = state.current_player()
+    if state.phase != BUILD or p < 0:
+        raise _refuse(
+            t,
+            "track is built in the building phase, after the train moves ('end move' first)",
+            "How to Play",
+        )
+    b = state.game.board
+    names = [x.strip() for x in t[6:].split(">")]
+    waypoints = [places.milepost_index(b, x) for x in names]
+    route = plan_survey(state, p, waypoints)
+    if isinstance(route, str):
+        raise _refuse(t, route, "Building Railroads")
+    if not route.builds:
+        raise _refuse(t, f"P{p + 1}'s track is there already", "Building Railroads")
+    if route.now == 0:
+        raise _refuse(t, _no_room(state, p, route), "Building Railroads; No Credit / No Loans")
+    return route
+
+
+def _is_survey(state: EurorailsState, low: str) -> bool:
+    """A build through mileposts that is not one atomic segment: two ``>`` or more, or
+    one between two mileposts that are not neighbours."""
+    if not low.startswith("build ") or ">" not in low:
+        return False
+    if low.count(">") >= 2:
+        return True
+    try:
+        state.string_to_action(low)
+    except NotationError:
+        return True
+    except IllegalActionError:
+        return False
+    return False
+
+
 def _no_room(state: EurorailsState, p: int, route: BuildRoute) -> str:
     left = min(SPEND_LIMIT - state.spent, state.cash[p])
     if state.from_major >= 2:
@@ -241,6 +283,9 @@ def expand(state: EurorailsState, text: str) -> list[Action]:
     if low.startswith("build ") and ">" not in low:
         route = _build_route(state, t)
         return list(route.builds[: route.now])
+    if _is_survey(state, low):
+        route = _survey_route(state, t)
+        return list(route.builds[: route.now])
     if low.startswith("move to "):
         return list(_move_route(state, t).actions)
     if low.startswith("drop "):
@@ -312,8 +357,8 @@ def _group(parts: list[str], title: str) -> str:
     )
 
 
-def _build_preview(state: EurorailsState, text: str) -> Preview:
-    route = _build_route(state, text)
+def _build_preview(state: EurorailsState, text: str, route: BuildRoute | None = None) -> Preview:
+    route = _build_route(state, text) if route is None else route
     p = state.current_player()
     segs = route.segments()
     name = f"{post_name(state, segs[0][0])}–{post_name(state, segs[-1][1])}"
@@ -391,6 +436,8 @@ def preview(state: EurorailsState, text: str) -> Preview:
     low = t.lower()
     if state.current_player() >= 0 and low.startswith("build ") and ">" not in low:
         return _build_preview(state, t)
+    if state.current_player() >= 0 and low.startswith("build ") and ">" in low:
+        return _build_preview(state, t, _survey_route(state, t))
     if state.current_player() >= 0 and low.startswith("move to "):
         return _move_preview(state, t)
     actions = expand(state, t)

@@ -29,6 +29,7 @@ major cities).
 from __future__ import annotations
 
 import heapq
+import itertools
 from dataclasses import dataclass
 
 from motherlode.core.protocol import Action
@@ -263,6 +264,12 @@ def plan_build(
 def _check(state: EurorailsState, p: int, segs: list[int]) -> BuildRoute | int:
     """The route ``segs`` applied in order on a copy by the engine's own build refusal,
     turn by turn: a :class:`BuildRoute`, or the first segment the engine refuses."""
+    walked = _walk(state, p, segs)
+    return walked if isinstance(walked, BuildRoute) else walked[0]
+
+
+def _walk(state: EurorailsState, p: int, segs: list[int]) -> BuildRoute | tuple[int, str]:
+    """:func:`_check`, the refused segment with the engine's reason."""
     s = state.clone()
     if s.phase != BUILD:
         s.spent = s.from_major = 0
@@ -282,8 +289,9 @@ def _check(state: EurorailsState, p: int, segs: list[int]) -> BuildRoute | int:
                 now = len(builds)
             s.spent = s.from_major = 0  # a later turn
             s.cash[p] = max(s.cash[p], LATER)
-        if s.build_refusal(p, a, d) is not None:
-            return seg
+        why = s.build_refusal(p, a, d)
+        if why is not None:
+            return (seg, why)
         s._build(p, a, d)
         builds.append(seg)
         costs.append(cost)
@@ -293,6 +301,59 @@ def _check(state: EurorailsState, p: int, segs: list[int]) -> BuildRoute | int:
     if state.phase != BUILD:
         now = 0
     return BuildRoute(tuple(builds), tuple(costs), now, tuple(posts))
+
+
+def plan_survey(state: EurorailsState, p: int, waypoints: list[int]) -> BuildRoute | str:
+    """The track ``p`` surveys by hand through ``waypoints`` (mileposts in order, the
+    first on his network or a major city), or why it cannot be built. Two neighbouring
+    waypoints are the segment between them (left out when it is ``p``'s track already:
+    a survey may follow his own track to its end); two others are joined by the cheapest
+    legal track between them, as :func:`plan_build` finds it. The whole route is then
+    applied in order by the engine's build refusal, so its cost is the sum of its atomic
+    builds, split into this turn's part and the rest like any planned route.
+
+    >>> import motherlode
+    >>> s = motherlode.deal(motherlode.load("eurorails", players=2), seed=1)
+    >>> at = [place_posts(s, x)[0] for x in ("Paris-SW", "Z39", "AA39")]
+    >>> r = plan_survey(s, s.current_player(), at)
+    >>> [post_name(s, m) for m in r.posts], r.costs, r.now
+    (['Paris', 'Z39', 'Z39', 'AA39'], (1, 1), 2)
+    >>> plan_survey(s, s.current_player(), at[1:])
+    "Z39 is neither on P1's track nor a major city"
+    """
+    b = state.game.board
+    if len(waypoints) < 2:
+        return "a survey needs two mileposts or more"
+    first = waypoints[0]
+    if first not in state.net[p] and first not in b.major_posts:
+        return f"{post_name(state, first)} is neither on P{p + 1}'s track nor a major city"
+    segs: list[int] = []
+    for a, c in itertools.pairwise(waypoints):
+        if a == c:
+            continue
+        leg = _leg(state, p, a, c)
+        if leg is None:
+            names = f"{places.milepost_name(b, a)} and {places.milepost_name(b, c)}"
+            return f"no legal track joins {names}"
+        segs.extend(leg)
+    walked = _walk(state, p, segs)
+    if isinstance(walked, BuildRoute):
+        return walked
+    seg, why = walked
+    a = seg // 6
+    names = f"{places.milepost_name(b, a)}>{places.milepost_name(b, b.nb[seg])}"
+    return f"{names}: {why}"
+
+
+def _leg(state: EurorailsState, p: int, a: int, c: int) -> list[int] | None:
+    """The segments from ``a`` to ``c`` in a survey (see :func:`plan_survey`)."""
+    b = state.game.board
+    for d in range(6):
+        if b.nb[a * 6 + d] == c:
+            e = b.eid[a * 6 + d]
+            own = e >= 0 and (state.edge_owner[e] == p or b.edge_internal[e])
+            return [] if own else [a * 6 + d]
+    return _search(state, p, {c}, {a}, set(), None, MAJOR_LIMIT)
 
 
 # -- moving -----------------------------------------------------------------------------
