@@ -454,3 +454,45 @@ def test_a_surveyed_walk_is_refused_or_costs_what_its_atomic_builds_cost(
     cmd = "build " + ">".join(nm(s, m) for m in at)
     if r.now and r.builds:
         assert s.expand(cmd) == list(r.builds[: r.now])
+
+
+def _paris_lyon_marseille(card: int) -> EurorailsState:
+    """P1's track Paris–Lyon–Marseille, his train in Paris with 30 mileposts to run, and
+    demand card ``card`` in his hand."""
+    s = standard()
+    for a in s.expand("build Paris-Lyon"):
+        s.apply_action(a)
+    s.spent = 0
+    for a in s.expand("build Lyon-Marseille"):
+        s.apply_action(a)
+    set_turn(s, 0, OPS)
+    s.hands[0][0] = card
+    place(s, 0, place_posts(s, "Paris")[0])
+    s._start_moves(0)
+    s.moves = 30
+    return s
+
+
+def test_a_move_stops_in_a_city_passed_where_a_load_on_the_cards_can_be_picked_up() -> None:
+    """Picking Up and Delivering Loads: "A load may be picked up by a train passing through
+    a city where the load is available": ``move to Marseille`` stops at Lyon (Wheat, on
+    card #13) and ``move to Marseille`` again goes on from there."""
+    s = _paris_lyon_marseille(13)
+    pv = s.preview("move to Marseille")
+    assert pv.summary == "P1 moves Paris–Lyon: 10 mileposts"
+    assert pv.details[0] == (
+        "stops at Lyon: Wheat can be picked up for your cards; 'move to Marseille' again goes on"
+    )
+    for a in s.expand("move to Marseille"):
+        s.apply_action(a)
+    assert nm(s, s.pos[0]) == "Lyon" and s.moves == 20
+    s.apply_action(s.string_to_action("pick Wheat"))
+    assert s.preview("move to Marseille").summary == "P1 moves Lyon–Marseille: 7 mileposts"
+
+
+def test_a_move_does_not_stop_for_loads_no_card_asks_for() -> None:
+    s = _paris_lyon_marseille(1)  # no Wheat on P1's cards: Lyon is passed through
+    assert all(
+        s.game.board.load_names[d.load] != "Wheat" for c in s.hands[0] for d in s.game.demands[c]
+    )
+    assert s.preview("move to Marseille").summary == "P1 moves Paris–Marseille: 17 mileposts"

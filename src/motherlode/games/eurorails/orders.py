@@ -49,6 +49,7 @@ from motherlode.games.eurorails.routes import (
     plan_survey,
     post_name,
     reach,
+    stop_for_loads,
 )
 
 DASHES = ("–", "—", "-")
@@ -201,7 +202,13 @@ def _no_room(state: EurorailsState, p: int, route: BuildRoute) -> str:
     return f"its first segment costs {route.costs[0]} and only {left} M can be spent now"
 
 
-def _move_route(state: EurorailsState, text: str) -> MoveRoute:
+def _move_route(state: EurorailsState, text: str) -> tuple[MoveRoute, str]:
+    """The move of ``move to <place>`` and why it stops short (:func:`.stop_for_loads`)."""
+    route = _whole_move(state, text)
+    return stop_for_loads(state, route)
+
+
+def _whole_move(state: EurorailsState, text: str) -> MoveRoute:
     t = _words(text)
     p = state.current_player()
     if state.phase != OPS or p < 0:
@@ -287,7 +294,7 @@ def expand(state: EurorailsState, text: str) -> list[Action]:
         route = _survey_route(state, t)
         return list(route.builds[: route.now])
     if low.startswith("move to "):
-        return list(_move_route(state, t).actions)
+        return list(_move_route(state, t)[0].actions)
     if low.startswith("drop "):
         return _drop(state, t)
     if low == "upgrade":
@@ -363,10 +370,10 @@ def _build_preview(state: EurorailsState, text: str, route: BuildRoute | None = 
     segs = route.segments()
     name = f"{post_name(state, segs[0][0])}–{post_name(state, segs[-1][1])}"
     now = route.now
-    summary = f"P{p + 1} builds {name}: {now} mileposts, {route.now_cost} M"
+    summary = f"P{p + 1} builds {name}: {_n(now, 'milepost')}, {route.now_cost} M"
     left = min(SPEND_LIMIT - state.spent, state.cash[p]) - route.now_cost
-    details = [f"route {name}: {len(segs)} mileposts, {route.cost} M in all"]
-    details.append(f"now: {now} mileposts for {route.now_cost} M; {left} M left this turn")
+    details = [f"route {name}: {_n(len(segs), 'milepost')}, {route.cost} M in all"]
+    details.append(f"now: {_n(now, 'milepost')} for {route.now_cost} M; {left} M left this turn")
     if now < len(segs):
         rest = route.cost - route.now_cost
         details.append(
@@ -396,17 +403,19 @@ def _texts(state: EurorailsState, actions: Sequence[Action]) -> tuple[str, ...]:
 
 
 def _move_preview(state: EurorailsState, text: str) -> Preview:
-    route = _move_route(state, text)
+    route, why = _move_route(state, text)
     p = state.current_player()
     g = state.game
     posts = route.posts
     name = f"{post_name(state, posts[0])}–{post_name(state, posts[-1])}"
     steps = len(posts) - 1
-    summary = f"P{p + 1} moves {name}: {steps} mileposts"
+    summary = f"P{p + 1} moves {name}: {_n(steps, 'milepost')}"
     if route.fee:
         summary += f", {route.fee} M in use fees"
     details = []
-    if route.actions and g.FERRY0 <= route.actions[-1] < g.FERRY0 + 6:
+    if why:
+        details.append(f"{why}; '{_words(text)}' again goes on")
+    elif route.actions and g.FERRY0 <= route.actions[-1] < g.FERRY0 + 6:
         details.append(f"boards the ferry at {post_name(state, posts[-1])}: the move ends here")
     elif not route.arrives:
         details.append(

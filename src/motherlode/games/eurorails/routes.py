@@ -523,6 +523,54 @@ def _trim(state: EurorailsState, acts: list[Action]) -> MoveRoute:
     return MoveRoute(tuple(done), tuple(posts), fee, arrives, len(acts) - len(done))
 
 
+def stop_for_loads(state: EurorailsState, route: MoveRoute) -> tuple[MoveRoute, str]:
+    """``route`` cut at the first city it passes (not where it starts, not where it goes)
+    where a load on the mover's demand cards can be picked up now, or a load on his train
+    delivered for a card, and why ("" when it is not cut). Rulebook, "Picking Up and
+    Delivering Loads": "A load may be picked up by a train passing through a city where
+    the load is available" and "A player picking up or dropping off a load incurs no
+    movement penalty and may still travel up to his full movement allowance": the train
+    stops there, the person picks up or delivers (or not), then moves on with the
+    movement left."""
+    g = state.game
+    b = g.board
+    p = state.current_player()
+    s = state.clone()
+    here = b.city_of[s.pos[p]]
+    wanted = {d.load for c in s.hands[p] for d in g.demands[c]}
+    for k, a in enumerate(route.actions[:-1]):
+        s.apply_unchecked(a)
+        c = b.city_of[s.pos[p]]
+        if c < 0 or c == here or s.current_player() != p:
+            continue
+        why = _load_business(s, wanted)
+        if why:
+            fee = max(0, state.cash[p] - s.cash[p])
+            left = route.left + len(route.actions) - k - 1
+            cut = MoveRoute(route.actions[: k + 1], route.posts[: k + 2], fee, False, left)
+            return cut, f"stops at {b.city_names[c]}: {why}"
+    return route, ""
+
+
+def _load_business(s: EurorailsState, wanted: set[int]) -> str:
+    """What the mover can do with loads here for his cards: ``"Wine can be delivered"``,
+    ``"Wine can be picked up"`` (a load on a card, a chip in the tray, room on the
+    train), or ""."""
+    g = s.game
+    picks, drops = [], []
+    for a in s.legal_actions():
+        text = s.action_to_string(a)
+        if text.startswith("deliver "):
+            drops.append(text[8:].split(" to ")[0])
+        elif g.PICK0 <= a < g.DROP0 and a - g.PICK0 in wanted:
+            picks.append(text[5:])
+    if drops:
+        return " and ".join(sorted(set(drops))) + " can be delivered"
+    if picks:
+        return " and ".join(sorted(set(picks))) + " can be picked up for your cards"
+    return ""
+
+
 def reach(state: EurorailsState) -> set[int]:
     """Every milepost the train of the seat to move can reach this turn (operations
     phase), along any track it may use now, rent included: the display's reach."""
