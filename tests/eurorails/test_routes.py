@@ -496,3 +496,21 @@ def test_a_move_does_not_stop_for_loads_no_card_asks_for() -> None:
         s.game.board.load_names[d.load] != "Wheat" for c in s.hands[0] for d in s.game.demands[c]
     )
     assert s.preview("move to Marseille").summary == "P1 moves Paris–Marseille: 17 mileposts"
+
+
+def test_a_move_stops_in_a_city_passed_where_a_load_on_the_train_is_delivered() -> None:
+    """Card #9 pays 25 for Iron at Lyon and the train carries Iron: ``move to Marseille``
+    stops at Lyon, where ``drop Iron`` delivers it."""
+    s = _paris_lyon_marseille(9)
+    iron = s.game.board.load_index("Iron")
+    s.loads[0] = [iron]
+    s.chips[iron] -= 1
+    pv = s.preview("move to Marseille")
+    assert pv.summary == "P1 moves Paris–Lyon: 10 mileposts"
+    assert pv.details[0].startswith("stops at Lyon: Iron can be delivered;")
+    for a in s.expand("move to Marseille"):
+        s.apply_action(a)
+    cash = s.cash[0]
+    for a in s.expand("drop Iron"):
+        s.apply_action(a)
+    assert s.cash[0] == cash + 25 and s.loads[0] == []
