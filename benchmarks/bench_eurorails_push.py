@@ -73,11 +73,7 @@ def _choose(
             if hit:
                 return {"action": hit[0]}
         cities = ["Lyon", "Marseille", "Milano", "Wien", "Hamburg", "Madrid", "Berlin"]
-        verb = (
-            "build to"
-            if view["phase"] == "building" or any(t.startswith("build") for t in legal)
-            else "move to"
-        )
+        verb = "build to" if any(t.startswith("build") for t in legal) else "move to"
         for city in cities:
             cmd = f"{verb} {city}"
             if cmd not in tried:
@@ -116,7 +112,7 @@ def run(players: int, turn_limit: int, bot: str, seed: int, commands: bool) -> N
                 waiting = False
                 tried: set[str] = set()
                 last_version = -1
-                moves = 0
+                moves = refused = 0
                 while not view.fields.get("terminal"):
                     f = view.fields
                     if f["to_move"] == 0 and f["legal"] and not waiting:
@@ -131,6 +127,7 @@ def run(players: int, turn_limit: int, bot: str, seed: int, commands: bool) -> N
                     msg = json.loads(text)
                     if msg.get("type") == "error":
                         waiting = False  # a refused command: the next one is tried
+                        refused += 1
                         continue
                     view.apply(msg)
                     waiting = False
@@ -140,8 +137,8 @@ def run(players: int, turn_limit: int, bot: str, seed: int, commands: bool) -> N
     print(
         f"Eurorails push sizes through the server: {players} players, P1 "
         f"{'by route commands' if commands else 'random legal moves'} against {bot}, "
-        f"turn limit {turn_limit}, seed {seed}: {moves} moves by P1, {len(pushes)} pushes "
-        f"in {wall:.0f} s"
+        f"turn limit {turn_limit}, seed {seed}: {moves - refused} moves by P1 "
+        f"({refused} refused), {len(pushes)} pushes in {wall:.0f} s"
     )
     for label, text in (
         ("snapshot (first message, board included)", first),

@@ -131,6 +131,8 @@
     bar.setAttribute("role", "dialog"); bar.setAttribute("aria-live", "polite");
     /* in sight while dragging: at the foot of the window, over the board */
     bar.style.position = "sticky"; bar.style.bottom = "0"; bar.style.zIndex = "5";
+    bar.style.maxHeight = "34vh"; bar.style.overflow = "auto";
+    if (window.innerWidth < 700) { bar.style.fontSize = "13px"; bar.style.padding = "6px 10px"; }
     var text = document.createElement("p"); text.id = "survey-summary";
     var more = document.createElement("ul"); more.id = "survey-details";
     var why = document.createElement("p"); why.id = "survey-error"; why.className = "error";
