@@ -29,6 +29,11 @@ from tests.eurorails.helpers import (
 from motherlode.core.errors import IllegalActionError, NotationError
 from motherlode.games.eurorails.bot import GreedyAgent
 from motherlode.games.eurorails.game import EurorailsState
+from motherlode.games.eurorails.places import milepost_index
+
+
+def index(s: EurorailsState, name: str) -> int:
+    return milepost_index(s.game.board, name)
 
 
 def seg(s: EurorailsState, a: int, c: int) -> str:
@@ -104,9 +109,17 @@ def test_trade_track_for_track_with_no_money_involved() -> None:
     assert s.edge_owner[edge(s, theirs[1], theirs[2])] == 0
     assert s.edge_owner[edge(s, mine[3], mine[4])] == 1
     assert s.cash == [50, 50]
-    obs = s.observation(None)
-    assert [theirs[1], theirs[2]] in [sorted(t) for t in obs["players"][0]["track"]]
-    assert [mine[3], mine[4]] in [sorted(t) for t in obs["players"][1]["track"]]
+    obs = s.observation(None)  # track as runs of named mileposts
+
+    def pairs(runs: list[str]) -> set[str]:
+        return {
+            seg(s, *sorted(index(s, x) for x in p))
+            for r in runs
+            for p in itertools.pairwise(r.split(">"))
+        }
+
+    assert seg(s, theirs[1], theirs[2]) in pairs(obs["players"][0]["track"])
+    assert seg(s, mine[3], mine[4]) in pairs(obs["players"][1]["track"])
     assert_caches_right(s)
 
 
@@ -250,8 +263,8 @@ def test_the_offer_is_in_the_notation_the_observation_and_the_tensor() -> None:
     assert offer == {
         "buyer": 0,
         "seller": 1,
-        "take": [sorted([theirs[0], theirs[1]])],
-        "give": [sorted([mine[1], mine[2]])],
+        "take": [seg(s, theirs[0], theirs[1])],
+        "give": [seg(s, mine[1], mine[2])],
         "price": 4,
         "stage": "proposed",
     }

@@ -52,7 +52,7 @@ def test_each_player_starts_with_two_trains_a_freight_and_a_fast_freight() -> No
     second = s.observation(None)["players"][1]["second_train"]
     assert second == {
         "train": "Fast Freight",
-        "at": -1,
+        "at": None,
         "at_city": None,
         "on_ferry_to": None,
         "loads": [],

@@ -156,3 +156,32 @@ def test_the_reach_is_drawn_and_every_place_in_it_is_a_move_command() -> None:
     pv = s.preview(f"move to {milepost_name(b, far)}")
     assert pv.summary.startswith("P1 moves Paris–"), pv.summary
     assert [c for c in _commands(s, 0) if c.startswith("build")] == []
+
+
+def test_the_survey_hints_name_every_milepost_once_and_where_a_drag_may_start() -> None:
+    """``static/survey.js`` reads every milepost's name and place from the static layer,
+    and, for the seat to move in a building turn, where a drag may start (its network
+    and every major-city milepost) and the commands a drag and a click make."""
+    s = standard()
+    b = s.game.board
+    layers = s.render_layers(0)
+    found = re.search(r'data-points="([^"]*)"', layers.static)
+    assert found
+    points = [x.split(",") for x in found.group(1).split(";")]
+    fr = frame(s.game.cfg.ferry_printing)
+    assert [p[0] for p in points] == [milepost_name(b, m) for m in range(b.n)]
+    assert [(float(p[1]), float(p[2])) for p in points[:3]] == [
+        (round(x, 1), round(y, 1)) for x, y in fr.px[:3]
+    ]
+    seat = layers.elements()
+    hint = re.search(r'data-survey-from="([^"]*)"', seat["survey"])
+    assert hint and 'data-survey="build "' in seat["survey"]
+    assert 'data-click="build to "' in seat["survey"]
+    assert set(hint.group(1).split(";")) == {milepost_name(b, m) for m in b.major_posts}
+    for a in s.expand("build Paris-SW>AA39>AA40"):
+        s.apply_action(a)
+    starts = re.search(r'data-survey-from="([^"]*)"', s.render_layers(0).elements()["survey"])
+    assert starts and {"AA39", "AA40"} <= set(starts.group(1).split(";"))
+    assert "survey" not in s.render_layers(1).elements()  # not P2's turn
+    set_turn(s, 0)  # the operations phase: no survey
+    assert "survey" not in s.render_layers(0).elements()

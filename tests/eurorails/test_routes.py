@@ -10,7 +10,7 @@ import itertools
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from tests.eurorails.helpers import lay, path, place, set_turn, standard
+from tests.eurorails.helpers import lay, nm, path, place, set_turn, standard
 
 from motherlode.core.errors import IllegalActionError, NotationError
 from motherlode.games.eurorails.board import (
@@ -31,6 +31,7 @@ from motherlode.games.eurorails.routes import (
     place_posts,
     plan_build,
     plan_move,
+    plan_survey,
     reach,
 )
 
@@ -392,3 +393,124 @@ def test_the_bots_turn_is_described_in_one_line() -> None:
     s = standard()
     acts = [*s.expand("build Paris-Lyon"), s.game.END_BUILD]
     assert s.describe(acts) == ["builds Paris–Lyon (9 mileposts, 11 M)", "ends the turn"]
+
+
+# -- a survey by hand (the map's drag: ``build A>B>C``) -----------------------------------
+
+
+def test_a_survey_costs_the_sum_of_its_atomic_builds_and_is_one_command() -> None:
+    s = standard()
+    cmd = "build Paris-SW>AA39>AA40>AB41"
+    pv = s.preview(cmd)
+    assert pv.summary == "P1 builds Paris–AB41: 3 mileposts, 3 M"
+    assert pv.texts == ("build Paris-SW>AA39", "build AA39>AA40", "build AA40>AB41")
+    assert tuple(s.expand(cmd)) == pv.actions
+    assert applied_cost(s, pv.actions) == 3
+    assert pv.details[-1] == "now: 3 mileposts for 3 M; 17 M left this turn"
+
+
+def test_a_survey_joins_waypoints_that_are_not_neighbours_by_the_cheapest_track() -> None:
+    s = standard()
+    leg = s.preview("build Paris-SW>Lyon")
+    assert leg.actions == s.preview("build Paris-Lyon").actions  # the cheapest route
+    assert s.expand("build Paris-SW>Lyon") == list(leg.actions)  # one ">": not atomic
+
+
+def test_a_survey_follows_the_players_own_track_then_builds_on() -> None:
+    s = standard()
+    for a in s.expand("build Paris-SW>AA39>AA40"):
+        s.apply_action(a)
+    pv = s.preview("build Paris-SW>AA39>AA40>AB41")
+    assert pv.texts == ("build AA40>AB41",)
+
+
+def test_a_survey_refusal_names_the_segment_and_the_rule() -> None:
+    s = standard()
+    with pytest.raises(IllegalActionError, match="Z39 is neither on P1's track nor a major city"):
+        s.preview("build Z39>AA39>AA40")
+    lay(s, 1, [place_posts(s, "Paris-SW")[0], place_posts(s, "AA39")[0]])
+    with pytest.raises(IllegalActionError, match=r"Paris-SW>AA39: .*\(rulebook: Building"):
+        s.preview("build Paris-SW>AA39>AA40")
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.integers(0, 5), min_size=1, max_size=12))
+def test_a_surveyed_walk_is_refused_or_costs_what_its_atomic_builds_cost(
+    dirs: list[int],
+) -> None:
+    """A random walk of neighbours out of Paris: the survey's cost is the cash its
+    atomic builds take, applied one by one, and its actions are what expand gives."""
+    s = standard()
+    b = s.game.board
+    at = [place_posts(s, "Paris-SW")[0]]
+    for d in dirs:
+        nxt = b.nb[at[-1] * 6 + d]
+        assume(nxt >= 0)
+        at.append(nxt)
+    r = plan_survey(s, s.current_player(), at)
+    if isinstance(r, str):
+        return
+    assert applied_cost(s, r.builds[: r.now]) == r.now_cost
+    cmd = "build " + ">".join(nm(s, m) for m in at)
+    if r.now and r.builds:
+        assert s.expand(cmd) == list(r.builds[: r.now])
+
+
+def _paris_lyon_marseille(card: int) -> EurorailsState:
+    """P1's track Paris–Lyon–Marseille, his train in Paris with 30 mileposts to run, and
+    demand card ``card`` in his hand."""
+    s = standard()
+    for a in s.expand("build Paris-Lyon"):
+        s.apply_action(a)
+    s.spent = 0
+    for a in s.expand("build Lyon-Marseille"):
+        s.apply_action(a)
+    set_turn(s, 0, OPS)
+    s.hands[0][0] = card
+    place(s, 0, place_posts(s, "Paris")[0])
+    s._start_moves(0)
+    s.moves = 30
+    return s
+
+
+def test_a_move_stops_in_a_city_passed_where_a_load_on_the_cards_can_be_picked_up() -> None:
+    """Picking Up and Delivering Loads: "A load may be picked up by a train passing through
+    a city where the load is available": ``move to Marseille`` stops at Lyon (Wheat, on
+    card #13) and ``move to Marseille`` again goes on from there."""
+    s = _paris_lyon_marseille(13)
+    pv = s.preview("move to Marseille")
+    assert pv.summary == "P1 moves Paris–Lyon: 10 mileposts"
+    assert pv.details[0] == (
+        "stops at Lyon: Wheat can be picked up for your cards; 'move to Marseille' again goes on"
+    )
+    for a in s.expand("move to Marseille"):
+        s.apply_action(a)
+    assert nm(s, s.pos[0]) == "Lyon" and s.moves == 20
+    s.apply_action(s.string_to_action("pick Wheat"))
+    assert s.preview("move to Marseille").summary == "P1 moves Lyon–Marseille: 7 mileposts"
+
+
+def test_a_move_does_not_stop_for_loads_no_card_asks_for() -> None:
+    s = _paris_lyon_marseille(1)  # no Wheat on P1's cards: Lyon is passed through
+    assert all(
+        s.game.board.load_names[d.load] != "Wheat" for c in s.hands[0] for d in s.game.demands[c]
+    )
+    assert s.preview("move to Marseille").summary == "P1 moves Paris–Marseille: 17 mileposts"
+
+
+def test_a_move_stops_in_a_city_passed_where_a_load_on_the_train_is_delivered() -> None:
+    """Card #9 pays 25 for Iron at Lyon and the train carries Iron: ``move to Marseille``
+    stops at Lyon, where ``drop Iron`` delivers it."""
+    s = _paris_lyon_marseille(9)
+    iron = s.game.board.load_index("Iron")
+    s.loads[0] = [iron]
+    s.chips[iron] -= 1
+    pv = s.preview("move to Marseille")
+    assert pv.summary == "P1 moves Paris–Lyon: 10 mileposts"
+    assert pv.details[0].startswith("stops at Lyon: Iron can be delivered;")
+    for a in s.expand("move to Marseille"):
+        s.apply_action(a)
+    cash = s.cash[0]
+    for a in s.expand("drop Iron"):
+        s.apply_action(a)
+    assert s.cash[0] == cash + 25 and s.loads[0] == []

@@ -52,7 +52,7 @@ from motherlode.games.eurorails.mapdraw import (
     build_scene,
     scene_markup,
 )
-from motherlode.games.eurorails.observe import COLOURS, observation
+from motherlode.games.eurorails.observe import COLOURS, chains, observation, track_edges
 from motherlode.games.eurorails.places import file_labels, milepost_name, rank_labels
 from motherlode.games.eurorails.routes import reach
 
@@ -202,6 +202,13 @@ def _rings(b: Board, fr: Frame) -> str:
     return "".join(out)
 
 
+def _points(b: Board, fr: Frame) -> str:
+    """Every milepost's name and place, for the page's survey (``static/survey.js``): an
+    empty group carrying ``data-points="Name,x,y;..."``, sent once with the static layer."""
+    pts = ";".join(f"{milepost_name(b, m)},{_n(x)},{_n(y)}" for m, (x, y) in enumerate(fr.px))
+    return f'<g id="survey-points" data-points="{escape(pts, quote=True)}"/>'
+
+
 @cache
 def static_layer(printing: str, players: int) -> str:
     """The markup that never changes in a match of this printing and player count."""
@@ -221,39 +228,12 @@ def static_layer(printing: str, players: int) -> str:
         + _legend_extra(250)
         + _coordinates(b, fr)
         + _rings(b, fr)
+        + _points(b, fr)
         + panel
     )
 
 
 # --- the public layer -----------------------------------------------------------------
-
-
-def chains(edges: list[list[int]]) -> list[list[int]]:
-    """The segments as few runs of mileposts as a greedy walk finds (from the ends of the
-    network first), so a track's path says each milepost about once.
-
-    >>> chains([[1, 2], [3, 4], [2, 3], [2, 5]])
-    [[1, 2, 3, 4], [2, 5]]
-    """
-    nbrs: dict[int, list[int]] = {}
-    for a, c in edges:
-        nbrs.setdefault(a, []).append(c)
-        nbrs.setdefault(c, []).append(a)
-    left = {(min(a, c), max(a, c)) for a, c in edges}
-    starts = sorted(nbrs, key=lambda m: (len(nbrs[m]) % 2 == 0, m))
-    runs = []
-    for m in starts:
-        while any((min(m, x), max(m, x)) in left for x in nbrs[m]):
-            run, at = [m], m
-            while True:
-                nxt = next((x for x in nbrs[at] if (min(at, x), max(at, x)) in left), None)
-                if nxt is None:
-                    break
-                left.discard((min(at, nxt), max(at, nxt)))
-                run.append(nxt)
-                at = nxt
-            runs.append(run)
-    return runs
 
 
 def _path(fr: Frame, edges: list[list[int]]) -> str:
@@ -299,16 +279,17 @@ def _events_map(state: EurorailsState, obs: dict[str, Any], fr: Frame) -> str:
     return "".join(out)
 
 
-def _trains(obs: dict[str, Any], fr: Frame, name: Namer) -> list[tuple[str, str]]:
+def _trains(state: EurorailsState, obs: dict[str, Any], fr: Frame) -> list[tuple[str, str]]:
     out = []
     for pl in obs["players"]:
-        trains = [(pl, "")]
+        q = pl["seat"]
+        trains = [(pl, "", state.pos[q])]
         if "second_train" in pl:  # Additional Trains: drawn like the first, a bit lower
-            trains.append((pl["second_train"], "2"))
-        for tr, second in trains:
-            if tr["at"] < 0:
+            trains.append((pl["second_train"], "2", state.pos2[q]))
+        for tr, second, at in trains:
+            if at < 0:
                 continue
-            x, y = fr.px[tr["at"]]
+            x, y = fr.px[at]
             x += 4 * pl["seat"] - 8
             y += 6 if second else 0
             who = f"P{pl['seat'] + 1}" + (" train 2" if second else "")
@@ -320,7 +301,7 @@ def _trains(obs: dict[str, Any], fr: Frame, name: Namer) -> list[tuple[str, str]
                 if tr["loads"]
                 else ""
             )
-            title = escape(f"{who} {tr['train']} at {name(tr['at'])}: {loads}")
+            title = escape(f"{who} {tr['train']} at {tr['at']}: {loads}")
             out.append(
                 (
                     key,
@@ -332,14 +313,12 @@ def _trains(obs: dict[str, Any], fr: Frame, name: Namer) -> list[tuple[str, str]
     return out
 
 
-def _player_block(
-    pl: dict[str, Any], x: float, y: float, obs: dict[str, Any], win: int, name: Namer
-) -> str:
+def _player_block(pl: dict[str, Any], x: float, y: float, obs: dict[str, Any], win: int) -> str:
     """One player's lines in the panel: colour, cash when public, train, loads, majors."""
     to_move = obs["to_move"]
     seat = pl["seat"]
     key = f"player-p{seat + 1}"
-    where = f"at {name(pl['at'])}" if pl["at"] >= 0 else "not placed yet"
+    where = f"at {pl['at']}" if pl["at"] is not None else "not placed yet"
     cash = "" if pl["cash"] is None else f" · {pl['cash']}M"
     mark = "▶ " if seat == to_move else ""
     flags = " · loses next turn" if pl["loses_next_turn"] else ""
@@ -347,7 +326,7 @@ def _player_block(
         f"{pl['train']}, {where}",
         f"loads: {', '.join(pl['loads']) or 'none'}",
         f"majors connected: {pl['majors_connected']} of 8 (to win: {win}) · "
-        f"track: {len(pl['track'])}{flags}",
+        f"track: {pl['segments']}{flags}",
     ]
     body = "".join(
         f'<text x="{_n(x + 22)}" y="{_n(y + LINE * (k + 1))}" class="er-ps">{escape(t)}</text>'
@@ -365,26 +344,28 @@ def _public(
     state: EurorailsState, obs: dict[str, Any], fr: Frame, name: Namer
 ) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = [("events-map", _events_map(state, obs, fr))]
+    edges = track_edges(state)
     for pl in obs["players"]:
         key = f"track-p{pl['seat'] + 1}"
-        out.append((key, _track(fr, key, COLOURS[pl["seat"]], pl["track"])))
+        out.append((key, _track(fr, key, COLOURS[pl["seat"]], edges[pl["seat"]])))
     offer = obs.get("trade", {}).get("offer")
     if offer:  # the offer on the table, dashed in the receiver's colour
         parts = []
-        for part, who in (("take", "buyer"), ("give", "seller")):
-            d = "".join(f"M{fr.txt[a]}L{fr.txt[c]}" for a, c in offer[part])
+        ends = state.game.board.edge_ends
+        for segs, who in ((state.offer_take, "buyer"), (state.offer_give, "seller")):
+            d = "".join(f"M{fr.txt[ends[e][0]]}L{fr.txt[ends[e][1]]}" for e in segs)
             parts.append(
                 f'<path d="{d}" stroke="{COLOURS[offer[who]]}" stroke-width="5" '
                 'stroke-dasharray="3,2" stroke-opacity=".8" fill="none"/>'
             )
         out.append(("offer", f'<g id="offer">{"".join(parts)}</g>'))
-    out.extend(_trains(obs, fr, name))
+    out.extend(_trains(state, obs, fr))
     x0 = fr.width + 16
     for k, pl in enumerate(obs["players"]):
         out.append(
             (
                 f"player-p{pl['seat'] + 1}",
-                _player_block(pl, x0, 60 + ROW_H * k, obs, state.game.cfg.majors_to_connect, name),
+                _player_block(pl, x0, 60 + ROW_H * k, obs, state.game.cfg.majors_to_connect),
             )
         )
     y = 60 + ROW_H * len(obs["players"])
@@ -410,15 +391,14 @@ def _public(
 # --- the seat layer -------------------------------------------------------------------
 
 
-def _focus(obs: dict[str, Any], seat: Player | None, printing: str, bottom: float) -> str:
+def _focus(state: EurorailsState, seat: Player | None, printing: str, bottom: float) -> str:
     """The view to open on: the seat's track and train (the whole map when it has none)."""
     fr = frame(printing)
     pts: list[tuple[float, float]] = []
     if seat is not None and seat >= 0:
-        pl = obs["players"][seat]
-        pts = [fr.px[m] for edge in pl["track"] for m in edge]
-        if pl["at"] >= 0:
-            pts.append(fr.px[pl["at"]])
+        pts = [fr.px[m] for edge in track_edges(state)[seat] for m in edge]
+        if state.pos[seat] >= 0:
+            pts.append(fr.px[state.pos[seat]])
     if pts:
         xs = [x for x, _ in pts]
         ys = [y for _, y in pts]
@@ -463,7 +443,7 @@ def _cards(state: EurorailsState, obs: dict[str, Any], seat: int, x0: float, y0:
     b = state.game.board
     pl = obs["players"][seat]
     hand = pl["hand"] or []
-    served = _served(b, pl["track"])
+    served = _served(b, track_edges(state)[seat])
     on_train = set(pl["loads"]) | set(pl.get("second_train", {}).get("loads", []))
     out = [f'<g id="cards"><text x="{_n(x0)}" y="{_n(y0)}" class="er-ph">Your demand cards</text>']
     y = y0 + 14
@@ -681,6 +661,27 @@ def _build_commands(state: EurorailsState, fr: Frame) -> list[tuple[str, str]]:
     return out
 
 
+def _survey(state: EurorailsState, name: Namer) -> list[tuple[str, str]]:
+    """The hints of a survey by hand (``static/survey.js``), while the mover may build:
+    where a drag may start (his network and every major-city milepost), the command it
+    makes (``build`` and the mileposts joined by ``>``), and the command of a click on a
+    milepost that nothing else answers (``build to AD46``)."""
+    g = state.game
+    b = g.board
+    if state.phase != BUILD or not any(a < g.U0 for a in state.legal_actions()):
+        return []
+    p = state.current_player()
+    starts = sorted(set(state.net[p]) | set(b.major_posts))
+    names = escape(";".join(name(m) for m in starts), quote=True)
+    return [
+        (
+            "survey",
+            f'<g id="survey" data-survey="build " data-survey-join="&gt;" '
+            f'data-survey-from="{names}" data-click="build to "/>',
+        )
+    ]
+
+
 def _move_commands(state: EurorailsState, fr: Frame, name: Namer) -> list[tuple[str, str]]:
     """The reach of the mover's train this turn drawn, and ``move to <place>`` on every
     city (a ring) and every other milepost (an invisible dot) in it."""
@@ -720,11 +721,16 @@ def _seat(
     targets = _targets(state, obs, fr, _buttons_top(obs, seat), name)
     if seat is not None and seat >= 0 and seat == state.current_player():
         # under the atomic targets, so that a segment's diamond stays on top
-        targets = _build_commands(state, fr) + _move_commands(state, fr, name) + targets
+        targets = (
+            _survey(state, name)
+            + _build_commands(state, fr)
+            + _move_commands(state, fr, name)
+            + targets
+        )
     buttons = (markup for _, markup in targets if 'class="er-btn"' in markup[:60])
     bottom = max((_bottom(markup) for markup in buttons), default=0.0)
     bottom = max(bottom, _buttons_top(obs, seat)) + 20
-    out = [("focus", _focus(obs, seat, state.game.cfg.ferry_printing, bottom))]
+    out = [("focus", _focus(state, seat, state.game.cfg.ferry_printing, bottom))]
     if seat is not None and seat >= 0:
         pl = obs["players"][seat]
         x0 = fr.width + 16

@@ -2,6 +2,11 @@
 the state's :meth:`observation` and :meth:`observation_tensor`; the boards in
 :mod:`.render` are drawn from :func:`observation`).
 
+Places are named as a person reads them (:mod:`.places`: ``Lyon``, ``Paris-NE``, ``AD46``):
+a train's ``at`` and ``on_ferry_to`` (None while not placed / not on a ferry), each
+player's ``track`` as runs of mileposts (``"Paris-SW>AA39>AA40"``, ``segments`` counts
+them), the offer's segments (``"AD46>Lyon"``). The tensor stays numeric.
+
 Hidden: other players' cash until an Excess Profits Tax card has appeared ("Courtesy in
 Play"), and, with ``open_hands=False``, other players' demand cards. The tensor encodes the
 same information. The draw pile is only a count.
@@ -15,7 +20,9 @@ import numpy as np
 
 from motherlode.core.protocol import Player
 from motherlode.games.eurorails.base import GameBase
+from motherlode.games.eurorails.board import Board
 from motherlode.games.eurorails.constants import OFFER_STAGES, PHASE_NAMES
+from motherlode.games.eurorails.places import milepost_name
 from motherlode.games.eurorails.turns import TurnRules
 
 COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf")
@@ -33,15 +40,59 @@ def _card_view(g: GameBase, card: int) -> dict[str, Any]:
     }
 
 
+def chains(edges: list[list[int]]) -> list[list[int]]:
+    """The segments as few runs of mileposts as a greedy walk finds (from the ends of the
+    network first), so a track says each milepost about once.
+
+    >>> chains([[1, 2], [3, 4], [2, 3], [2, 5]])
+    [[1, 2, 3, 4], [2, 5]]
+    """
+    nbrs: dict[int, list[int]] = {}
+    for a, c in edges:
+        nbrs.setdefault(a, []).append(c)
+        nbrs.setdefault(c, []).append(a)
+    left = {(min(a, c), max(a, c)) for a, c in edges}
+    starts = sorted(nbrs, key=lambda m: (len(nbrs[m]) % 2 == 0, m))
+    runs = []
+    for m in starts:
+        while any((min(m, x), max(m, x)) in left for x in nbrs[m]):
+            run, at = [m], m
+            while True:
+                nxt = next((x for x in nbrs[at] if (min(at, x), max(at, x)) in left), None)
+                if nxt is None:
+                    break
+                left.discard((min(at, nxt), max(at, nxt)))
+                run.append(nxt)
+                at = nxt
+            runs.append(run)
+    return runs
+
+
+def track_edges(state: TurnRules) -> list[list[list[int]]]:
+    """Each seat's segments as milepost pairs (the drawing's numbers, not a person's)."""
+    b = state.game.board
+    track: list[list[list[int]]] = [[] for _ in range(state.game.num_players)]
+    for e, o in enumerate(state.edge_owner):
+        if o >= 0:
+            track[o].append(list(b.edge_ends[e]))
+    return track
+
+
+def _name(b: Board, m: int) -> str | None:
+    return milepost_name(b, m) if m >= 0 else None
+
+
+def _runs(b: Board, edges: list[list[int]]) -> list[str]:
+    """``["Paris-SW>AA39>AA40", ...]``: the segments as runs of named mileposts."""
+    return [">".join(milepost_name(b, m) for m in run) for run in chains(edges)]
+
+
 def observation(state: TurnRules, player: Player | None = None) -> dict[str, Any]:
     """The JSON-able view of ``player`` (None: a spectator)."""
     g = state.game
     b = g.board
     n = g.num_players
-    track: list[list[list[int]]] = [[] for _ in range(n)]
-    for e, o in enumerate(state.edge_owner):
-        if o >= 0:
-            track[o].append(list(b.edge_ends[e]))
+    track = track_edges(state)
     players = []
     for q in range(n):
         see_hand = g.cfg.open_hands or q == player
@@ -52,15 +103,16 @@ def observation(state: TurnRules, player: Player | None = None) -> dict[str, Any
                 "colour": COLOUR_NAMES[q],
                 "cash": state.cash[q] if see_cash else None,
                 "train": b.train_names[state.train[q]],
-                "at": state.pos[q],
+                "at": _name(b, state.pos[q]),
                 "at_city": b.city_names[b.city_of[state.pos[q]]]
                 if state.pos[q] >= 0 and b.city_of[state.pos[q]] >= 0
                 else None,
-                "on_ferry_to": state.on_ferry[q] if state.on_ferry[q] >= 0 else None,
+                "on_ferry_to": _name(b, state.on_ferry[q]),
                 "loads": [g.load_names[x] for x in state.loads[q]],
                 "hand": [_card_view(g, c) for c in state.hands[q]] if see_hand else None,
                 "hand_size": len(state.hands[q]),
-                "track": track[q],
+                "track": _runs(b, track[q]),
+                "segments": len(track[q]),
                 "links": [b.links[k].name for k, o in enumerate(state.link_owners) if q in o],
                 "majors_connected": state.majors_connected(q),
                 "turns": state.turns_done[q],
@@ -135,9 +187,9 @@ def _second_view(state: TurnRules, q: int) -> dict[str, Any]:
     m = state.pos2[q]
     return {
         "train": b.train_names[state.train2[q]],
-        "at": m,
+        "at": _name(b, m),
         "at_city": b.city_names[b.city_of[m]] if m >= 0 and b.city_of[m] >= 0 else None,
-        "on_ferry_to": state.on_ferry2[q] if state.on_ferry2[q] >= 0 else None,
+        "on_ferry_to": _name(b, state.on_ferry2[q]),
         "loads": [g.load_names[x] for x in state.loads2[q]],
     }
 
@@ -151,12 +203,17 @@ def _trade_view(state: TurnRules) -> dict[str, Any]:
         offer = {
             "buyer": state.turn_player(),
             "seller": seller,
-            "take": [list(b.edge_ends[e]) for e in state.offer_take],
-            "give": [list(b.edge_ends[e]) for e in state.offer_give],
+            "take": [_segment(b, e) for e in state.offer_take],
+            "give": [_segment(b, e) for e in state.offer_give],
             "price": price if stage else None,
             "stage": OFFER_STAGES[stage],
         }
     return {"offer": offer, "offered_this_turn": list(state.offered), "bought": bool(state.traded)}
+
+
+def _segment(b: Board, e: int) -> str:
+    a, c = b.edge_ends[e]
+    return f"{milepost_name(b, a)}>{milepost_name(b, c)}"
 
 
 def tensor_size(game: GameBase) -> int:

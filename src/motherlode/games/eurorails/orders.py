@@ -35,6 +35,7 @@ from typing import Any
 from motherlode.core import svg as svgh
 from motherlode.core.errors import IllegalActionError, NotationError
 from motherlode.core.protocol import Action, Orders, Preview
+from motherlode.games.eurorails import places
 from motherlode.games.eurorails.board import CENTRE, OUTPOST
 from motherlode.games.eurorails.constants import BUILD, OPS, SPEND_LIMIT
 from motherlode.games.eurorails.game import EurorailsState
@@ -45,8 +46,10 @@ from motherlode.games.eurorails.routes import (
     place_posts,
     plan_build,
     plan_move,
+    plan_survey,
     post_name,
     reach,
+    stop_for_loads,
 )
 
 DASHES = ("–", "—", "-")
@@ -152,6 +155,46 @@ def _build_route(state: EurorailsState, text: str) -> BuildRoute:
     return route
 
 
+def _survey_route(state: EurorailsState, text: str) -> BuildRoute:
+    """``build Paris-SW>Z39>AA39``: track surveyed by hand through named mileposts (the
+    map's drag), :func:`.routes.plan_survey`."""
+    t = _words(text)
+    p = state.current_player()
+    if state.phase != BUILD or p < 0:
+        raise _refuse(
+            t,
+            "track is built in the building phase, after the train moves ('end move' first)",
+            "How to Play",
+        )
+    b = state.game.board
+    names = [x.strip() for x in t[6:].split(">")]
+    waypoints = [places.milepost_index(b, x) for x in names]
+    route = plan_survey(state, p, waypoints)
+    if isinstance(route, str):
+        raise _refuse(t, route, "Building Railroads")
+    if not route.builds:
+        raise _refuse(t, f"P{p + 1}'s track is there already", "Building Railroads")
+    if route.now == 0:
+        raise _refuse(t, _no_room(state, p, route), "Building Railroads; No Credit / No Loans")
+    return route
+
+
+def _is_survey(state: EurorailsState, low: str) -> bool:
+    """A build through mileposts that is not one atomic segment: two ``>`` or more, or
+    one between two mileposts that are not neighbours."""
+    if not low.startswith("build ") or ">" not in low:
+        return False
+    if low.count(">") >= 2:
+        return True
+    try:
+        state.string_to_action(low)
+    except NotationError:
+        return True
+    except IllegalActionError:
+        return False
+    return False
+
+
 def _no_room(state: EurorailsState, p: int, route: BuildRoute) -> str:
     left = min(SPEND_LIMIT - state.spent, state.cash[p])
     if state.from_major >= 2:
@@ -159,7 +202,13 @@ def _no_room(state: EurorailsState, p: int, route: BuildRoute) -> str:
     return f"its first segment costs {route.costs[0]} and only {left} M can be spent now"
 
 
-def _move_route(state: EurorailsState, text: str) -> MoveRoute:
+def _move_route(state: EurorailsState, text: str) -> tuple[MoveRoute, str]:
+    """The move of ``move to <place>`` and why it stops short (:func:`.stop_for_loads`)."""
+    route = _whole_move(state, text)
+    return stop_for_loads(state, route)
+
+
+def _whole_move(state: EurorailsState, text: str) -> MoveRoute:
     t = _words(text)
     p = state.current_player()
     if state.phase != OPS or p < 0:
@@ -241,8 +290,11 @@ def expand(state: EurorailsState, text: str) -> list[Action]:
     if low.startswith("build ") and ">" not in low:
         route = _build_route(state, t)
         return list(route.builds[: route.now])
+    if _is_survey(state, low):
+        route = _survey_route(state, t)
+        return list(route.builds[: route.now])
     if low.startswith("move to "):
-        return list(_move_route(state, t).actions)
+        return list(_move_route(state, t)[0].actions)
     if low.startswith("drop "):
         return _drop(state, t)
     if low == "upgrade":
@@ -312,16 +364,16 @@ def _group(parts: list[str], title: str) -> str:
     )
 
 
-def _build_preview(state: EurorailsState, text: str) -> Preview:
-    route = _build_route(state, text)
+def _build_preview(state: EurorailsState, text: str, route: BuildRoute | None = None) -> Preview:
+    route = _build_route(state, text) if route is None else route
     p = state.current_player()
     segs = route.segments()
     name = f"{post_name(state, segs[0][0])}–{post_name(state, segs[-1][1])}"
     now = route.now
-    summary = f"P{p + 1} builds {name}: {now} mileposts, {route.now_cost} M"
+    summary = f"P{p + 1} builds {name}: {_n(now, 'milepost')}, {route.now_cost} M"
     left = min(SPEND_LIMIT - state.spent, state.cash[p]) - route.now_cost
-    details = [f"route {name}: {len(segs)} mileposts, {route.cost} M in all"]
-    details.append(f"now: {now} mileposts for {route.now_cost} M; {left} M left this turn")
+    details = [f"route {name}: {_n(len(segs), 'milepost')}, {route.cost} M in all"]
+    details.append(f"now: {_n(now, 'milepost')} for {route.now_cost} M; {left} M left this turn")
     if now < len(segs):
         rest = route.cost - route.now_cost
         details.append(
@@ -351,17 +403,19 @@ def _texts(state: EurorailsState, actions: Sequence[Action]) -> tuple[str, ...]:
 
 
 def _move_preview(state: EurorailsState, text: str) -> Preview:
-    route = _move_route(state, text)
+    route, why = _move_route(state, text)
     p = state.current_player()
     g = state.game
     posts = route.posts
     name = f"{post_name(state, posts[0])}–{post_name(state, posts[-1])}"
     steps = len(posts) - 1
-    summary = f"P{p + 1} moves {name}: {steps} mileposts"
+    summary = f"P{p + 1} moves {name}: {_n(steps, 'milepost')}"
     if route.fee:
         summary += f", {route.fee} M in use fees"
     details = []
-    if route.actions and g.FERRY0 <= route.actions[-1] < g.FERRY0 + 6:
+    if why:
+        details.append(f"{why}; '{_words(text)}' again goes on")
+    elif route.actions and g.FERRY0 <= route.actions[-1] < g.FERRY0 + 6:
         details.append(f"boards the ferry at {post_name(state, posts[-1])}: the move ends here")
     elif not route.arrives:
         details.append(
@@ -391,6 +445,8 @@ def preview(state: EurorailsState, text: str) -> Preview:
     low = t.lower()
     if state.current_player() >= 0 and low.startswith("build ") and ">" not in low:
         return _build_preview(state, t)
+    if state.current_player() >= 0 and low.startswith("build ") and ">" in low:
+        return _build_preview(state, t, _survey_route(state, t))
     if state.current_player() >= 0 and low.startswith("move to "):
         return _move_preview(state, t)
     actions = expand(state, t)

@@ -71,7 +71,6 @@ def base_svg(ferry_printing: str = "first") -> tuple[float, float, float, str]:
 def text_summary(state: EurorailsState, seat: Player | None = None) -> str:
     """Players, trains, loads, hands, events: a few lines."""
     obs = observation(state, seat)
-    b = state.game.board
     lines = [
         f"Eurorails, {obs['phase']} phase, "
         f"round {obs['round'] + 1 if obs['round'] >= 0 else 'build'}"
@@ -79,16 +78,16 @@ def text_summary(state: EurorailsState, seat: Player | None = None) -> str:
     ]
     for pl in obs["players"]:
         cash = "?" if pl["cash"] is None else f"{pl['cash']}M"
-        where = milepost_name(b, pl["at"]) if pl["at"] >= 0 else "not placed"
+        where = pl["at"] or "not placed"
         lines.append(
             f"  P{pl['seat'] + 1} ({pl['colour']}): {cash}, {pl['train']} at {where}, loads "
-            f"{', '.join(pl['loads']) or '-'}, {len(pl['track'])} segments, "
+            f"{', '.join(pl['loads']) or '-'}, {pl['segments']} segments, "
             f"{pl['majors_connected']}/8 majors"
             + (" [loses next turn]" if pl["loses_next_turn"] else "")
         )
         if "second_train" in pl:
             tr = pl["second_train"]
-            at = milepost_name(b, tr["at"]) if tr["at"] >= 0 else "not placed"
+            at = tr["at"] or "not placed"
             lines.append(
                 f"      train 2: {tr['train']} at {at}, loads {', '.join(tr['loads']) or '-'}"
             )
@@ -101,8 +100,8 @@ def text_summary(state: EurorailsState, seat: Player | None = None) -> str:
     offer = obs.get("trade", {}).get("offer")
     if offer:
 
-        def segs(xs: list[list[int]]) -> str:
-            return ", ".join(f"{milepost_name(b, a)}>{milepost_name(b, c)}" for a, c in xs) or "-"
+        def segs(xs: list[str]) -> str:
+            return ", ".join(xs) or "-"
 
         price = "?" if offer["price"] is None else f"{offer['price']}M"
         lines.append(

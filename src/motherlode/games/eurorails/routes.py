@@ -29,6 +29,7 @@ major cities).
 from __future__ import annotations
 
 import heapq
+import itertools
 from dataclasses import dataclass
 
 from motherlode.core.protocol import Action
@@ -263,6 +264,12 @@ def plan_build(
 def _check(state: EurorailsState, p: int, segs: list[int]) -> BuildRoute | int:
     """The route ``segs`` applied in order on a copy by the engine's own build refusal,
     turn by turn: a :class:`BuildRoute`, or the first segment the engine refuses."""
+    walked = _walk(state, p, segs)
+    return walked if isinstance(walked, BuildRoute) else walked[0]
+
+
+def _walk(state: EurorailsState, p: int, segs: list[int]) -> BuildRoute | tuple[int, str]:
+    """:func:`_check`, the refused segment with the engine's reason."""
     s = state.clone()
     if s.phase != BUILD:
         s.spent = s.from_major = 0
@@ -282,8 +289,9 @@ def _check(state: EurorailsState, p: int, segs: list[int]) -> BuildRoute | int:
                 now = len(builds)
             s.spent = s.from_major = 0  # a later turn
             s.cash[p] = max(s.cash[p], LATER)
-        if s.build_refusal(p, a, d) is not None:
-            return seg
+        why = s.build_refusal(p, a, d)
+        if why is not None:
+            return (seg, why)
         s._build(p, a, d)
         builds.append(seg)
         costs.append(cost)
@@ -293,6 +301,59 @@ def _check(state: EurorailsState, p: int, segs: list[int]) -> BuildRoute | int:
     if state.phase != BUILD:
         now = 0
     return BuildRoute(tuple(builds), tuple(costs), now, tuple(posts))
+
+
+def plan_survey(state: EurorailsState, p: int, waypoints: list[int]) -> BuildRoute | str:
+    """The track ``p`` surveys by hand through ``waypoints`` (mileposts in order, the
+    first on his network or a major city), or why it cannot be built. Two neighbouring
+    waypoints are the segment between them (left out when it is ``p``'s track already:
+    a survey may follow his own track to its end); two others are joined by the cheapest
+    legal track between them, as :func:`plan_build` finds it. The whole route is then
+    applied in order by the engine's build refusal, so its cost is the sum of its atomic
+    builds, split into this turn's part and the rest like any planned route.
+
+    >>> import motherlode
+    >>> s = motherlode.deal(motherlode.load("eurorails", players=2), seed=1)
+    >>> at = [place_posts(s, x)[0] for x in ("Paris-SW", "Z39", "AA39")]
+    >>> r = plan_survey(s, s.current_player(), at)
+    >>> [post_name(s, m) for m in r.posts], r.costs, r.now
+    (['Paris', 'Z39', 'Z39', 'AA39'], (1, 1), 2)
+    >>> plan_survey(s, s.current_player(), at[1:])
+    "Z39 is neither on P1's track nor a major city"
+    """
+    b = state.game.board
+    if len(waypoints) < 2:
+        return "a survey needs two mileposts or more"
+    first = waypoints[0]
+    if first not in state.net[p] and first not in b.major_posts:
+        return f"{post_name(state, first)} is neither on P{p + 1}'s track nor a major city"
+    segs: list[int] = []
+    for a, c in itertools.pairwise(waypoints):
+        if a == c:
+            continue
+        leg = _leg(state, p, a, c)
+        if leg is None:
+            names = f"{places.milepost_name(b, a)} and {places.milepost_name(b, c)}"
+            return f"no legal track joins {names}"
+        segs.extend(leg)
+    walked = _walk(state, p, segs)
+    if isinstance(walked, BuildRoute):
+        return walked
+    seg, why = walked
+    a = seg // 6
+    names = f"{places.milepost_name(b, a)}>{places.milepost_name(b, b.nb[seg])}"
+    return f"{names}: {why}"
+
+
+def _leg(state: EurorailsState, p: int, a: int, c: int) -> list[int] | None:
+    """The segments from ``a`` to ``c`` in a survey (see :func:`plan_survey`)."""
+    b = state.game.board
+    for d in range(6):
+        if b.nb[a * 6 + d] == c:
+            e = b.eid[a * 6 + d]
+            own = e >= 0 and (state.edge_owner[e] == p or b.edge_internal[e])
+            return [] if own else [a * 6 + d]
+    return _search(state, p, {c}, {a}, set(), None, MAJOR_LIMIT)
 
 
 # -- moving -----------------------------------------------------------------------------
@@ -460,6 +521,54 @@ def _trim(state: EurorailsState, acts: list[Action]) -> MoveRoute:
     arrives = len(done) == len(acts) and not (acts and g.FERRY0 <= acts[-1] < g.FERRY0 + 6)
     fee = max(0, state.cash[p] - s.cash[p])
     return MoveRoute(tuple(done), tuple(posts), fee, arrives, len(acts) - len(done))
+
+
+def stop_for_loads(state: EurorailsState, route: MoveRoute) -> tuple[MoveRoute, str]:
+    """``route`` cut at the first city it passes (not where it starts, not where it goes)
+    where a load on the mover's demand cards can be picked up now, or a load on his train
+    delivered for a card, and why ("" when it is not cut). Rulebook, "Picking Up and
+    Delivering Loads": "A load may be picked up by a train passing through a city where
+    the load is available" and "A player picking up or dropping off a load incurs no
+    movement penalty and may still travel up to his full movement allowance": the train
+    stops there, the person picks up or delivers (or not), then moves on with the
+    movement left."""
+    g = state.game
+    b = g.board
+    p = state.current_player()
+    s = state.clone()
+    here = b.city_of[s.pos[p]]
+    wanted = {d.load for c in s.hands[p] for d in g.demands[c]}
+    for k, a in enumerate(route.actions[:-1]):
+        s.apply_unchecked(a)
+        c = b.city_of[s.pos[p]]
+        if c < 0 or c == here or s.current_player() != p:
+            continue
+        why = _load_business(s, wanted)
+        if why:
+            fee = max(0, state.cash[p] - s.cash[p])
+            left = route.left + len(route.actions) - k - 1
+            cut = MoveRoute(route.actions[: k + 1], route.posts[: k + 2], fee, False, left)
+            return cut, f"stops at {b.city_names[c]}: {why}"
+    return route, ""
+
+
+def _load_business(s: EurorailsState, wanted: set[int]) -> str:
+    """What the mover can do with loads here for his cards: ``"Wine can be delivered"``,
+    ``"Wine can be picked up"`` (a load on a card, a chip in the tray, room on the
+    train), or ""."""
+    g = s.game
+    picks, drops = [], []
+    for a in s.legal_actions():
+        text = s.action_to_string(a)
+        if text.startswith("deliver "):
+            drops.append(text[8:].split(" to ")[0])
+        elif g.PICK0 <= a < g.DROP0 and a - g.PICK0 in wanted:
+            picks.append(text[5:])
+    if drops:
+        return " and ".join(sorted(set(drops))) + " can be delivered"
+    if picks:
+        return " and ".join(sorted(set(picks))) + " can be picked up for your cards"
+    return ""
 
 
 def reach(state: EurorailsState) -> set[int]:

@@ -112,6 +112,11 @@
     if (chosen === command) { confirm(command); } else { preview(command); }
   }
 
+  /* For survey.js: the same requests, and a click's preview-then-confirm by command. */
+  window.motherlodeCommands = { post: post, pick: function (command) {
+    if (chosen === command) { confirm(command); } else { preview(command); }
+  }, clear: clear };
+
   var holder = document.getElementById("board");
   if (holder && window.MutationObserver) {  // a new position drawn: the preview is stale
     new MutationObserver(function () {
