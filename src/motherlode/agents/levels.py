@@ -34,12 +34,12 @@ SPECS: dict[str, dict[str, str]] = {
         "strongest": "mcts:iterations=3000,rollout=none,bias=1,widening=1,c=0.1",
     },
     "eureka": {
-        "hard": "mcts:iterations=3000,rollout=none,bias=3,widening=1,c=0.1",
+        "hard": "mcts:iterations=1000,rollout=greedy,depth=12,bias=3,widening=1,c=0.1",
         "strongest": "mcts:seconds=1,rollout=greedy,depth=6,bias=3,widening=1,c=0.1",
     },
     "eurorails": {
-        "hard": "plans:iterations=12,depth=8",
-        "strongest": "plans:iterations=24,depth=12",
+        "hard": "plans:iterations=24,depth=12",
+        "strongest": "plans:iterations=24,depth=12,opponents=bot",
     },
 }
 """``hard`` and ``strongest`` per game (``easy`` and ``medium`` are the same everywhere)."""
