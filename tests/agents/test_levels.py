@@ -9,6 +9,7 @@ import motherlode
 from motherlode.agents import available, create
 from motherlode.agents.levels import LEVELS, MEASURED, SPECS, level_spec
 from motherlode.agents.mcts import MCTSAgent
+from motherlode.agents.plans import PlanSearchAgent
 from motherlode.server.bots import BotCaps
 
 
@@ -29,6 +30,17 @@ def test_levels_are_the_documented_specs() -> None:
     assert isinstance(agent, MCTSAgent) and agent.seconds == 1.0
     hard = create("hard", motherlode.load("chinagold"))
     assert isinstance(hard, MCTSAgent) and hard.iterations == 1500
+    # Eureka's hard searches with greedy rollouts: the setting that beat greedy seats at
+    # 3 and 4 players (the leaf judgement alone made only its fair share there).
+    eureka = create("hard", motherlode.load("eureka"))
+    assert isinstance(eureka, MCTSAgent)
+    assert (eureka.iterations, eureka.rollout, eureka.depth) == (1000, "greedy", 12)
+    # Eurorails: hard is the plans search that beat greedy 30/40; strongest models rivals.
+    rails = motherlode.load("eurorails")
+    hard_rails, strongest_rails = create("hard", rails), create("strongest", rails)
+    assert isinstance(hard_rails, PlanSearchAgent) and isinstance(strongest_rails, PlanSearchAgent)
+    assert (hard_rails.iterations, hard_rails.depth, hard_rails.opponents) == (24, 12, "max")
+    assert (strongest_rails.iterations, strongest_rails.opponents) == (24, "bot")
 
 
 def test_a_server_fits_strongest_to_its_caps_instead_of_refusing_it() -> None:
@@ -44,8 +56,23 @@ def test_play_takes_level_names(tmp_path: object) -> None:
 
     from motherlode.cli import app
 
-    result = CliRunner().invoke(app, ["play", "chinagold", "--seat", "easy", "--seat", "medium",
-                                      "--seed", "4", "--quiet", "--max-turns", "6",
-                                      "--record", f"{tmp_path}/r.json"])
+    result = CliRunner().invoke(
+        app,
+        [
+            "play",
+            "chinagold",
+            "--seat",
+            "easy",
+            "--seat",
+            "medium",
+            "--seed",
+            "4",
+            "--quiet",
+            "--max-turns",
+            "6",
+            "--record",
+            f"{tmp_path}/r.json",
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert "P1 (easy)" in result.output and "P2 (medium)" in result.output

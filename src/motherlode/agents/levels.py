@@ -34,12 +34,12 @@ SPECS: dict[str, dict[str, str]] = {
         "strongest": "mcts:iterations=3000,rollout=none,bias=1,widening=1,c=0.1",
     },
     "eureka": {
-        "hard": "mcts:iterations=3000,rollout=none,bias=3,widening=1,c=0.1",
+        "hard": "mcts:iterations=1000,rollout=greedy,depth=12,bias=3,widening=1,c=0.1",
         "strongest": "mcts:seconds=1,rollout=greedy,depth=6,bias=3,widening=1,c=0.1",
     },
     "eurorails": {
-        "hard": "plans:iterations=12,depth=8",
-        "strongest": "plans:iterations=24,depth=12",
+        "hard": "plans:iterations=24,depth=12",
+        "strongest": "plans:iterations=24,depth=12,opponents=bot",
     },
 }
 """``hard`` and ``strongest`` per game (``easy`` and ``medium`` are the same everywhere)."""
@@ -54,16 +54,18 @@ MEASURED: dict[str, dict[str, str]] = {
         "strongest": "12/12 against greedy",
     },
     "eldorado": {
-        "hard": "map 1: 15/20 = 0.75 against greedy; maps 2-4 hard: 8.5-10/10",
+        "hard": "map 1: 15/20 = 0.75 against greedy; maps 2-4 hard: 8.5-10/10;"
+        " 4p head to head against medium 5/7",
         "strongest": "map 1 hard: 19/20 = 0.95 against greedy; map 2: 19/23 = 0.83",
     },
     "eureka": {
-        "hard": "2p: 80/120 = 0.67 against greedy, 20/20 against random",
+        "hard": "4p: 111/268 = 0.41 against three greedy seats; head to head against"
+        " medium 4p 7/10 (the old hard 3.5/10 on the same games), 2p 4/5",
         "strongest": "2p: 66.5/90 = 0.74 against greedy; 6p with opponents=greedy: 0.23",
     },
     "eurorails": {
-        "hard": "not measured yet (half the plans budget of strongest)",
-        "strongest": "2p: 15/20 = 0.75 against greedy (twice), 10/10 against random",
+        "hard": "2p: 15/20 = 0.75 against greedy (twice), 10/10 against random",
+        "strongest": "3p: 65/121 = 0.54 against two greedy seats (hard: 25/54 = 0.46)",
     },
 }
 """What the arena showed for each level (docs/agents.md has the commands and intervals)."""
