@@ -409,7 +409,13 @@ class MatchRuntime:
     ) -> None:
         """Re-play log rows ``(kind, seat, action, visible)`` (optionally a fifth, the
         row's note); a chance row must be the seeded draw. ``visible`` (as written with
-        the row) saves working it out again."""
+        the row) saves working it out again.
+
+        The state is replaced, never changed in place: a drawing thread may be drawing a
+        copy of this runtime (:meth:`_still`, which shares the state) while another
+        process's rows are caught up with here."""
+        if rows:
+            self.state = self.state.clone()
         for i, (kind, seat, text, mask, *note) in enumerate(rows):
             note = [str(n) for n in note if n]
             if kind == "undo":
