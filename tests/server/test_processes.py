@@ -146,9 +146,9 @@ class Peer:
     def close(self) -> None:
         self.ws.close()
 
-    def next_view(self) -> dict[str, Any]:
+    def next_view(self, timeout: float = 60) -> dict[str, Any]:
         """The view after the next push (a copy: the viewer patches its own in place)."""
-        msg = json.loads(self.ws.recv(timeout=60))
+        msg = json.loads(self.ws.recv(timeout=timeout))
         assert msg.get("type") in ("state", "diff"), msg
         return copy.deepcopy(self.viewer.apply(msg))
 
@@ -158,7 +158,7 @@ def _hello(server: Server, mid: str, token: str | None) -> tuple[Peer, dict[str,
     ws.__enter__()  # closed by the test (``ws.close()``) or with its process
     ws.send(json.dumps({"type": "hello", "token": token}))
     peer = Peer(ws)
-    first = peer.next_view()
+    first = peer.next_view(timeout=30)
     assert first["type"] == "state", first  # a snapshot first
     return peer, first
 
