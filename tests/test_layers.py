@@ -14,7 +14,7 @@ import re
 import pytest
 
 import motherlode
-from motherlode.core.svg import Layers
+from motherlode.core.svg import Layers, shared
 
 _ID = re.compile(r'^<[a-zA-Z]+\b[^>]*\sid="([^"]+)"')
 
@@ -76,3 +76,19 @@ def test_layers_compose_to_the_board_and_split_by_what_changes(
                 publics.add(layers.public)
         assert len(publics) <= 1, "the public layer differs between viewers"
     assert len(statics) <= 1, "the static layer changes within a match"
+
+
+@pytest.mark.parametrize(("name", "options"), CASES, ids=lambda c: str(c))
+def test_what_a_renderer_draws_once_for_every_viewer_is_the_same_for_each(
+    name: str, options: dict[str, object]
+) -> None:
+    """The server shares a renderer's ``svg.once`` parts (its public layer) between the
+    viewers of one position: drawn in either order, every viewer's layers are the ones it
+    gets drawn alone."""
+    for state in _positions(name, options, count=3):
+        seats: list[int | None] = [None, *range(state.game.num_players)]
+        alone = [state.render_layers(seat) for seat in seats]
+        for order in (seats, seats[::-1]):
+            with shared({}):
+                together = {seat: state.render_layers(seat) for seat in order}
+            assert [together[seat] for seat in seats] == alone

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
 
 from motherlode.server.guard import Buckets, Limits, Rate, kind_of
@@ -87,10 +86,6 @@ def test_a_bad_command_is_refused_with_the_reason_and_changes_nothing(client: Te
     assert state(client, mid, token)["version"] == s["version"]
 
 
-@pytest.mark.skip(
-    reason="hangs waiting for the push when run after other server tests in one xdist"
-    " worker (passes alone and with test_push/test_ws); under investigation"
-)
 def test_the_websocket_move_carries_a_command(client: TestClient) -> None:
     mid, token, _ = _eurorails(client)
     with client.websocket_connect(f"/ws/{mid}") as ws:

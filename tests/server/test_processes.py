@@ -10,6 +10,7 @@ PostgreSQL); each test makes its own database next to it and drops it after.
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import secrets
@@ -25,18 +26,13 @@ import httpx
 import pytest
 
 from tests.server.conftest import free_port
+from tests.server.helpers import Viewer
 
 psycopg = pytest.importorskip("psycopg")
 from websockets.sync.client import ClientConnection, connect  # noqa: E402
 
 URL = os.environ.get("MOTHERLODE_TEST_POSTGRES")
-pytestmark = [
-    pytest.mark.skip(
-        reason="the two-process tests time out (60 s) on the integrated tree since the diff-push"
-        " merge; they passed on their own branch: to be fixed next"
-    ),
-    pytest.mark.skipif(not URL, reason="MOTHERLODE_TEST_POSTGRES is not set"),
-]
+pytestmark = pytest.mark.skipif(not URL, reason="MOTHERLODE_TEST_POSTGRES is not set")
 
 
 @pytest.fixture
@@ -137,31 +133,52 @@ def _view(server: Server, mid: str, token: str | None = None) -> dict[str, Any]:
     return dict(r.json())
 
 
-def _hello(server: Server, mid: str, token: str | None) -> tuple[ClientConnection, dict[str, Any]]:
+class Peer:
+    """A WebSocket client of one process: its pushes (a snapshot, then diffs) applied
+    by the tests' :class:`~tests.server.helpers.Viewer`, as match.js applies them."""
+
+    def __init__(self, ws: ClientConnection) -> None:
+        self.ws, self.viewer = ws, Viewer()
+
+    def send(self, text: str) -> None:
+        self.ws.send(text)
+
+    def close(self) -> None:
+        self.ws.close()
+
+    def next_view(self, timeout: float = 60) -> dict[str, Any]:
+        """The view after the next push (a copy: the viewer patches its own in place)."""
+        msg = json.loads(self.ws.recv(timeout=timeout))
+        assert msg.get("type") in ("state", "diff"), msg
+        return copy.deepcopy(self.viewer.apply(msg))
+
+
+def _hello(server: Server, mid: str, token: str | None) -> tuple[Peer, dict[str, Any]]:
     ws = connect(server.url.replace("http", "ws") + f"/ws/{mid}", max_size=2**24)
     ws.__enter__()  # closed by the test (``ws.close()``) or with its process
     ws.send(json.dumps({"type": "hello", "token": token}))
-    first = json.loads(ws.recv(timeout=30))
-    assert first["type"] == "state", first
-    return ws, first
+    peer = Peer(ws)
+    first = peer.next_view(timeout=30)
+    assert first["type"] == "state", first  # a snapshot first
+    return peer, first
 
 
-def _until_version(ws: ClientConnection, version: int) -> dict[str, Any]:
-    """The first state pushed at ``version`` or later (a reader of pushes, no polling)."""
+def _until_version(ws: Peer, version: int) -> dict[str, Any]:
+    """The view once a push brings it to ``version`` or later (a reader of pushes, no
+    polling)."""
     while True:
-        msg = json.loads(ws.recv(timeout=60))
-        assert msg.get("type") != "error", msg
-        if msg.get("type") == "state" and msg["version"] >= version:
-            return dict(msg)
+        view = ws.next_view()
+        if view["version"] >= version:
+            return view
 
 
-def _legal_move(ws: ClientConnection, view: dict[str, Any]) -> None:
+def _legal_move(ws: Peer, view: dict[str, Any]) -> None:
     action = view["legal"][0]["text"]
     ws.send(json.dumps({"type": "move", "action": action, "version": view["version"]}))
 
 
 def _play(
-    sockets: dict[int, ClientConnection], views: dict[int, dict[str, Any]], moves: int
+    sockets: dict[int, Peer], views: dict[int, dict[str, Any]], moves: int
 ) -> dict[int, dict[str, Any]]:
     """``moves`` moves, each by the seat to move on its own socket; both sockets must see
     each one pushed (the same last log entry, the same seat to move next)."""

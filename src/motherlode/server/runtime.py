@@ -45,6 +45,7 @@ from motherlode.core.narration import fold
 from motherlode.core.protocol import CHANCE, TERMINAL, Action, Game, Player, State
 from motherlode.core.svg import Layers, single_layer
 from motherlode.core.svg import document as svg_document
+from motherlode.core.svg import shared as svg_shared
 from motherlode.server import clocks
 from motherlode.server.bots import BotCaps
 from motherlode.server.push import BoardFrame, Frame, diff, next_revision, static_url
@@ -284,12 +285,15 @@ def is_single(layers: Layers) -> bool:
     return layers.width == 0 and not layers.public and [k for k, _ in layers.seat] == ["board"]
 
 
-def board_layers(state: State, seat: Player | None) -> Layers:
+def board_layers(state: State, seat: Player | None, drawn: dict[Any, Any] | None = None) -> Layers:
     """:func:`board_svg` as layers (``render_layers(seat)``): the seat layer clickable only
     for the seat to move (public and static layers never are, DESIGN.md §3b); a renderer
-    that fails gives the notice as the single element."""
+    that fails gives the notice as the single element. ``drawn``: what the renderer draws
+    the same for every viewer of ``state`` (its public layer, :func:`svg.once`), kept for
+    the other viewers of this position."""
     try:
-        layers = state.render_layers(seat)
+        with svg_shared({} if drawn is None else drawn):
+            layers = state.render_layers(seat)
     except Exception as err:
         log.exception("render_layers(%s) failed in %s", seat, state.game.name)
         return single_layer(_notice(err))
@@ -347,6 +351,8 @@ class Views:
         self.frames: dict[tuple[int, Player | None], Frame] = {}
         self.layers: dict[tuple[int, Player | None], Layers] = {}
         self.texts: dict[Any, str] = {}
+        self.drawn: dict[Any, Any] = {}
+        """What the renderer draws once for every viewer of this revision (svg.once)."""
         self.pushes: dict[Any, Future[tuple[int, str] | None]] = {}
         self.lock = threading.Lock()
         """Held while a frame is drawn: each (revision, seat) is drawn once."""
@@ -359,6 +365,7 @@ class Views:
             self.frames.pop(key, None)  # with drawing threads that may still add to it)
         self.layers = {}
         self.texts = {}
+        self.drawn = {}
         self.pushes = {}
 
 
@@ -419,7 +426,13 @@ class MatchRuntime:
     ) -> None:
         """Re-play log rows ``(kind, seat, action, visible)`` (optionally a fifth, the
         row's note); a chance row must be the seeded draw. ``visible`` (as written with
-        the row) saves working it out again."""
+        the row) saves working it out again.
+
+        The state is replaced, never changed in place: a drawing thread may be drawing a
+        copy of this runtime (:meth:`_still`, which shares the state) while another
+        process's rows are caught up with here."""
+        if rows:
+            self.state = self.state.clone()
         for i, (kind, seat, text, mask, *note) in enumerate(rows):
             note = [str(n) for n in note if n]
             if kind == "undo":
@@ -774,7 +787,7 @@ class MatchRuntime:
         key = (self._cache.rev, seat)
         layers = self._cache.layers.get(key)
         if layers is None:
-            layers = board_layers(self.state, seat)
+            layers = board_layers(self.state, seat, self._cache.drawn)
             if self.forfeit is not None:  # over on time: nothing is clickable any more
                 seat_layer = tuple((k, strip_actions(m)) for k, m in layers.seat)
                 layers = Layers(

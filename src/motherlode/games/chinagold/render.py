@@ -20,7 +20,7 @@ from typing import Any
 
 from motherlode.core.hex import AXES, corners, neighbours, to_pixel
 from motherlode.core.protocol import Player, Renderer
-from motherlode.core.svg import Layers, element
+from motherlode.core.svg import Layers, element, once
 from motherlode.games.chinagold.board import (
     BOARD,
     CELLS,
@@ -135,18 +135,25 @@ def _static(mountain_of: tuple[int, ...], rivers: tuple[tuple[int, ...], ...]) -
     return "".join(body)
 
 
-def svg_layers(state: ChinagoldState, seat: Player | None = None) -> Layers:
-    """The board as DESIGN.md §3b's layers: the printed board (static), one element per
-    spot (its id: the spot's name) and the side panel (public), and the clickable turns,
-    lines, reburials and the pass button of the seat to move (seat)."""
+def _public(state: ChinagoldState) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+    """The spectator's view and the public layer drawn from it (one element per spot,
+    the side panel): the same for every viewer of ``state``."""
     obs = state.observation(None)  # the public layer is what a spectator sees
-    g = state.game
-    static = _static(g.mountain_of, g.layout.rivers)
     public = [
         (info["spot"], _spot(s, info["spot"], info["state"], info["mountain"], info["river"]))
         for s, info in enumerate(obs["spots"])
     ]
     public.append(("panel", _side_panel(state, obs, WIDTH - 180, MARGIN)))
+    return obs, public
+
+
+def svg_layers(state: ChinagoldState, seat: Player | None = None) -> Layers:
+    """The board as DESIGN.md §3b's layers: the printed board (static), one element per
+    spot (its id: the spot's name) and the side panel (public), and the clickable turns,
+    lines, reburials and the pass button of the seat to move (seat)."""
+    g = state.game
+    static = _static(g.mountain_of, g.layout.rivers)
+    obs, public = once(state, "public", lambda: _public(state))
     seat_layer: list[tuple[str, str]] = []
     if seat is None or seat == state.current_player():
         legal = set(state.legal_actions())

@@ -24,7 +24,7 @@ from html import escape
 from typing import Any
 
 from motherlode.core.protocol import Player, Renderer
-from motherlode.core.svg import Layers, element, flow_legend
+from motherlode.core.svg import Layers, element, flow_legend, once
 from motherlode.games.eldorado.game import EldoradoState
 from motherlode.games.eldorado.sheets import (
     COIN0,
@@ -611,15 +611,10 @@ def _sheet_static(
     return "".join(out)
 
 
-def svg_layers(state: EldoradoState, seat: Player | None = None) -> Layers:
-    """The board as DESIGN.md §3b's layers: the title, the legend and the sheets' printing
-    (static); the round, the dice, each sheet's pencil marks and resource boxes (public,
-    ids ``die-3``, ``p1-head``, ``p1-c4``, ``p1-temples``, ``p1-machete``); the viewer's
-    marker, the clickable spaces, slots, boxes and dice and the action panel of the seat to
-    move (seat). Sheets lie in seat order, P1 first, for every viewer."""
+def _public(state: EldoradoState, lay: _Layout) -> list[tuple[str, str]]:
+    """The public layer (the round, the dice, each sheet's pencil marks and resource
+    boxes): the same for every viewer of ``state``."""
     g = state.game
-    sh = g.sheet
-    lay, static = _static(sh, g.num_players, g.cfg.hard, g.cfg.first_player)
     public = [
         (
             "round",
@@ -641,6 +636,19 @@ def svg_layers(state: EldoradoState, seat: Player | None = None) -> Layers:
             public.append((f"die-{d}", _die(d, face)))
     for p in range(g.num_players):
         public += _sheet_public(state, p, 10, lay.tops[p], lay)
+    return public
+
+
+def svg_layers(state: EldoradoState, seat: Player | None = None) -> Layers:
+    """The board as DESIGN.md §3b's layers: the title, the legend and the sheets' printing
+    (static); the round, the dice, each sheet's pencil marks and resource boxes (public,
+    ids ``die-3``, ``p1-head``, ``p1-c4``, ``p1-temples``, ``p1-machete``); the viewer's
+    marker, the clickable spaces, slots, boxes and dice and the action panel of the seat to
+    move (seat). Sheets lie in seat order, P1 first, for every viewer."""
+    g = state.game
+    sh = g.sheet
+    lay, static = _static(sh, g.num_players, g.cfg.hard, g.cfg.first_player)
+    public = once(state, "public", lambda: _public(state, lay))
     seat_layer: list[tuple[str, str]] = []
     if seat is not None and 0 <= seat < g.num_players:
         x0, y0 = 10, lay.tops[seat]

@@ -19,7 +19,7 @@ from typing import Any
 
 from motherlode.core.hex import corners, hex_distance, to_pixel
 from motherlode.core.protocol import Renderer
-from motherlode.core.svg import Layers, element, flow_legend
+from motherlode.core.svg import Layers, element, flow_legend, once
 from motherlode.games.eureka.board import HOUSE, WATER, Board
 from motherlode.games.eureka.game import EurekaState
 
@@ -423,10 +423,24 @@ def svg_layers(state: EurekaState, seat: int | None = None) -> Layers:
     """The board as DESIGN.md §3b's layers: the printed board (static); the status line,
     each hex's pieces (its id: the hex's name) and each player's line (public); the seat's
     move targets and buttons (seat)."""
-    obs = state.observation(None)  # the public layer is what a spectator sees
     board = state.game.board
     geo = _geometry(board)
+    y0 = 2 * geo.half_h + 74
+    obs, public = once(state, "public", lambda: _public(state, geo, y0))
     height, static = _static(board, len(obs["miners"]))
+    seat_layer: list[tuple[str, str]] = []
+    if obs["to_move"] >= 0 and seat == obs["to_move"]:  # no buttons for the others
+        seat_layer = _actions(state, obs, geo, y0, {key for key, _ in public})
+    return Layers(geo.width, height, static, tuple(public), tuple(seat_layer), title="Eureka")
+
+
+def _public(
+    state: EurekaState, geo: _Geometry, y0: float
+) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+    """The spectator's view and the public layer drawn from it (the status line, each
+    hex's pieces, each player's line): the same for every viewer of ``state``."""
+    obs = state.observation(None)  # the public layer is what a spectator sees
+    board = state.game.board
     public = [
         (
             "status",
@@ -434,7 +448,6 @@ def svg_layers(state: EurekaState, seat: int | None = None) -> Layers:
         )
     ]
     public += _pieces(board, geo, obs)
-    y0 = 2 * geo.half_h + 74
     for i, m in enumerate(obs["miners"]):
         public.append(
             (
@@ -450,10 +463,7 @@ def svg_layers(state: EurekaState, seat: int | None = None) -> Layers:
                 ),
             )
         )
-    seat_layer: list[tuple[str, str]] = []
-    if obs["to_move"] >= 0 and seat == obs["to_move"]:  # no buttons for the others
-        seat_layer = _actions(state, obs, geo, y0, {key for key, _ in public})
-    return Layers(geo.width, height, static, tuple(public), tuple(seat_layer), title="Eureka")
+    return obs, public
 
 
 def svg_board(state: EurekaState, seat: int | None = None) -> str:

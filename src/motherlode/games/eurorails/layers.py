@@ -40,7 +40,7 @@ from html import escape
 from typing import Any
 
 from motherlode.core.protocol import Player
-from motherlode.core.svg import Layers
+from motherlode.core.svg import Layers, once
 from motherlode.games.eurorails.board import CENTRE, Board, load_board
 from motherlode.games.eurorails.constants import BUILD, OPS
 from motherlode.games.eurorails.game import EurorailsState
@@ -773,14 +773,19 @@ def svg_layers(state: EurorailsState, seat: Player | None = None) -> Layers:
     printing = g.cfg.ferry_printing
     fr = frame(printing)
     obs = observation(state, seat)
-    # the public layer is what a spectator sees, so it is the same for every viewer
-    public = obs if seat is None else observation(state, None)
     name: Namer = partial(milepost_name, g.board)
+    # the public layer is what a spectator sees, so it is the same for every viewer (and
+    # drawn once per position where the server shares it: svg.once)
+    public = once(
+        state,
+        "public",
+        lambda: tuple(_public(state, obs if seat is None else observation(state, None), fr, name)),
+    )
     return Layers(
         width=fr.width + PANEL_W,
         height=fr.height,
         static=static_layer(printing, g.num_players),
-        public=tuple(_public(state, public, fr, name)),
+        public=public,
         seat=tuple(_seat(state, obs, seat, fr, name)),
         title="Eurorails",
     )

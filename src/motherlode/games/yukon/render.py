@@ -234,15 +234,11 @@ def _take(name: str, action: str, title: str, x: float, y: float) -> str:
     )
 
 
-def svg_layers(state: YukonState, seat: int | None = None) -> svg.Layers:
-    """The board as DESIGN.md §3b's layers: the grid's printing (static), the cards and
-    the players' piles (public, one element per place and per player), the frames and
-    buttons of the seat's legal moves (seat)."""
-    g = state.game
+def _public(state: YukonState) -> tuple[dict[str, Any], list[tuple[str, str]], float]:
+    """The spectator's view, the public layer drawn from it (one element per place and
+    per player) and where the panel ends: the same for every viewer of ``state``."""
     view = state.observation(None)  # the public layer is what a spectator sees
     size = view["size"]
-    width, height, static = _static(size, g.num_players, g.expansion)
-    to_move = view["to_move"]
     public: list[tuple[str, str]] = []
     pans, here = view["pans"], view["prospector"]
     for r, row in enumerate(view["grid"]):
@@ -251,9 +247,21 @@ def svg_layers(state: YukonState, seat: int | None = None) -> svg.Layers:
             name = f"{chr(ord('a') + c)}{r + 1}"
             pan = pans.get(name) if tok == "Pa" else None
             public.append((name, _cell(name, tok, OX + c * (CARD_W + GAP), y, pan, here == name)))
-    panel_x = OX + size * (CARD_W + GAP) + 30
-    panel, yy = _panel(view, panel_x, OY)
+    panel, yy = _panel(view, OX + size * (CARD_W + GAP) + 30, OY)
     public.extend(panel)
+    return view, public, yy
+
+
+def svg_layers(state: YukonState, seat: int | None = None) -> svg.Layers:
+    """The board as DESIGN.md §3b's layers: the grid's printing (static), the cards and
+    the players' piles (public, one element per place and per player), the frames and
+    buttons of the seat's legal moves (seat)."""
+    g = state.game
+    view, public, yy = svg.once(state, "public", lambda: _public(state))
+    size = view["size"]
+    width, height, static = _static(size, g.num_players, g.expansion)
+    to_move = view["to_move"]
+    panel_x = OX + size * (CARD_W + GAP) + 30
     seat_layer: list[tuple[str, str]] = []
     if seat is None or seat == to_move:
         legal = [state.action_to_string(a) for a in state.legal_actions()]
