@@ -201,17 +201,27 @@ def test_hidden_hands_show_only_the_seats_own() -> None:
     assert_cells(s.observation_tensor(0), common | {p1: 0.5, p1 + 1: 1.0} | demands(p1, [1, 2, 3]))
     assert_cells(s.observation_tensor(1), common | {p2: 0.5, p2 + 1: 1.0} | demands(p2, [4, 5, 6]))
     assert_cells(s.observation_tensor(None), common)
+    obs = s.observation(0)
+    assert [p["hand"] for p in obs["players"]] == [[card_view(s, c) for c in (1, 2, 3)], None]
+    assert [p["hand_size"] for p in obs["players"]] == [3, 3]
+    assert [p["hand"] for p in s.observation(None)["players"]] == [None, None]
 
 
 def test_hands_of_more_than_nine_demands_encode_the_first_nine() -> None:
-    s = standard(2)
+    s = base_position()
+    three = s.observation_tensor(0)
     s.hands[0] = [1, 2, 3, 4]  # the Fast Game's deal: more than 3 cards for a while
-    set_turn(s, 1)
-    p1 = s.game.board.n * 5
-    cells = nonzero(s.observation_tensor(0))
-    assert {i: v for i, v in cells.items() if p1 + 40 <= i < p1 + SEAT} == pytest.approx(
-        demands(p1, [1, 2, 3])
-    )
+    assert_cells(s.observation_tensor(0), nonzero(three))
+
+
+def test_the_weather_plane_under_fog() -> None:
+    s = base_position()
+    s.active = [[155, 1, 10]]  # Fog: Frankfurt, its printed area (the game's data)
+    area = sorted(s.game.areas[155])
+    assert len(area) == 61
+    e = tail(s)
+    cells = {k: v for k, v in base_cells(s, (True, False)).items() if k not in (e, e + 21)}
+    assert_cells(s.observation_tensor(0), cells | {e + 8: 1.0} | {m * 5 + 4: 1.0 for m in area})
 
 
 # -- the variants ----------------------------------------------------------------------
@@ -515,3 +525,34 @@ def test_a_time_limit_game_over_shows_the_places() -> None:
     assert (obs["terminal"], obs["winners"], obs["to_move"]) == (True, [0], -4)
     s.over = 0
     assert "places" not in s.observation(None)
+
+
+def test_the_three_variant_blocks_follow_each_other() -> None:
+    # track trading, then the second trains, then the fourth cards: each block at its offset
+    g = game(
+        2, challenge_track_trading=True, challenge_additional_trains=True, four_demand_cards=True
+    )
+    s = dealt(g, [[1, 2, 3, 4], [5, 6, 7, 8]])
+    set_turn(s, 0)
+    s.traded = 1
+    s.loads2 = [[], [BAUXITE]]
+    s.chips[BAUXITE] -= 1
+    b = g.board
+    p1, p2 = b.n * 5, b.n * 5 + SEAT
+    e = tail(s)
+    trade = e + 22 + 32 + 2 + 4
+    trains = trade + 2 + 5 + 2 * b.n
+    fourth = trains + 2 * 36
+    expected = {p1: 0.5, p1 + 1: 1.0, p1 + 2: 1.0, p2 + 2: 1.0}
+    expected |= demands(p1, [1, 2, 3]) | demands(p2, [5, 6, 7]) | chips(s, e + 22)
+    expected |= {e + 54: 1.0, e + 56 + MOVE: 1.0, trade + 2 + 4: 1.0}
+    expected |= {trains + 1: 1.0, trains + 36 + 1: 1.0, trains + 36 + 4 + BAUXITE: 1.0}
+    for q, card in ((0, 4), (1, 8)):
+        for k, (load, pay) in enumerate(CARDS[card]):
+            expected |= {
+                fourth + 6 * q + 2 * k: (load + 1) / 32,
+                fourth + 6 * q + 2 * k + 1: pay / 100,
+            }
+    t = s.observation_tensor(0)
+    assert t.shape == (fourth + 12,)
+    assert_cells(t, expected)
