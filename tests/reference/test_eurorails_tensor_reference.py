@@ -521,7 +521,7 @@ def test_a_time_limit_game_over_shows_the_places() -> None:
     s.over = 1
     s.winners_ = [0]
     obs = s.observation(None)
-    assert obs["places"] == [[0], [1]]  # equal cash and track: P1 first, by the winners
+    assert obs["places"] == [[0], [1]]  # "a winner first" (victory.py placings), then P2
     assert (obs["terminal"], obs["winners"], obs["to_move"]) == (True, [0], -4)
     s.over = 0
     assert "places" not in s.observation(None)
