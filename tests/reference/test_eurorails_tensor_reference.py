@@ -105,7 +105,8 @@ def chips(s: EurorailsState, base: int) -> dict[int, float]:
 
 def base_position() -> EurorailsState:
     """Two seats: P1's track 100-101-102 and train at Berlin (city 0), two Steel, declared;
-    P2's track 300-301 and train at milepost 0, a Cork, loses its next turn; cash 50 and 73;
+    P2's track 300-301 and a Heavy Freight at milepost 0, a Cork, loses its next turn and
+    must drop a load; cash 50 and 73;
     the Teamsters strike (147) till P2's turn 10, the Irish boom (168) till used; P2 moves.
     """
     s = standard(2)
