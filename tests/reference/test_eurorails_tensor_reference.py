@@ -536,6 +536,10 @@ def test_the_trade_key() -> None:
         "offered_this_turn": [],
         "bought": True,
     }
+    s.offer[1] = 0  # still being composed: no price named yet
+    assert s.observation(0)["trade"]["offer"]["price"] is None
+    s.offer, s.traded, s.offered = [], 0, [1]
+    assert s.observation(0)["trade"] == {"offer": None, "offered_this_turn": [1], "bought": False}
 
 
 def test_a_time_limit_game_over_shows_the_places() -> None:
