@@ -1,6 +1,10 @@
 """Mutation testing of the code where a silent bug costs most (not in CI: it is slow).
 
-    python benchmarks/mutation.py [MODULE ...]     default: every module below, in order
+    python benchmarks/mutation.py [MODULE[@PART] ...]     default: every target below, in order
+
+A module with several targets (a game's ``game.py``: its ``observation`` and its
+``observation_tensor``, each with its own tests) runs them all; ``MODULE@PART`` (``@tensor``)
+picks one.
 
 Needs ``pip install mutmut==3.8.1`` (pinned in the ``test`` extra). mutmut 3 takes its
 settings only from ``[tool.mutmut]`` in ``pyproject.toml`` of the directory it runs in, and
@@ -41,6 +45,11 @@ class Target:
     module: str  # the file mutated, relative to the repository root
     tests: tuple[str, ...]  # the test files that exercise it
     names: tuple[str, ...] = ()  # mutant-name globs (empty: every mutant of the file)
+    part: str = ""  # tells apart two targets of one module (``MODULE@PART``)
+
+    @property
+    def key(self) -> str:
+        return f"{self.module}@{self.part}" if self.part else self.module
 
 
 def playthroughs(game: str) -> tuple[str, ...]:
@@ -51,6 +60,19 @@ def playthroughs(game: str) -> tuple[str, ...]:
         f"{test}[{p.stem}]" for p in sorted((ROOT / "tests/playthroughs").glob(f"{game}-*.json"))
     )
 
+
+GAME_VIEWS = (
+    ("chinagold", ("tests/chinagold/test_chinagold_views.py",)),
+    ("eureka", ("tests/eureka/test_eureka_views_and_data.py",)),
+    ("yukon", ("tests/yukon/test_positions.py",)),
+    ("eldorado", ("tests/eldorado/test_eldorado_views.py",)),
+)
+TENSOR_FUNCTIONS = (  # per game of GAME_VIEWS: the tensor's functions in its game.py
+    ("observation_tensor", "observation_tensor_shape"),
+    ("observation_tensor", "observation_tensor_shape"),
+    ("observation_tensor", "observation_tensor_shape", "_tensor_parts", "_tensor_size"),
+    ("observation_tensor", "observation_tensor_shape"),
+)
 
 TARGETS = [
     Target(
@@ -101,18 +123,19 @@ TARGETS = [
         ),
     ),
     Target(
-        "src/motherlode/games/eurorails/view.py",
+        # the observation and the tensor (view.py re-exports them from observe.py); the
+        # whole-game selections (tests/test_hiding.py, the 13 playthroughs) reached 113 and
+        # 267 of the 497 mutants in 600 s: the reference file's positions, cell by cell,
+        # take seconds
+        "src/motherlode/games/eurorails/observe.py",
         (
-            # tests/test_hiding.py too would be the full proof, but with it 600 s covered
-            # 113 of the 497 mutants; the playthroughs pin every seat's digests instead
+            "tests/reference/test_eurorails_tensor_reference.py",
             "tests/eurorails/test_engine_views.py",
-            "tests/playthroughs/test_playthroughs.py",
-            "tests/reference/test_eurorails_reference.py",
         ),
         ("*x_observation__mutmut_*", "*x_tensor__mutmut_*", "*x__second_view__mutmut_*"),
     ),
-    # the other games' observation dicts (their tensors are being rewritten: not here); the
-    # game's own playthroughs pin every seat's observation digest at every step
+    # the other games' observation dicts; the game's own playthroughs pin every seat's
+    # observation digest at every step
     *(
         Target(
             f"src/motherlode/games/{game}/game.py",
@@ -123,19 +146,41 @@ TARGETS = [
             ),
             ("*ǁobservation__mutmut_*",),
         )
-        for game, views in (
-            ("chinagold", ("tests/chinagold/test_chinagold_views.py",)),
-            ("eureka", ("tests/eureka/test_eureka_views_and_data.py",)),
-            ("yukon", ("tests/yukon/test_positions.py",)),
-            ("eldorado", ("tests/eldorado/test_eldorado_views.py",)),
+        for game, views in GAME_VIEWS
+    ),
+    # and their tensors (``observation_tensor`` and the helpers it calls): the playthroughs
+    # pin every seat's tensor digest, the reference files the cells worked out by hand
+    *(
+        Target(
+            f"src/motherlode/games/{game}/game.py",
+            (
+                *views,
+                *playthroughs(game),
+                f"tests/reference/test_{game}_reference.py",
+            ),
+            tuple(f"*ǁ{name}__mutmut_*" for name in names),
+            "tensor",
         )
+        for (game, views), names in zip(GAME_VIEWS, TENSOR_FUNCTIONS, strict=True)
     ),
 ]
-BY_MODULE = {t.module: t for t in TARGETS}
+BY_KEY = {t.key: t for t in TARGETS}
 
 
-def slug(module: str) -> str:
-    return module.removeprefix("src/motherlode/").removesuffix(".py").replace("/", "-")
+def chosen(argv: list[str]) -> list[Target]:
+    """The targets named (``MODULE``: all of that module's; ``MODULE@PART``: that one)."""
+    out = []
+    for arg in argv:
+        found = [t for t in TARGETS if arg in (t.key, t.module)]
+        if not found:
+            raise SystemExit(f"no mutation target {arg!r}; known: {', '.join(BY_KEY)}")
+        out += found
+    return out
+
+
+def slug(target: Target) -> str:
+    name = target.module.removeprefix("src/motherlode/").removesuffix(".py").replace("/", "-")
+    return f"{name}-{target.part}" if target.part else name
 
 
 def scratch_copy(target: Target, where: Path) -> None:
@@ -195,7 +240,7 @@ def main(argv: list[str]) -> int:
     base = Path(os.environ.get("MUTATION_DIR", "/tmp/motherlode-mutation"))
     budget = float(os.environ.get("MUTATION_BUDGET", "900"))
     children = os.environ.get("MUTATION_CHILDREN", "1")
-    targets = [BY_MODULE[m] for m in argv] if argv else TARGETS
+    targets = chosen(argv) if argv else TARGETS
     # a quicker pass: MUTATION_TESTS / MUTATION_NAMES (space-separated) replace the
     # module's test files / mutant-name globs
     if os.environ.get("MUTATION_TESTS") or os.environ.get("MUTATION_NAMES"):
@@ -204,12 +249,13 @@ def main(argv: list[str]) -> int:
                 t.module,
                 tuple(os.environ.get("MUTATION_TESTS", "").split()) or t.tests,
                 tuple(os.environ.get("MUTATION_NAMES", "").split()) or t.names,
+                t.part,
             )
             for t in targets
         ]
     for target in targets:
-        where = base / slug(target.module)
-        print(f"== {target.module}  tests: {' '.join(target.tests)}  (budget {budget:.0f} s)")
+        where = base / slug(target)
+        print(f"== {target.key}  tests: {' '.join(target.tests)}  (budget {budget:.0f} s)")
         scratch_copy(target, where)
         start = time.monotonic()
         mutmut(where, "run", "--max-children", children, *target.names, budget=budget)
@@ -230,7 +276,7 @@ def main(argv: list[str]) -> int:
         named = ("killed", "survived", "timeout", "no tests", "not checked")
         other = {k: v for k, v in count.items() if k not in named}
         print(
-            f"-- {target.module}: {len(found)} mutants, killed {count.get('killed', 0)}, "
+            f"-- {target.key}: {len(found)} mutants, killed {count.get('killed', 0)}, "
             f"survived {count.get('survived', 0)}, timeouts {count.get('timeout', 0)}, "
             f"no tests {count.get('no tests', 0)}, not checked {count.get('not checked', 0)}, "
             f"other {json.dumps(other)}; "

@@ -106,6 +106,10 @@ def test_a_zero_offering_is_written_above_the_temple_on_the_rivals_maps() -> Non
     s.apply_string("activate zero")
     s.apply_string("res offer d3")
     assert s.observation(1)["temple_minima"] == {"d3": 0}
+    # and the tensor's minima cells, (minimum + 1) / 5, after the two sheets (179 cells each
+    # on map 2: 3 x 51 spaces, 16 slots, 8 resources, 2) and the 7 dice (13 each): d3 is 23
+    t = s.observation_tensor(1)
+    assert t[2 * 179 + 7 * 13 + 23] == pytest.approx(0.2)
     assert s.observation(0)["sheets"][0]["offerings"] == [["d3", 0]]
 
 
@@ -232,3 +236,28 @@ def test_the_hard_level_needs_one_temple_more_than_the_easy(
             match=(rf"El Dorado needs offerings in {needed} temples first \({temples} made\)"),
         ):
             s.apply_string(move)
+
+def test_tensor_a_settlement_paid_in_instalments_seen_from_each_seat() -> None:
+    # map 3: "A player wants to visit a settlement marked with 3 coins. They chose a die with
+    # 2 coins, so they fill in 2 coins on the settlement space" (Maps No. 3 and 4): P3 has
+    # paid 2 of f2's 3; P2 has visited d1 (fee 2, paid whole). Per seat 197 cells (3 x 56
+    # spaces, 19 slots, 8 resources, 2), the viewer's sheet first, then the next seats in
+    # turn order; in each the fees paid / fee at 56 + space (d1 is 3, f2 16)
+    g = game(players=3, map=3)
+    s = position(g, seat=2, phase="use", held={0: ("machete", 1)},
+                 visited={0: ["a1"], 1: ["a1", "b1", "c1", "d1", "e1"],
+                          2: ["a2", "b2", "c2", "d2", "e2"]},
+                 paid={2: {"f2": 2}})
+    s.bonus_used = True  # a guide's coins used this turn
+    for me, sheets in ((0, (0, 1, 2)), (1, (1, 2, 0)), (2, (2, 0, 1))):
+        t = s.observation_tensor(me)
+        paid = [float(t[k * 197 + 56 + x]) for k in range(3) for x in (3, 16)]
+        expected = {0: (0.0, 0.0), 1: (1.0, 0.0), 2: (0.0, 2 / 3)}
+        assert paid == pytest.approx([v for q in sheets for v in expected[q]])
+        # the 16 last cells: phase use, round 1 of 60, the bonus used, one use a die (1/3),
+        # and the seat to move (P3) counted from the viewer
+        to_move = [0.0] * 4
+        to_move[(2 - me) % 3] = 1.0
+        assert t[-16:].tolist() == pytest.approx(
+            [0, 0, 1, 0, 1 / 60, 0, 0, 1, 0, 0, 0, 1 / 3, *to_move]
+        )

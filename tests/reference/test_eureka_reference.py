@@ -131,3 +131,12 @@ def test_the_duel_is_in_the_observation_while_it_lasts() -> None:
         ("duel-d", {"attacker": 0, "defender": 1, "attacker_roll": 4}, [(2, 0), (3, 1), (0, 0)]),
         ("duel-roll", None, [(5, 1), (0, 0), (0, 0)]),
     ]
+
+
+def test_tensor_chips_left_of_a_kind_the_mix_lacks_read_zero() -> None:
+    # the tensor's last 10 cells: face-down chips left of each kind G1..G5, R1..R5 over
+    # the mix's count; a mix without 5-nugget chips ("14,12,10,12,0": still 64 chips) has
+    # none left of that kind, and reads 0 there, not 0/0
+    game = motherlode.load("eureka", players=2, gold_mix="14,12,10,12,0")
+    s = game.new_initial_state()
+    assert s.observation_tensor(0)[-10:].tolist() == [1, 1, 1, 1, 0, 1, 1, 1, 1, 1]

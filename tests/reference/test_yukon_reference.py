@@ -132,3 +132,19 @@ def test_the_prospector_in_the_first_corner_is_named_there() -> None:
     assert s.observation(0)["prospector"] == "a1" and moves(s) == ["a7", "g1"]
     s.apply_string("g1")
     assert s.observation(1)["prospector"] == "g1"
+
+
+def test_the_prospector_in_the_first_corner_is_in_the_tensor() -> None:
+    # the tensor's ``cells`` slice, (rows, columns, planes): plane 29 is the Prospector; at
+    # a1 (cell 0) it is the one cell set there, after "g1" only g1's (row 1, column g)
+    s = position(BASE2, {"g1": "+3", "a7": "-2"}, "a1", 1, "any", "-", ["-", "-"])
+    _, offset, shape = BASE2.observation_layout()[0]
+    size = 7 * 7 * 30
+
+    def prospector(seat: int) -> list[tuple[int, int]]:
+        cells = s.observation_tensor(seat)[offset : offset + size].reshape(shape)
+        return [(int(r), int(c)) for r, c in zip(*cells[:, :, 29].nonzero(), strict=True)]
+
+    assert prospector(0) == [(0, 0)] and prospector(1) == [(0, 0)]
+    s.apply_string("g1")
+    assert prospector(0) == [(0, 6)]
