@@ -1042,3 +1042,142 @@ def test_the_record_is_published_at_the_end(svc: MatchService) -> None:
     run(svc.move(m2.id, 1, "guess RUBY", 3))
     assert svc.record(m2.id).players == ["human", "human"]
     assert svc.record(m2.id).scores == [8.0, 7.0]
+
+
+# -- PostgreSQL's background tasks (driven here with stand-ins) -----------------------
+
+
+def test_take_over_looks_for_due_bots_periodically(
+    svc: MatchService, caplog: pytest.LogCaptureFixture
+) -> None:
+    svc.takeover_seconds = 6.0
+    calls: list[float | None] = []
+    slept: list[float] = []
+
+    def resume(older_than: float | None = None) -> int:
+        calls.append(older_than)
+        if len(calls) == 1:
+            raise RuntimeError("database down")
+        return len(calls) - 2  # 0, then 1
+
+    async def sleep(seconds: float) -> None:
+        slept.append(seconds)
+        if len(slept) > 3:
+            raise asyncio.CancelledError
+
+    svc.resume_bots = resume  # type: ignore[method-assign]
+    real = asyncio.sleep
+    service.asyncio.sleep = sleep  # type: ignore[assignment]
+    try:
+        with pytest.raises(asyncio.CancelledError):
+            run(svc._take_over())
+    finally:
+        service.asyncio.sleep = real
+    assert slept == [2.0] * 4 and calls == [6.0] * 3
+    said = [(r.levelname, r.getMessage()) for r in caplog.records]
+    assert said == [
+        ("ERROR", "cannot look for bots to take over"),
+        ("WARNING", "took over 1 match(es) whose bot waited too long"),
+    ]
+    svc.takeover_seconds = 1.5
+    slept.clear()
+    service.asyncio.sleep = sleep  # type: ignore[assignment]
+    try:
+        with pytest.raises(asyncio.CancelledError):
+            run(svc._take_over())
+    finally:
+        service.asyncio.sleep = real
+    assert slept == [1.0] * 4  # at least a second between looks
+
+
+def test_listen_forgets_what_other_processes_changed(
+    svc: MatchService,
+    engine: Engine,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    import sys
+    import types
+
+    m = svc.create_match("secretduel", {}, [HUMAN, HUMAN])
+    heard: list[str] = []
+    svc.remote_change = heard.append  # type: ignore[method-assign]
+    connects: list[tuple[str, bool]] = []
+    executed: list[str] = []
+
+    class Notice:
+        def __init__(self, payload: str) -> None:
+            self.payload = payload
+
+    class Conn:
+        async def __aenter__(self) -> Conn:
+            return self
+
+        async def __aexit__(self, *exc: object) -> bool:
+            return False
+
+        async def execute(self, query: str) -> None:
+            executed.append(query)
+
+        async def notifies(self) -> Any:
+            for payload in ("m abc 3 other", "j abc 3 other"):
+                yield Notice(payload)
+            raise asyncio.CancelledError
+
+    class AsyncConnection:
+        @staticmethod
+        async def connect(url: str, autocommit: bool = False) -> Conn:
+            connects.append((url, autocommit))
+            if len(connects) == 1:
+                raise OSError("refused")
+            return Conn()
+
+    fake = types.ModuleType("psycopg")
+    fake.AsyncConnection = AsyncConnection  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "psycopg", fake)
+    slept: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        slept.append(seconds)
+
+    real = asyncio.sleep
+    service.asyncio.sleep = sleep  # type: ignore[assignment]
+    try:
+        with pytest.raises(asyncio.CancelledError):
+            run(svc._listen())
+    finally:
+        service.asyncio.sleep = real
+    url = f"postgresql:///{engine.url.database}"
+    assert connects == [(url, True), (url, True)] and slept == [1.0]
+    assert executed == ["LISTEN motherlode"]
+    assert heard == [f"m {m.id} -1 ?", "m abc 3 other", "j abc 3 other"]
+    assert [r.getMessage() for r in caplog.records] == [
+        "listening for other processes' changes: refused; again in 1 s"
+    ]
+
+
+def test_start_on_postgresql_listens_and_takes_over(svc: MatchService) -> None:
+    started: list[str] = []
+
+    async def listen() -> None:
+        started.append("listen")
+        await asyncio.Event().wait()
+
+    async def take_over() -> None:
+        started.append("take over")
+        await asyncio.Event().wait()
+
+    svc._listen = listen  # type: ignore[method-assign]
+    svc._take_over = take_over  # type: ignore[method-assign]
+    svc.shared = True
+
+    async def drive() -> list[asyncio.Task[None]]:
+        await svc.start()
+        tasks = list(svc.background)
+        await asyncio.sleep(0)
+        await svc.close()
+        return tasks
+
+    tasks = run(drive())
+    assert started == ["listen", "take over"] and len(tasks) == 2
+    assert all(t.cancelled() for t in tasks) and svc.background == []
