@@ -22,7 +22,17 @@ import pytest
 from motherlode.core import svg
 from motherlode.core.chance import HMAC_SHA256, MT19937, make_stream
 from motherlode.core.errors import IllegalActionError, MotherlodeError, NotationError
-from motherlode.core.protocol import CHANCE, TERMINAL, Action, Game, GameConfig, Player, State
+from motherlode.core.protocol import (
+    CHANCE,
+    TERMINAL,
+    Action,
+    Game,
+    GameConfig,
+    Player,
+    SeatResult,
+    State,
+    Summary,
+)
 from motherlode.server import runtime
 from motherlode.server.bots import BotCaps
 from motherlode.server.runtime import (
@@ -398,7 +408,7 @@ def test_visibility_compares_48_alternatives_spread_over_the_list() -> None:
     assert s2.dice == []  # only copies were moved
 
 
-def test_narrations_per_viewer_and_their_fallback() -> None:
+def test_narrations_per_viewer_and_their_fallback(caplog: pytest.LogCaptureFixture) -> None:
     s = RelayGame(GameConfig()).new_initial_state()
     s.apply_actions([1, 7])
     assert narrations(s, PICK) == ("You pick a", "P1 plays", "P1 plays")
@@ -406,6 +416,7 @@ def test_narrations_per_viewer_and_their_fallback() -> None:
     b = BrokenRelay(GameConfig()).new_initial_state()
     b.apply_actions([1, 7])
     assert narrations(b, PICK) == ("You pick a", "pick a", "P1 plays")
+    assert said(caplog) == [("ERROR", "narrate() failed in brokenrelay")]
 
 
 def test_summary_view() -> None:
@@ -468,7 +479,13 @@ class _AsIf:
         return self.state.current_player()
 
 
-def test_a_board_that_cannot_be_drawn_gives_a_notice() -> None:
+def said(caplog: pytest.LogCaptureFixture) -> list[tuple[str, str]]:
+    out = [(r.levelname, r.getMessage()) for r in caplog.records]
+    caplog.clear()
+    return out
+
+
+def test_a_board_that_cannot_be_drawn_gives_a_notice(caplog: pytest.LogCaptureFixture) -> None:
     b = BrokenRelay(GameConfig()).new_initial_state()
     notice = (
         '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 600 60" width="600"'
@@ -476,16 +493,19 @@ def test_a_board_that_cannot_be_drawn_gives_a_notice() -> None:
         "the board cannot be drawn ({}); the moves are listed</text></svg>"
     )
     assert board_svg(b, 0) == notice.format("KeyError")
-    assert board_layers(b, 0) == svg.single_layer(notice.format("ValueError"))
+    assert said(caplog) == [("ERROR", "render_svg(0) failed in brokenrelay")]
+    assert board_layers(b, None) == svg.single_layer(notice.format("ValueError"))
+    assert said(caplog) == [("ERROR", "render_layers(None) failed in brokenrelay")]
 
 
-def test_command_line_and_static_svg() -> None:
+def test_command_line_and_static_svg(caplog: pytest.LogCaptureFixture) -> None:
     s = RelayGame(GameConfig()).new_initial_state()
     s.apply_actions([1, 7])
     assert command_line(s, 0, [PICK + 1, BET]) == "P1 pick b, bet 1"
     assert command_line(s, 1, []) == "P2: command"
     b = BrokenRelay(GameConfig()).new_initial_state()
     assert command_line(b, 0, [PICK]) == "P1: command"
+    assert said(caplog) == [("ERROR", "describe() failed in brokenrelay")]
     assert static_svg(RelayGame(GameConfig())) is None
     static = static_svg(LayeredRelay(GameConfig()))
     assert static == svg.document(100, 50, [svg.element("rect", width=100, height=50)])
@@ -912,9 +932,16 @@ def test_replayed_gives_the_state_and_rng_after_the_texts() -> None:
 # -- bots -----------------------------------------------------------------------------
 
 
-def test_bot_specs_within_the_caps() -> None:
+def test_bot_specs_within_the_caps(caplog: pytest.LogCaptureFixture) -> None:
     rt = new(RelayGame, "human", "mcts:seconds=30", caps=BotCaps(max_seconds=1.0))
     assert rt.bot_spec(1) == "random"  # stored under looser caps: the fallback today
+    assert said(caplog) == [
+        (
+            "WARNING",
+            "m1 seat P2: mcts:seconds=30 asks for 30 s a move; this server allows at most 1 s;"
+            " it plays as random",
+        )
+    ]
     assert rt.fallback_spec() == "random"
     rt2 = new(RelayGame, "human", "mcts:iterations=5", caps=BotCaps(max_seconds=1.0))
     assert rt2.bot_spec(1) == "mcts:iterations=5,seconds=1"
@@ -1164,3 +1191,63 @@ def test_a_still_copy_is_not_changed_by_the_next_move() -> None:
     assert len(snap.entries) == 2 and len(rt.entries) == 3
     assert snap.seats[1].joined is False and snap.state is not rt.state
     assert snap._cache is not rt._cache and snap._cache.lock is rt._cache.lock
+
+
+class Explained(RelayGame):
+    name: ClassVar[str] = "explained"
+
+    def new_initial_state(self) -> RelayState:
+        return _Explained(self)
+
+
+class _Explained(RelayState):
+    def summary(self) -> Summary:
+        card = ("card", 1.0)
+        return Summary(
+            "the guess", (SeatResult(0, 3.0, (card, ("bet", 2.0))), SeatResult(1, 7.0)), (1,)
+        )
+
+
+def test_summary_view_with_the_rulebooks_breakdown(caplog: pytest.LogCaptureFixture) -> None:
+    s = Explained(GameConfig()).new_initial_state()
+    s.apply_actions([1, 7, PICK, BET + 1, DIE, DIE + 5, GUESS + 1])
+    assert summary_view(s, ["Ann", "Bo"]) == {
+        "reason": "the guess",
+        "rows": [
+            {
+                "seat": 0,
+                "name": "Ann",
+                "score": 3.0,
+                "breakdown": [["card", 1.0], ["bet", 2.0]],
+                "winner": False,
+            },
+            {"seat": 1, "name": "Bo", "score": 7.0, "breakdown": [], "winner": True},
+        ],
+        "winners": [1],
+        "lines": ["The game is over: the guess.", "Ann: 3 (card 1, bet 2)", "Bo: 7", "Winner: Bo"],
+    }
+    b = BrokenRelay(GameConfig()).new_initial_state()
+    b.apply_actions([1, 7, PICK, BET + 1, DIE, DIE + 5, GUESS + 1])
+    caplog.clear()
+    assert summary_view(b, ["Ann", "Bo"]) is None
+    assert said(caplog) == [("ERROR", "summary() failed in brokenrelay")]
+
+
+def test_a_bots_agent_is_seeded_from_the_match_seed() -> None:
+    from motherlode.agents import create
+
+    rt = new(RelayGame, "random", "human")
+    reference = create("random", rt.game, seed=bot_seed(SEED, 0))
+    agent = rt.agent(0)
+    state = rt.state.clone()
+    assert [agent.act(state) for _ in range(24)] == [reference.act(state) for _ in range(24)]
+
+
+def test_a_refused_move_is_logged_for_the_server_only(caplog: pytest.LogCaptureFixture) -> None:
+    import logging
+
+    caplog.set_level(logging.DEBUG, logger="motherlode.server")
+    rt = new()
+    with pytest.raises(ServerError):
+        rt.plan_move(0, "guess a")
+    assert said(caplog) == [("DEBUG", "refused 'guess a' by P1 in m1 at None")]

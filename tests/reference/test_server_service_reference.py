@@ -58,6 +58,7 @@ class FileConfig(GameConfig):
     cards: str | None = Field(default=None, description="the cards file")
     pathway: int = 0
     profiles: int = Field(default=0, description="profiles to use")
+    order: tuple[int, ...] = (2, 1)  # a list in JSON, a tuple in Python
 
 
 class FileGame(SecretGame):
@@ -568,7 +569,7 @@ def done(value: Any) -> Future[Any]:
     return f
 
 
-def test_subscriber_mailbox() -> None:
+def test_subscriber_mailbox(caplog: pytest.LogCaptureFixture) -> None:
     sent: list[str] = []
 
     async def send(text: str) -> None:
@@ -615,6 +616,16 @@ def test_subscriber_mailbox() -> None:
             "message": "the state cannot be shown (a server error, logged)",
         }
         assert sub.last_rev is None
+        assert [(r.levelname, r.getMessage()) for r in caplog.records] == [
+            ("ERROR", "cannot build a state message")
+        ]
+        # up to date, with a reply waiting: the reply still goes
+        sub.last_rev = 5
+        sub.push_state(render)
+        sub.push("late reply")
+        for _ in range(5):
+            await asyncio.sleep(0)
+        assert sent[-1] == "late reply"
         sub.closed = True
         sub.wake.set()
         await task
@@ -1181,3 +1192,47 @@ def test_start_on_postgresql_listens_and_takes_over(svc: MatchService) -> None:
     tasks = run(drive())
     assert started == ["listen", "take over"] and len(tasks) == 2
     assert all(t.cancelled() for t in tasks) and svc.background == []
+
+
+def test_the_record_and_the_bot_job_carry_the_config_as_json(svc: MatchService) -> None:
+    svc.kick_bots = lambda match_id: None  # type: ignore[method-assign]
+    m = svc.create_match("fileduel", {"order": [3, 4]}, [bot("mcts:iterations=5"), HUMAN])
+    rt = svc.runtime(m.id)
+    pool = Pool(1)
+    svc.pool = pool  # type: ignore[assignment]
+    run(svc._bot_action(rt, 0, {}))
+    config = {
+        "players": 2,
+        "layout_file": None,
+        "sheet": None,
+        "cards": None,
+        "pathway": 0,
+        "profiles": 0,
+        "order": [3, 4],
+    }
+    assert pool.jobs[0].config == config
+    run(svc.move(m.id, 0, "secret RUBY", 2))
+    run(svc.move(m.id, 1, "guess RUBY", 3))
+    assert svc.record(m.id).config == config
+    assert svc.list_matches()[0]["config"] == config
+
+
+def test_moves_and_undos_of_a_match_wait_for_its_lock(svc: MatchService) -> None:
+    m = svc.create_match("secretduel", {}, [HUMAN, HUMAN])
+
+    async def drive() -> None:
+        async with svc.lock(m.id):
+            move = asyncio.get_running_loop().create_task(svc.move(m.id, 0, "secret RUBY", 2))
+            for _ in range(5):
+                await asyncio.sleep(0)
+            assert not move.done() and svc.runtime(m.id).version == 2
+        await move
+        async with svc.lock(m.id):
+            undo = asyncio.get_running_loop().create_task(svc.undo(m.id, 0, 3))
+            for _ in range(5):
+                await asyncio.sleep(0)
+            assert not undo.done() and svc.runtime(m.id).version == 3
+        await undo
+        assert svc.runtime(m.id).version == 4
+
+    run(drive())
