@@ -387,6 +387,13 @@ def test_join(svc: MatchService, engine: Engine) -> None:
     with pytest.raises(ServerError) as err:
         svc.join(done.id, 0)
     refused(err, "match_over", "the match is over", 400)
+    two = svc.create_match("secretduel", {}, [HUMAN, HUMAN], public=True, claim=None)
+    token = svc.join(two.id, 1)  # only the seat asked for
+    assert seat_rows(engine, two.id) == [
+        (0, "human", "human", "", hash_token(two.tokens[0]), False),
+        (1, "human", "human", "", hash_token(token), True),
+    ]
+    assert [s.joined for s in svc.runtime(two.id).seats] == [False, True]
 
 
 # -- moving -------------------------------------------------------------------------
@@ -1151,6 +1158,12 @@ def test_listen_forgets_what_other_processes_changed(
     async def sleep(seconds: float) -> None:
         slept.append(seconds)
 
+    from sqlalchemy.engine import make_url
+
+    # the listening connection is psycopg's own: the plain URL, its password included
+    svc.engine = types.SimpleNamespace(  # type: ignore[assignment]
+        url=make_url("postgresql+psycopg://ann:secret@db.example/motherlode")
+    )
     real = asyncio.sleep
     service.asyncio.sleep = sleep  # type: ignore[assignment]
     try:
@@ -1158,7 +1171,7 @@ def test_listen_forgets_what_other_processes_changed(
             run(svc._listen())
     finally:
         service.asyncio.sleep = real
-    url = f"postgresql:///{engine.url.database}"
+    url = "postgresql://ann:secret@db.example/motherlode"
     assert connects == [(url, True), (url, True)] and slept == [1.0]
     assert executed == ["LISTEN motherlode"]
     assert heard == [f"m {m.id} -1 ?", "m abc 3 other", "j abc 3 other"]
@@ -1236,3 +1249,28 @@ def test_moves_and_undos_of_a_match_wait_for_its_lock(svc: MatchService) -> None
         assert svc.runtime(m.id).version == 4
 
     run(drive())
+
+
+def test_a_move_or_undo_quoting_a_newer_version_rereads_the_log_when_shared(
+    svc: MatchService, engine: Engine
+) -> None:
+    m = svc.create_match("secretduel", {}, [HUMAN, HUMAN])
+    svc.runtime(m.id)
+    other = MatchService(engine)
+    run(other.move(m.id, 0, "secret RUBY", 2))
+    from sqlalchemy import event
+
+    notified: list[str] = []
+
+    @event.listens_for(engine, "connect")
+    def _pg_notify(dbapi_conn: Any, _record: Any) -> None:  # PostgreSQL's, on SQLite
+        dbapi_conn.create_function("pg_notify", 2, lambda channel, p: notified.append(p))
+
+    engine.dispose()
+    svc.shared = True  # another process moved it; its notice is not here yet
+    rt = run(svc.undo(m.id, 0, 3))
+    assert rt.version == 4 and [e.text for e in rt.entries] == ["deal QUAIL", "deal URCHIN"]
+    run(MatchService(engine).move(m.id, 0, "secret JADE", 4))
+    rt = run(svc.move(m.id, 1, "guess JADE", 5))
+    assert rt.version == 6 and rt.finished
+    assert notified == [f"m {m.id} 4 {svc.origin}", f"m {m.id} 6 {svc.origin}"]
