@@ -14,7 +14,8 @@ games' observation code sits inside their ``game.py``).
 Each module runs at the lowest priority (``nice -n 19``), one worker (``MUTATION_CHILDREN``,
 default 1) and under a time box (``MUTATION_BUDGET`` seconds, default 900);
 ``MUTATION_TESTS`` / ``MUTATION_NAMES`` (space-separated) replace a module's test files /
-mutant-name globs for a quicker pass. The script
+mutant-name globs for a quicker pass; ``MUTATION_TIMEOUT_MULTIPLIER`` (default mutmut's 15)
+bounds the CPU time of a mutant that loops forever. The script
 prints per module: mutants, killed, survived, timeouts, no tests, the score (killed and
 timeouts over the mutants tested), the wall time, and the surviving mutants' names; inspect
 one with ``cd $MUTATION_DIR/<slug> && mutmut show NAME``. The scores are copied into
@@ -150,6 +151,9 @@ def scratch_copy(target: Target, where: Path) -> None:
                 ]
             ),
             "use_git_change_detection = false",
+            # a mutant that loops forever costs (its tests' time + 1 s) x this x 2 CPU
+            # seconds before it counts as a timeout (mutmut's default 15)
+            f"timeout_multiplier = {float(os.environ.get('MUTATION_TIMEOUT_MULTIPLIER', '15'))}",
             "",
         ]
     )

@@ -114,6 +114,20 @@ def seat_rows(engine: Engine, match_id: str) -> list[tuple[Any, ...]]:
         ]
 
 
+def pg_notify(engine: Engine) -> list[str]:
+    """PostgreSQL's ``pg_notify`` stood in on SQLite: the payloads it was sent."""
+    from sqlalchemy import event
+
+    notified: list[str] = []
+
+    @event.listens_for(engine, "connect")
+    def _pg_notify(dbapi_conn: Any, _record: Any) -> None:
+        dbapi_conn.create_function("pg_notify", 2, lambda channel, p: notified.append(p))
+
+    engine.dispose()  # the pooled connections have no such function
+    return notified
+
+
 def run(coro: Any) -> Any:
     return asyncio.run(coro)
 
@@ -394,6 +408,10 @@ def test_join(svc: MatchService, engine: Engine) -> None:
         (1, "human", "human", "", hash_token(token), True),
     ]
     assert [s.joined for s in svc.runtime(two.id).seats] == [False, True]
+    notified = pg_notify(engine)
+    svc.shared = True  # on PostgreSQL the other processes are told the seat is taken
+    svc.join(two.id, 0)
+    assert notified == [f"j {two.id} 2 {svc.origin}"]
 
 
 # -- moving -------------------------------------------------------------------------
@@ -1258,15 +1276,7 @@ def test_a_move_or_undo_quoting_a_newer_version_rereads_the_log_when_shared(
     svc.runtime(m.id)
     other = MatchService(engine)
     run(other.move(m.id, 0, "secret RUBY", 2))
-    from sqlalchemy import event
-
-    notified: list[str] = []
-
-    @event.listens_for(engine, "connect")
-    def _pg_notify(dbapi_conn: Any, _record: Any) -> None:  # PostgreSQL's, on SQLite
-        dbapi_conn.create_function("pg_notify", 2, lambda channel, p: notified.append(p))
-
-    engine.dispose()
+    notified = pg_notify(engine)
     svc.shared = True  # another process moved it; its notice is not here yet
     rt = run(svc.undo(m.id, 0, 3))
     assert rt.version == 4 and [e.text for e in rt.entries] == ["deal QUAIL", "deal URCHIN"]
@@ -1274,3 +1284,40 @@ def test_a_move_or_undo_quoting_a_newer_version_rereads_the_log_when_shared(
     rt = run(svc.move(m.id, 1, "guess JADE", 5))
     assert rt.version == 6 and rt.finished
     assert notified == [f"m {m.id} 4 {svc.origin}", f"m {m.id} 6 {svc.origin}"]
+
+
+def test_moved_elsewhere_rereads_the_log(svc: MatchService, engine: Engine) -> None:
+    m = svc.create_match("secretduel", {}, [HUMAN, HUMAN])
+    svc.runtime(m.id)  # cached at version 2
+    run(MatchService(engine).move(m.id, 0, "secret RUBY", 2))
+    svc.last_commit[m.id] = 3  # as if this process wrote version 3
+    assert svc._moved_elsewhere(m.id) is False and svc.runtime(m.id).version == 3
+
+
+def test_not_due_clears_only_that_match_at_that_version(svc: MatchService, engine: Engine) -> None:
+    a = svc.create_match("secretduel", {}, [HUMAN, HUMAN])
+    b = svc.create_match("secretduel", {}, [HUMAN, HUMAN])
+    with engine.begin() as conn:
+        conn.execute(update(MatchRow).values(bot_due=True))
+    svc._not_due(svc.runtime(a.id))
+    assert [match_row(engine, x.id)[3] for x in (a, b)] == [False, True]
+    stale = svc.runtime(b.id)
+    run(MatchService(engine).move(b.id, 0, "secret RUBY", 2))
+    with engine.begin() as conn:
+        conn.execute(update(MatchRow).values(bot_due=True))
+    svc._not_due(stale)  # the match moved on since: not this version's to clear
+    assert match_row(engine, b.id)[3] is True
+
+
+def test_close_survives_a_bot_task_that_failed(svc: MatchService) -> None:
+    async def broken() -> None:
+        raise RuntimeError("a bot bug")
+
+    async def drive() -> None:
+        task = asyncio.get_running_loop().create_task(broken())
+        await asyncio.sleep(0)
+        svc.bot_tasks["x"] = task
+        await svc.close()
+        assert task.done()
+
+    run(drive())
