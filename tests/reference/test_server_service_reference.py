@@ -1321,3 +1321,157 @@ def test_close_survives_a_bot_task_that_failed(svc: MatchService) -> None:
         assert task.done()
 
     run(drive())
+
+
+# -- what the first whole-module pass left: resuming, claiming, other processes -------
+
+
+def test_resume_only_running_matches_flagged_due(svc: MatchService, engine: Engine) -> None:
+    over = svc.create_match("secretduel", {}, [bot(), HUMAN])
+    unflagged = svc.create_match("secretduel", {}, [bot(), HUMAN])
+    with engine.begin() as conn:
+        conn.execute(update(MatchRow).where(MatchRow.id == over.id).values(status="finished"))
+        conn.execute(update(MatchRow).where(MatchRow.id == unflagged.id).values(bot_due=False))
+    other = MatchService(engine)
+    assert other.resume_bots() == 0 and other.bot_tasks == {}
+
+
+def test_resume_older_than_a_cutoff(
+    svc: MatchService, engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import datetime as dt
+
+    m = svc.create_match("secretduel", {}, [bot(), HUMAN])
+    now = dt.datetime(2030, 1, 1, 12, 0, 0)
+    with engine.begin() as conn:
+        conn.execute(update(MatchRow).values(updated_at=now - dt.timedelta(seconds=10)))
+    monkeypatch.setattr(service, "utcnow", lambda: now)
+    other = MatchService(engine)
+
+    async def drive() -> list[int]:
+        counts = [other.resume_bots(older_than=10.0)]  # exactly 10 s old: not older
+        counts.append(other.resume_bots(older_than=9.0))
+        await other.bot_tasks[m.id]
+        return counts
+
+    assert run(drive()) == [0, 1]
+
+
+def test_resume_goes_on_past_a_busy_or_broken_match(
+    svc: MatchService, engine: Engine, caplog: pytest.LogCaptureFixture
+) -> None:
+    busy = svc.create_match("secretduel", {}, [bot(), HUMAN])
+    broken = svc.create_match("secretduel", {}, [bot(), HUMAN])
+    fine = svc.create_match("secretduel", {}, [bot(), HUMAN])
+    with engine.begin() as conn:
+        conn.execute(
+            update(MoveRow)
+            .where(MoveRow.match_id == broken.id, MoveRow.seq == 0)
+            .values(action="deal YAK")
+        )
+    other = MatchService(engine)
+
+    async def drive() -> int:
+        other.bot_tasks[busy.id] = "busy"  # type: ignore[assignment]
+        resumed = other.resume_bots()
+        await other.bot_tasks[fine.id]
+        return resumed
+
+    assert run(drive()) == 1
+    assert [r.getMessage() for r in caplog.records] == [f"cannot resume match {broken.id}"]
+
+
+def test_resume_rereads_what_another_process_wrote(svc: MatchService, engine: Engine) -> None:
+    m = svc.create_match("secretduel", {}, [HUMAN, bot()])
+    svc.runtime(m.id)  # cached here at version 2, P1 to move
+    other = MatchService(engine)
+    other.kick_bots = lambda match_id: None  # type: ignore[method-assign]
+    run(other.move(m.id, 0, "secret RUBY", 2))  # it died before its bot moved
+
+    async def drive() -> int:
+        resumed = svc.resume_bots()
+        await svc.bot_tasks[m.id]
+        return resumed
+
+    assert run(drive()) == 1 and svc.runtime(m.id).finished
+
+
+def test_claim_takes_only_its_match_and_moves_its_time_on(
+    svc: MatchService, engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import datetime as dt
+
+    a = svc.create_match("secretduel", {}, [HUMAN, HUMAN])
+    b = svc.create_match("secretduel", {}, [HUMAN, HUMAN])
+    seen = dt.datetime(2030, 1, 1, 12, 0, 0)
+    with engine.begin() as conn:
+        conn.execute(update(MatchRow).values(updated_at=seen))
+    monkeypatch.setattr(service, "utcnow", lambda: seen - dt.timedelta(hours=1))  # a slow clock
+    assert svc._claim(a.id, seen) is True
+    with Session(engine) as s:
+        times = {r.id: r.updated_at for r in s.execute(select(MatchRow)).scalars()}
+    assert times == {a.id: seen + dt.timedelta(microseconds=1), b.id: seen}
+
+
+def test_remote_change_details(
+    svc: MatchService, engine: Engine, caplog: pytest.LogCaptureFixture
+) -> None:
+    m = svc.create_match("secretduel", {}, [HUMAN, HUMAN])
+    svc.create_match("secretduel", {}, [HUMAN, HUMAN])  # another match's rows in the log
+    rt = svc.runtime(m.id)
+    sub = Subscriber(0, send=None)  # type: ignore[arg-type]
+    svc.subscribe(m.id, sub)
+    sub.render = None
+    svc.remote_change(f"m  {m.id} 3 other")  # two spaces: not understood
+    svc.remote_change(f"m {m.id} 0 other")  # version 0: held already
+    assert sub.render is None and svc.runtimes[m.id] is rt
+    assert [r.getMessage() for r in caplog.records] == [
+        f"a notice not understood: 'm  {m.id} 3 other'"
+    ]
+    caplog.clear()
+    other = MatchService(engine)
+    run(other.move(m.id, 0, "secret RUBY", 2, note="a note"))
+    with engine.begin() as conn:  # the visibility written with the row is the one used
+        conn.execute(
+            update(MoveRow).where(MoveRow.match_id == m.id, MoveRow.seq == 2).values(visible="111")
+        )
+    svc.remote_change(f"m {m.id} 3 other")
+    assert svc.runtimes[m.id] is rt and rt.version == 3
+    assert (rt.entries[2].note, rt.entries[2].visible) == ("a note", (True, True, True))
+    run(other.undo(m.id, 0, 3))
+    svc.remote_change(f"m {m.id} 4 other")  # an undo row caught up too
+    assert svc.runtimes[m.id] is rt and rt.version == 4 and len(rt.entries) == 2
+    rt.version = 1  # out of step: caught up from row 1, which fails
+    svc.remote_change(f"m {m.id} 5 other")
+    assert m.id not in svc.runtimes
+    assert [r.getMessage() for r in caplog.records] == [f"cannot catch up with match {m.id}"]
+    caplog.clear()
+    svc.runtime(m.id)
+    svc._push = lambda match_id: (_ for _ in ()).throw(RuntimeError("x"))  # type: ignore
+    svc.remote_change(f"j {m.id} 4 other")
+    assert [r.getMessage() for r in caplog.records] == [f"cannot push match {m.id}"]
+
+
+def test_list_matches_shows_fifty_by_default(svc: MatchService, engine: Engine) -> None:
+    import datetime as dt
+
+    t = dt.datetime(2030, 1, 1)
+    with Session(engine) as s, s.begin():
+        for i in range(51):
+            s.add(
+                MatchRow(
+                    id=f"m{i:02d}",
+                    game="secretduel",
+                    config={},
+                    seed="1",
+                    seed_sha256="",
+                    chance="hmac-sha256",
+                    status="running",
+                    public=False,
+                    version=0,
+                    created_at=t,
+                    updated_at=t + dt.timedelta(seconds=i),
+                )
+            )
+    listed = svc.list_matches()
+    assert len(listed) == 50 and listed[0]["id"] == "m50" and listed[-1]["id"] == "m01"
