@@ -1251,3 +1251,27 @@ def test_a_refused_move_is_logged_for_the_server_only(caplog: pytest.LogCaptureF
     with pytest.raises(ServerError):
         rt.plan_move(0, "guess a")
     assert said(caplog) == [("DEBUG", "refused 'guess a' by P1 in m1 at None")]
+
+
+def test_more_edges_of_the_runtime() -> None:
+    from motherlode.core.narration import fold
+    from motherlode.server.push import static_url
+
+    # a chance run whose narration is empty folds its notation instead
+    rt = finished()
+    rt.entries[4].said = ("",) * 3
+    assert rt.log_for(0)[3]["said"] == fold(["roll 4", "the dealer: roll 3"])
+    assert rt.log_for(0)[3]["said"] == "roll 4; the dealer: roll 3"
+    # a layered board's static layer goes by URL
+    layered = new(LayeredRelay)
+    assert layered.frame(0).board.static == static_url(layered.game)
+    # at a chance node nobody is to move, not even the bot in the last seat
+    dealing = MatchRuntime("m", RelayGame(GameConfig()), SEED, "", seats("human", "random"))
+    assert dealing.bot_to_move() is None
+    with pytest.raises(ServerError) as err:
+        dealing.plan_command(0, "pick a")
+    assert (err.value.code, err.value.message) == ("not_your_turn", "it is nobody's turn")
+    # re-playing rows starts a new revision: what viewers were shown may have changed
+    before = dealing.rev
+    dealing.replay_rows([("action", -1, "deal VOLE", "100")])  # (the MT19937 stream)
+    assert dealing.rev != before and dealing.version == 1
