@@ -762,7 +762,9 @@ def test_bot_delay_and_a_finished_match(engine: Engine) -> None:
     assert slept.count(0.01) == 2 and svc.runtime(m.id).finished
 
 
-def test_a_failing_bot_gives_up_after_three_tries(svc: MatchService) -> None:
+def test_a_failing_bot_gives_up_after_three_tries(
+    svc: MatchService, caplog: pytest.LogCaptureFixture
+) -> None:
     m = svc.create_match("secretduel", {}, [bot(), HUMAN])
     tries: list[int] = []
 
@@ -778,6 +780,10 @@ def test_a_failing_bot_gives_up_after_three_tries(svc: MatchService) -> None:
 
     run(drive())
     assert tries == [0, 0, 0] and svc.bot_tasks == {} and svc.runtime(m.id).version == 2
+    assert [r.getMessage() for r in caplog.records] == [
+        f"bot in {m.id} seat 0: invalid_move secretduel: {a} is not an action of this game"
+        for a in (4, 99, 4)
+    ]
 
     good: list[int] = []
 
@@ -1475,3 +1481,34 @@ def test_list_matches_shows_fifty_by_default(svc: MatchService, engine: Engine) 
             )
     listed = svc.list_matches()
     assert len(listed) == 50 and listed[0]["id"] == "m50" and listed[-1]["id"] == "m01"
+
+
+def test_a_cached_token_is_answered_without_the_database(svc: MatchService, engine: Engine) -> None:
+    m = svc.create_match("secretduel", {}, [HUMAN, HUMAN])
+    assert svc.authenticate(m.id, m.tokens[0]) == 0
+    with engine.begin() as conn:
+        conn.execute(update(SeatRow).values(token_sha256=None))
+    assert svc.authenticate(m.id, m.tokens[0]) == 0  # until forget()
+    svc.forget(m.id)
+    with pytest.raises(ServerError) as err:
+        svc.authenticate(m.id, m.tokens[0])
+    refused(err, "invalid_token", "this seat token is not valid", 403)
+
+
+def test_a_failed_worker_bot_is_replaced_seeded_and_said(svc: MatchService, engine: Engine) -> None:
+    from motherlode.agents import create
+
+    m = svc.create_match("secretduel", {}, [bot("mcts:iterations=5"), HUMAN])
+    rt = svc.runtime(m.id)
+    svc.pool = Pool("ran past its cap")  # type: ignore[assignment]
+    got, expected = [], []
+    for version in range(12):
+        rt.version = version
+        got.append(run(svc._bot_action(rt, 0, {}))[0])
+        agent = create("random", rt.game, seed=service.bot_seed(SEED, 0) + version)
+        expected.append(agent.act(rt.state.clone()))
+    assert got == expected
+    rt.version = 2
+    run(drive_match(svc, m.id))
+    note = "P1's bot (mcts) ran past its cap; the random bot moved instead"
+    assert moves(engine, m.id)[2][1:3] + moves(engine, m.id)[2][5:] == ("action", 0, note)
