@@ -814,10 +814,12 @@ def test_a_bot_that_lost_a_race(svc: MatchService) -> None:
         raise ServerError("stale_state", "moved on", 409)
 
     svc.move = stale  # type: ignore[method-assign]
-    svc._moved_elsewhere = lambda match_id: elsewhere.pop(0)  # type: ignore[method-assign]
+    asked: list[str] = []
+    svc._moved_elsewhere = lambda match_id: asked.append(match_id) or elsewhere.pop(0)  # type: ignore
     svc.shared = True
     run(drive_match(svc, m.id))
     assert len(tries) == 3 and elsewhere == []  # stale tries are not failures
+    assert asked == [m.id] * 3
 
     svc2 = MatchService(svc.engine)
     svc2.create_match("secretduel", {}, [bot(), HUMAN])
@@ -1512,3 +1514,19 @@ def test_a_failed_worker_bot_is_replaced_seeded_and_said(svc: MatchService, engi
     run(drive_match(svc, m.id))
     note = "P1's bot (mcts) ran past its cap; the random bot moved instead"
     assert moves(engine, m.id)[2][1:3] + moves(engine, m.id)[2][5:] == ("action", 0, note)
+
+
+def test_a_bot_that_raises_gives_up_after_three_tries(
+    svc: MatchService, caplog: pytest.LogCaptureFixture
+) -> None:
+    m = svc.create_match("secretduel", {}, [bot(), HUMAN])
+    tries: list[int] = []
+
+    async def crash(rt: MatchRuntime, seat: int, slow: dict[int, float]) -> tuple[int, str]:
+        tries.append(seat)
+        raise RuntimeError("a bot bug")
+
+    svc._bot_action = crash  # type: ignore[method-assign]
+    run(drive_match(svc, m.id))
+    assert tries == [0, 0, 0] and svc.bot_tasks == {}
+    assert [r.getMessage() for r in caplog.records] == [f"bot in {m.id} seat 0 failed"] * 3
