@@ -489,6 +489,9 @@ def test_a_write_that_loses_the_race_is_stale(svc: MatchService, engine: Engine)
         svc._store(rt, step)
     refused(err, "stale_state", "the match moved on meanwhile; reload", 409)
     assert svc.last_commit == {} and m.id not in svc.runtimes
+    with pytest.raises(ServerError) as err:
+        svc._store(rt, step)  # again, the runtime no longer cached: the same answer
+    refused(err, "stale_state", "the match moved on meanwhile; reload", 409)
 
 
 def test_notify_only_on_postgresql(svc: MatchService) -> None:
