@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterator
 from typing import Any, ClassVar
 
 import numpy as np
@@ -261,6 +262,21 @@ class BrokenState(RelayState):
 
     def render_layers(self, seat: Player | None = None) -> svg.Layers:
         raise ValueError("layers bug")
+
+
+@pytest.fixture(autouse=True)
+def _drawing(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Pushes drawn by a pool of this test's own: mutmut runs each mutant in a forked
+    process, where the module's pool still counts the parent's threads (gone in the child)
+    and would never run a drawing (every such test would hang, wrongly a "timeout")."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from motherlode.server import runtime as _runtime
+
+    pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="test-draw")
+    monkeypatch.setattr(_runtime, "DRAWING", pool)
+    yield
+    pool.shutdown(wait=True)
 
 
 def seats(*kinds: str) -> list[SeatInfo]:

@@ -67,6 +67,21 @@ class FileGame(SecretGame):
 
 
 @pytest.fixture(autouse=True)
+def _drawing(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Pushes drawn by a pool of this test's own: mutmut runs each mutant in a forked
+    process, where the module's pool still counts the parent's threads (gone in the child)
+    and would never run a drawing (every such test would hang, wrongly a "timeout")."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from motherlode.server import runtime as _runtime
+
+    pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="test-draw")
+    monkeypatch.setattr(_runtime, "DRAWING", pool)
+    yield
+    pool.shutdown(wait=True)
+
+
+@pytest.fixture(autouse=True)
 def _games(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(registry(), "secretduel", SecretGame)
     monkeypatch.setitem(registry(), "fileduel", FileGame)
