@@ -1291,3 +1291,46 @@ def test_more_edges_of_the_runtime() -> None:
     before = dealing.rev
     dealing.replay_rows([("action", -1, "deal VOLE", "100")])  # (the MT19937 stream)
     assert dealing.rev != before and dealing.version == 1
+
+
+class _Everywhere(RelayState):
+    """Draws its clickable moves for every viewer (the runtime must strip them)."""
+
+    def render_svg(self, seat: Player | None = None) -> str:
+        a = self.legal_actions()[0] if self.legal_actions() else PICK
+        text = self._action_to_string(a)
+        return svg.document(10, 10, [svg.actionable(svg.element("text", text), text)])
+
+    def observation(self, player: Player | None = None) -> dict[str, Any]:
+        return {**super().observation(player), "count": np.int64(3)}  # not JSON by itself
+
+
+class Everywhere(RelayGame):
+    name: ClassVar[str] = "everywhere"
+
+    def new_initial_state(self) -> RelayState:
+        return _Everywhere(self)
+
+
+def test_only_the_seat_to_move_gets_clickable_moves() -> None:
+    s = Everywhere(GameConfig()).new_initial_state()
+    s.apply_actions([1, 7])
+    assert "data-action" in board_svg(s, 0)
+    assert board_svg(s, 1) == strip_actions(s.render_svg(1)) != s.render_svg(1)
+    assert board_svg(s, None) == strip_actions(s.render_svg(None))
+
+
+def test_payload_json_per_seat_and_with_values_json_lacks() -> None:
+    rt = new(Everywhere)
+    mine, theirs = json.loads(rt.payload_json(0)), json.loads(rt.payload_json(1))
+    assert (mine["seat"], mine["view"]["my_card"], mine["view"]["count"]) == (0, "PUMA", "3")
+    assert (theirs["seat"], theirs["view"]["my_card"]) == (1, "YAK")
+    assert json.loads(rt.payload_json(None))["view"]["my_card"] is None
+
+
+def test_replay_of_a_command_then_more_rows() -> None:
+    live = finished()
+    logged = [(e.kind, e.seat, e.text, e.mask(), e.note or None) for e in live.entries]
+    rt = replayed(RelayGame, logged)
+    assert texts(rt) == texts(live) and rt.finished and rt.version == 7
+    assert [e.line for e in rt.entries] == [e.line for e in live.entries]
