@@ -1334,3 +1334,20 @@ def test_replay_of_a_command_then_more_rows() -> None:
     rt = replayed(RelayGame, logged)
     assert texts(rt) == texts(live) and rt.finished and rt.version == 7
     assert [e.line for e in rt.entries] == [e.line for e in live.entries]
+
+
+class OrderConfig(GameConfig):
+    order: tuple[int, ...] = (2, 1)  # a list in JSON, a tuple in Python
+
+
+class Ordered(Everywhere):
+    name: ClassVar[str] = "ordered"
+    Config: ClassVar[type[GameConfig]] = OrderConfig
+
+
+def test_fields_and_frames_are_json() -> None:
+    rt = MatchRuntime("m1", Ordered(OrderConfig()), SEED, "", seats("human", "human"))
+    assert rt.fields(0)["config"] == {"players": 2, "order": [2, 1]}
+    frame = rt.frame(0)
+    assert frame.fields["config"] == {"players": 2, "order": [2, 1]}
+    assert frame.fields["view"]["count"] == "3"  # numpy's integer, as text
