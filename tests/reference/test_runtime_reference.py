@@ -510,8 +510,8 @@ def test_a_board_that_cannot_be_drawn_gives_a_notice(caplog: pytest.LogCaptureFi
     )
     assert board_svg(b, 0) == notice.format("KeyError")
     assert said(caplog) == [("ERROR", "render_svg(0) failed in brokenrelay")]
-    assert board_layers(b, None) == svg.single_layer(notice.format("ValueError"))
-    assert said(caplog) == [("ERROR", "render_layers(None) failed in brokenrelay")]
+    assert board_layers(b, 1) == svg.single_layer(notice.format("ValueError"))
+    assert said(caplog) == [("ERROR", "render_layers(1) failed in brokenrelay")]
 
 
 def test_command_line_and_static_svg(caplog: pytest.LogCaptureFixture) -> None:
@@ -1351,3 +1351,78 @@ def test_fields_and_frames_are_json() -> None:
     frame = rt.frame(0)
     assert frame.fields["config"] == {"players": 2, "order": [2, 1]}
     assert frame.fields["view"]["count"] == "3"  # numpy's integer, as text
+
+
+def logged(*entries: LogEntry) -> MatchRuntime:
+    rt = MatchRuntime("m1", RelayGame(GameConfig()), SEED, "", seats("human", "human"))
+    rt.entries = list(entries)
+    return rt
+
+
+def test_setup_is_only_the_chance_before_the_first_decision() -> None:
+    first = logged(LogEntry(0, "pick a"), LogEntry(CHANCE, "roll 1"))
+    assert [("setup" in e) for e in first.log_for(0)] == [False, False]
+    one = logged(LogEntry(CHANCE, "deal PUMA"), LogEntry(0, "pick a"), LogEntry(CHANCE, "roll 1"))
+    assert [("setup" in e) for e in one.log_for(0)] == [True, False, False]
+
+
+def test_a_run_of_three_chance_entries_is_one_line() -> None:
+    rt = logged(LogEntry(0, "pick a"), *(LogEntry(CHANCE, f"roll {d}") for d in (1, 2, 3)))
+    assert rt.log_for(0)[1] == {
+        "n": 4,
+        "label": "2–4",
+        "seat": CHANCE,
+        "text": "roll 1; roll 2; roll 3",
+        "said": "roll 1; roll 2; roll 3",
+    }
+
+
+def test_where_the_last_undo_unit_begins() -> None:
+    def cmd(kind: str, seat: int = 0) -> LogEntry:
+        return LogEntry(seat, "x", group=kind)
+
+    assert (
+        logged(cmd("command"), cmd("part"), cmd(""))._unit_start() == 2
+    )  # a move after a command: itself
+    assert logged(cmd("command"), cmd("part"), cmd("part"))._unit_start() == 0
+    assert logged(LogEntry(CHANCE, "d"), cmd("command"), cmd("part"))._unit_start() == 1
+    assert logged(LogEntry(CHANCE, "d"), cmd(""))._unit_start() == 1
+
+
+class _Blind(RelayState):
+    """Nobody's observation shows the letter picked, not even the picker's, until the end."""
+
+    def observation(self, player: Player | None = None) -> dict[str, Any]:
+        view = super().observation(player)
+        if not self.is_terminal():
+            view["pick"] = None
+        return view
+
+
+class Blind(RelayGame):
+    name: ClassVar[str] = "blind"
+
+    def new_initial_state(self) -> RelayState:
+        return _Blind(self)
+
+
+def test_the_actor_of_a_command_sees_its_own_decisions() -> None:
+    rt = new(Blind)
+    step = rt.plan_command(0, "pick a then bet 2")
+    assert [e.visible for e in step.entries[:2]] == [(True, False, False), (True, True, True)]
+    assert rt.plan_move(0, "pick a").entries[0].visible == (True, False, False)
+
+
+def test_a_level_name_is_made_to_fit_the_caps() -> None:
+    import motherlode
+
+    yukon = motherlode.load("yukon")
+    rt = MatchRuntime(
+        "m1",
+        yukon,
+        SEED,
+        "",
+        [SeatInfo(0, "human", "human"), SeatInfo(1, "bot", "strongest")],
+        caps=BotCaps(max_seconds=0.5),
+    )
+    assert rt.bot_spec(1) == "mcts:seconds=0.5"
