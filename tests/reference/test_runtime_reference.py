@@ -1267,6 +1267,9 @@ def test_a_refused_move_is_logged_for_the_server_only(caplog: pytest.LogCaptureF
     with pytest.raises(ServerError):
         rt.plan_move(0, "guess a")
     assert said(caplog) == [("DEBUG", "refused 'guess a' by P1 in m1 at None")]
+    with pytest.raises(ServerError):
+        rt.plan_move(0, BET)  # an id the engine refuses: its position, for the server's log
+    assert said(caplog) == [("DEBUG", "refused 12 by P1 in m1 at [9, 1]/None/None/[]/None")]
 
 
 def test_more_edges_of_the_runtime() -> None:
@@ -1426,3 +1429,27 @@ def test_a_level_name_is_made_to_fit_the_caps() -> None:
         caps=BotCaps(max_seconds=0.5),
     )
     assert rt.bot_spec(1) == "mcts:seconds=0.5"
+
+
+class _Fog(WheelState):
+    def observation(self, player: Player | None = None) -> dict[str, Any]:
+        return {}
+
+
+class Fog(RelayGame):
+    """A spin nobody sees."""
+
+    name: ClassVar[str] = "fog"
+
+    def new_initial_state(self) -> RelayState:
+        return _Fog(self)
+
+
+def test_a_chance_outcome_nobody_sees() -> None:
+    assert visibility(Fog(GameConfig()).new_initial_state(), 5, CHANCE) == (False,) * 3
+
+
+def test_a_runtime_not_yet_moved_sends_a_snapshot() -> None:
+    fresh = MatchRuntime("m1", RelayGame(GameConfig()), SEED, "", seats("human", "human"))
+    first = fresh.message(0, None)
+    assert first is not None and json.loads(first[1])["type"] == "state"
