@@ -714,6 +714,7 @@ def test_subscribe_push_and_unsubscribe(svc: MatchService) -> None:
     rt = svc.runtime(m.id)
     got = a.render(None).result()
     assert got is not None and got[0] == rt.rev
+    assert a.render(rt.rev).result() is None  # from the revision it has: up to date
     assert (json.loads(got[1])["type"], json.loads(got[1])["seat"]) == ("state", 0)
     assert json.loads(got[1])["view"]["my_card"] == "QUAIL"
     assert b.render is not None
@@ -1359,7 +1360,11 @@ def test_resume_only_running_matches_flagged_due(svc: MatchService, engine: Engi
         conn.execute(update(MatchRow).where(MatchRow.id == over.id).values(status="finished"))
         conn.execute(update(MatchRow).where(MatchRow.id == unflagged.id).values(bot_due=False))
     other = MatchService(engine)
-    assert other.resume_bots() == 0 and other.bot_tasks == {}
+
+    async def drive() -> int:  # (a bot is started on the running loop)
+        return other.resume_bots()
+
+    assert run(drive()) == 0 and other.bot_tasks == {}
 
 
 def test_resume_older_than_a_cutoff(
@@ -1443,7 +1448,10 @@ def test_remote_change_details(
     svc: MatchService, engine: Engine, caplog: pytest.LogCaptureFixture
 ) -> None:
     m = svc.create_match("secretduel", {}, [HUMAN, HUMAN])
-    svc.create_match("secretduel", {}, [HUMAN, HUMAN])  # another match's rows in the log
+    # another match's rows in the log, at the versions this one reaches next
+    elsewhere = svc.create_match("secretduel", {}, [HUMAN, HUMAN])
+    run(MatchService(engine).move(elsewhere.id, 0, "secret TOPAZ", 2))
+    run(MatchService(engine).move(elsewhere.id, 1, "guess TOPAZ", 3))
     rt = svc.runtime(m.id)
     sub = Subscriber(0, send=None)  # type: ignore[arg-type]
     svc.subscribe(m.id, sub)
