@@ -1556,3 +1556,29 @@ def test_a_bot_that_raises_gives_up_after_three_tries(
     run(drive_match(svc, m.id))
     assert tries == [0, 0, 0] and svc.bot_tasks == {}
     assert [r.getMessage() for r in caplog.records] == [f"bot in {m.id} seat 0 failed"] * 3
+
+
+def test_a_replayed_match_keeps_the_stored_masks_and_notes(
+    svc: MatchService, engine: Engine
+) -> None:
+    m = svc.create_match("secretduel", {}, [HUMAN, HUMAN])
+    run(svc.move(m.id, 0, "secret RUBY", 2, note="a note"))
+    with engine.begin() as conn:  # the visibility written with the row is the one used
+        conn.execute(
+            update(MoveRow).where(MoveRow.match_id == m.id, MoveRow.seq == 2).values(visible="111")
+        )
+    rt = MatchService(engine).runtime(m.id)
+    assert (rt.entries[2].note, rt.entries[2].visible) == ("a note", (True, True, True))
+
+
+def test_a_push_renders_that_match_for_that_seat(svc: MatchService) -> None:
+    m = svc.create_match("secretduel", {}, [HUMAN, HUMAN])
+    sub = Subscriber(1, send=None)  # type: ignore[arg-type]
+    svc.subscribe(m.id, sub)
+    sub.render = None
+    svc.changed(m.id, bots=False)
+    assert sub.render is not None
+    got = sub.render(None).result()
+    assert got is not None
+    sent = json.loads(got[1])
+    assert (sent["match"], sent["seat"], sent["view"]["my_card"]) == (m.id, 1, "URCHIN")
