@@ -1582,3 +1582,22 @@ def test_a_push_renders_that_match_for_that_seat(svc: MatchService) -> None:
     assert got is not None
     sent = json.loads(got[1])
     assert (sent["match"], sent["seat"], sent["view"]["my_card"]) == (m.id, 1, "URCHIN")
+
+
+def test_creation_applies_the_servers_caps(engine: Engine) -> None:
+    from motherlode.server.bots import BotCaps
+
+    caps = BotCaps(max_seconds=0.5)
+    svc = MatchService(engine, caps=caps)
+    m = svc.create_match("secretduel", {}, [HUMAN, bot("strongest")])  # a level name
+    rt = svc.runtimes[m.id]
+    assert rt.caps is caps and rt.bot_spec(1) == "random"
+
+
+def test_a_watched_match_stays_cached_whole(engine: Engine) -> None:
+    svc = MatchService(engine, cache_size=1)
+    a = svc.create_match("secretduel", {}, [HUMAN, HUMAN]).id
+    kept = svc.runtimes[a]
+    svc.subscribers[a] = set()
+    b = svc.create_match("secretduel", {}, [HUMAN, HUMAN]).id
+    assert list(svc.runtimes) == [b, a] and svc.runtimes[a] is kept
