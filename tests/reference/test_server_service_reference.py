@@ -1601,3 +1601,16 @@ def test_a_watched_match_stays_cached_whole(engine: Engine) -> None:
     svc.subscribers[a] = set()
     b = svc.create_match("secretduel", {}, [HUMAN, HUMAN]).id
     assert list(svc.runtimes) == [b, a] and svc.runtimes[a] is kept
+
+
+def test_a_match_of_bots_and_the_finish_hook_in_its_transaction(
+    svc: MatchService, engine: Engine
+) -> None:
+    from sqlalchemy import Connection
+
+    sessions: list[object] = []
+    svc.on_finish.append(lambda session, rt, state: sessions.append(session))
+    m = svc.create_match("secretduel", {}, [bot(), bot()])  # nobody to claim a seat
+    assert m.tokens == {} and seat_rows(engine, m.id)[0][5] is False
+    run(drive_match(svc, m.id))
+    assert len(sessions) == 1 and isinstance(sessions[0], Connection)
