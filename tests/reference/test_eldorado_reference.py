@@ -237,6 +237,7 @@ def test_the_hard_level_needs_one_temple_more_than_the_easy(
         ):
             s.apply_string(move)
 
+
 def test_tensor_a_settlement_paid_in_instalments_seen_from_each_seat() -> None:
     # map 3: "A player wants to visit a settlement marked with 3 coins. They chose a die with
     # 2 coins, so they fill in 2 coins on the settlement space" (Maps No. 3 and 4): P3 has
