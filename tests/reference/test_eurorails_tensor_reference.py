@@ -359,7 +359,7 @@ def card_view(s: EurorailsState, card: int) -> dict[str, Any]:
 
 def test_base_position_observation_whole() -> None:
     s = base_position()
-    g, b = s.game, s.game.board
+    g = s.game
     legal = [s.action_to_string(a) for a in s.legal_actions()]
     assert legal
     for seat in (0, 1, None):
@@ -370,13 +370,14 @@ def test_base_position_observation_whole() -> None:
                 "colour": "red",
                 "cash": 50 if seat == 0 else None,
                 "train": "Freight",
-                "at": b.city_centre[0],
+                "at": "Berlin",  # b.city_centre[0], named (issue 22)
                 "at_city": "Berlin",
                 "on_ferry_to": None,
                 "loads": ["Steel", "Steel"],
                 "hand": [card_view(s, c) for c in (1, 2, 3)],
                 "hand_size": 3,
-                "track": [[100, 101], [101, 102]],
+                "track": ["AO7>AP7>AQ7"],  # mileposts 100-101-102 as one run
+                "segments": 2,
                 "links": ["Belfast-Stranraer"],
                 "majors_connected": 0,
                 "turns": 3,
@@ -388,13 +389,14 @@ def test_base_position_observation_whole() -> None:
                 "colour": "blue",
                 "cash": 73 if seat == 1 else None,
                 "train": "Heavy Freight",
-                "at": 0,
+                "at": "AN1",  # milepost 0
                 "at_city": None,
                 "on_ferry_to": None,
                 "loads": ["Cork"],
                 "hand": [card_view(s, c) for c in (4, 5, 6)],
                 "hand_size": 3,
-                "track": [[300, 301]],
+                "track": ["K20>L20"],  # mileposts 300-301
+                "segments": 1,
                 "links": [],
                 "majors_connected": 0,
                 "turns": 2,
@@ -470,16 +472,16 @@ def test_second_trains_in_the_observation() -> None:
     assert [p["second_train"] for p in obs["players"]] == [
         {
             "train": "Fast Freight",
-            "at": 0,
+            "at": "AN1",  # milepost 0
             "at_city": None,
             "on_ferry_to": None,
             "loads": ["Wood", "Wood"],
         },
         {
             "train": "Super Freight",
-            "at": b.city_centre[0],
+            "at": "Berlin",
             "at_city": "Berlin",
-            "on_ferry_to": 149,
+            "on_ferry_to": "AK10",  # port 149
             "loads": [],
         },
     ]
@@ -493,7 +495,9 @@ def test_a_train_on_a_ferry_and_one_off_the_map() -> None:
     s.on_ferry[0] = 149
     s.pos[1] = -1  # not yet placed
     players = s.observation(0)["players"]
-    assert (players[0]["on_ferry_to"], players[1]["at"], players[1]["at_city"]) == (149, -1, None)
+    # port 149 is AK10; a train not placed is at no place
+    on_ferry, at, at_city = players[0]["on_ferry_to"], players[1]["at"], players[1]["at_city"]
+    assert (on_ferry, at, at_city) == ("AK10", None, None)
 
 
 def test_the_variants_keys() -> None:
@@ -528,8 +532,8 @@ def test_the_trade_key() -> None:
         "offer": {
             "buyer": 0,
             "seller": 1,
-            "take": [[300, 301]],
-            "give": [[100, 101]],
+            "take": ["K20>L20"],  # mileposts 300-301
+            "give": ["AO7>AP7"],  # mileposts 100-101
             "price": 7,
             "stage": "proposed",
         },

@@ -1072,6 +1072,7 @@ def test_fields_and_payload() -> None:
         "seed_sha256",
         "seed",
         "svg",
+        "clock",
     }
     assert {
         k: p0[k]
@@ -1108,9 +1109,12 @@ def test_fields_and_payload() -> None:
         "seed": None,
     }
     assert p0["players"] == [
-        {"seat": 0, "kind": "human", "spec": "human", "name": "Ann", "joined": True},
-        {"seat": 1, "kind": "human", "spec": "human", "name": "P2", "joined": False},
+        {"seat": 0, "kind": "human", "spec": "human", "name": "Ann", "joined": True,
+         "account": None},
+        {"seat": 1, "kind": "human", "spec": "human", "name": "P2", "joined": False,
+         "account": None},
     ]
+    assert p0["clock"] is None  # a match without a clock
     assert p0["view"] == rt.state.observation(0) and p0["view"]["my_card"] == "PUMA"
     assert p0["legal"] == [{"id": PICK, "text": "pick a"}, {"id": PICK + 1, "text": "pick b"}]
     assert p0["log"] == rt.log_for(0) and p0["scores"] == [0.0, 0.0]
@@ -1133,6 +1137,7 @@ def test_fields_and_payload() -> None:
         "spec": "random",
         "name": "P2 (random)",
         "joined": True,
+        "account": None,
     }
     done = finished()
     end = done.payload(1)

@@ -974,10 +974,11 @@ def test_start_resumes_and_close_cancels(svc: MatchService, engine: Engine) -> N
 
     async def drive() -> None:
         await other.start()
-        assert list(other.bot_tasks) == [m.id] and other.background == []
-        task = other.bot_tasks[m.id]
+        # the due bot resumed; the one background task on SQLite is the clocks' watch
+        assert list(other.bot_tasks) == [m.id] and len(other.background) == 1
+        task, watch = other.bot_tasks[m.id], other.background[0]
         await other.close()
-        assert task.cancelled() and other.background == []
+        assert task.cancelled() and watch.cancelled() and other.background == []
 
     run(drive())
     assert match_row(engine, m.id)[0] == 2
@@ -1248,7 +1249,8 @@ def test_start_on_postgresql_listens_and_takes_over(svc: MatchService) -> None:
         return tasks
 
     tasks = run(drive())
-    assert started == ["listen", "take over"] and len(tasks) == 2
+    # the clocks' watch, then on PostgreSQL the listener and the take-over loop
+    assert started == ["listen", "take over"] and len(tasks) == 3
     assert all(t.cancelled() for t in tasks) and svc.background == []
 
 
