@@ -232,18 +232,22 @@
   }
   host.addEventListener("pointerup", release, true);
   host.addEventListener("pointercancel", release, true);
-  /* The click that ends a drag is no click; a click on a bare point is data-click. */
+  /* The click that ends a survey's drag is no click. */
   document.addEventListener("click", function (ev) {
     if (justDragged) {
       justDragged = false;
-      if (host.contains(ev.target)) { ev.stopPropagation(); ev.preventDefault(); return; }
+      if (host.contains(ev.target)) { ev.stopPropagation(); ev.preventDefault(); }
     }
+  }, true);
+  /* A click on a bare point is data-click: listened to as the click bubbles, after zoom.js
+     has swallowed the click that ends a pan (else a pan would end with a build preview). */
+  host.addEventListener("click", function (ev) {
     var h = hints(), t = ev.target;
     if (!h || !host.contains(t) || !api() || !h.getAttribute("data-click")) { return; }
     if (t.closest && t.closest("[data-action],[data-command],[data-highlight]")) { return; }
     var p = nearest(ev);
     if (p) { ev.preventDefault(); api().pick(h.getAttribute("data-click") + p.name); }
-  }, true);
+  });
   document.addEventListener("keydown", function (ev) {
     if (!bar || bar.hidden || /^(INPUT|TEXTAREA|SELECT)$/.test(ev.target.tagName)) { return; }
     if (ev.key === "Backspace") { ev.preventDefault(); undo(); }
