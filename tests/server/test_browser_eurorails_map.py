@@ -9,49 +9,25 @@ a browser here.
 
 from __future__ import annotations
 
-import os
 import statistics
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-import motherlode
+from tests.server import eurorails_browser
 from tests.server.conftest import LiveServer
+from tests.server.eurorails_browser import VERSION
 
-CHROMIUM = os.environ.get("MOTHERLODE_CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
-
-if not Path(CHROMIUM).exists():
-    pytest.skip(f"{CHROMIUM} is not installed", allow_module_level=True)
-if "eurorails" not in motherlode.games():
-    pytest.skip("Eurorails is not registered", allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api")
+# the shared fixtures, bound in this module so that pytest finds them
+browser, shots = eurorails_browser.browser, eurorails_browser.shots
 
 VIEWBOX = "() => document.querySelector('#board svg').getAttribute('viewBox')"
-VERSION = "() => document.getElementById('match').dataset.version"
 # the on-screen size (CSS px) of every clickable target, and of the city names' text
 TARGET_SIZES = """() => [...document.querySelectorAll('#board [data-action]')].map(e => {
   const r = e.getBoundingClientRect(); return Math.max(r.width, r.height); })"""
 NAME_PX = """() => { const t = [...document.querySelectorAll('#layer-static text')]
   .find(e => e.textContent === 'Paris'); return t.getBoundingClientRect().height; }"""
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def shots() -> Path:
-    out = Path(os.environ.get("MOTHERLODE_SCREENSHOTS", "/tmp/ermap-shots"))
-    out.mkdir(parents=True, exist_ok=True)
-    return out
 
 
 def _box(page: Any) -> list[float]:

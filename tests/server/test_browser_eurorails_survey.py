@@ -11,33 +11,20 @@ Screenshots go to ``$MOTHERLODE_SCREENSHOTS`` (default ``/tmp/erweb-shots``).
 from __future__ import annotations
 
 import itertools
-import os
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 import motherlode
+from tests.server import eurorails_browser
 from tests.server.conftest import LiveServer
+from tests.server.eurorails_browser import CASH, LAST_LOG, MY_TURN, VERSION
 
-CHROMIUM = os.environ.get("MOTHERLODE_CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
+# the shared fixtures, bound in this module so that pytest finds them
+browser, shots = eurorails_browser.browser, eurorails_browser.shots
 
-if not Path(CHROMIUM).exists():
-    pytest.skip(f"{CHROMIUM} is not installed", allow_module_level=True)
-if "eurorails" not in motherlode.games():
-    pytest.skip("Eurorails is not registered", allow_module_level=True)
-sync_api = pytest.importorskip("playwright.sync_api")
-
-VERSION = "() => document.getElementById('match').dataset.version"
-MY_TURN = "() => document.getElementById('match').classList.contains('my-turn')"
-CASH = """() => { const m = document.querySelector('#board #my-cash');
-  const t = m ? m.textContent : document.querySelector('#board #player-p1 .er-pn').textContent;
-  return parseInt(/(\\d+)M/.exec(t)[1], 10); }"""
-LAST_LOG = """() => { const l = document.querySelectorAll('#log li');
-  return l.length ? l[l.length - 1].textContent.replace(/^\\d+\\s*/, '') : ''; }"""
 # a named point's place on the screen (client pixels), from the static layer's data-points
 AT = """(name) => { const s = document.querySelector('#board svg');
   const src = s.querySelector('[data-points]').getAttribute('data-points');
@@ -46,22 +33,6 @@ AT = """(name) => { const s = document.querySelector('#board svg');
   const q = p.matrixTransform(s.getScreenCTM()); return [q.x, q.y]; }"""
 ROUTE = ["Paris-SW", "AA39", "AA40", "AB41"]
 """Out of Paris towards Lyon: the first segments of the cheapest route (clear terrain)."""
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def shots() -> Path:
-    out = Path(os.environ.get("MOTHERLODE_SCREENSHOTS", "/tmp/erweb-shots"))
-    out.mkdir(parents=True, exist_ok=True)
-    return out
 
 
 def _engine(command: str) -> str:

@@ -29,6 +29,7 @@ agents from code are not allowed here ...
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib
 import importlib.util
@@ -178,10 +179,8 @@ def _coerce(raw: str, annotation: Any, key: str, spec: str) -> Any:
         if low in ("true", "false"):
             return low == "true"
         for cast in (int, float):
-            try:
+            with contextlib.suppress(ValueError):
                 return cast(raw)
-            except ValueError:
-                pass
         return raw
     if kind is bool:
         if raw.lower() in ("true", "yes", "1", "on", "false", "no", "0", "off"):
