@@ -28,6 +28,28 @@ from motherlode.games.eurorails.events import EventRules
 class BuildingRules(BlockingRules, EventRules):
     """Building track and upgrading trains (a part of the state)."""
 
+    def site_refusal(self, p: int, a: int, to: int, e: int) -> str | None:
+        """Why ``p`` may not build the free segment ``e`` from ``a`` to ``to`` for what lies
+        there now: events (Wildcat strike, bad weather, floods, a washed-away bridge) and the
+        city limits; not its source, cost or the blocking rule (None: nothing there forbids
+        it). build_refusal asks it, and so does the route planner for each step."""
+        b = self.game.board
+        if self.wildcat_drawer() == p:
+            return "the Wildcat strike forbids the drawing player to build"
+        if self.no_build_at(a) or self.no_build_at(to):
+            return "no building in an area of bad weather (snow, fog or gale)"
+        river = b.edge_river[e]
+        if river and river in self.flooded_rivers():
+            return f"the {river} is flooded: no track across it until the flood ends"
+        for edge, owner, until in self.reserve:
+            if edge == e and owner != p and self.turns_done[owner] < until:
+                return "the owner of the washed-away bridge has the first right to rebuild it"
+        for m in (a, to):
+            why = self._limit_refusal(p, m, a, to)
+            if why:
+                return why
+        return None
+
     def build_refusal(self, p: int, a: int, d: int) -> str | None:
         """Why player ``p`` may not build from ``a`` in direction ``d`` now (None: legal)."""
         g = self.game
@@ -44,20 +66,9 @@ class BuildingRules(BlockingRules, EventRules):
         to = b.nb[a * 6 + d]
         if b.terrain[a] == OUTPOST and self.from_major >= 2:
             return "at most two segments a turn may be built out of major-city mileposts"
-        if self.wildcat_drawer() == p:
-            return "the Wildcat strike forbids the drawing player to build"
-        if self.no_build_at(a) or self.no_build_at(to):
-            return "no building in an area of bad weather (snow, fog or gale)"
-        river = b.edge_river[e]
-        if river and river in self.flooded_rivers():
-            return f"the {river} is flooded: no track across it until the flood ends"
-        for edge, owner, until in self.reserve:
-            if edge == e and owner != p and self.turns_done[owner] < until:
-                return "the owner of the washed-away bridge has the first right to rebuild it"
-        for m in (a, to):
-            why = self._limit_refusal(p, m, a, to)
-            if why:
-                return why
+        why = self.site_refusal(p, a, to, e)
+        if why:
+            return why
         cost = self.build_cost(p, a, d)
         if self.spent + cost > SPEND_LIMIT:
             return f"it costs {cost} and only {SPEND_LIMIT - self.spent} of the 20 remain this turn"

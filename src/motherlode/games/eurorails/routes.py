@@ -128,21 +128,9 @@ def segment_refusal(state: EurorailsState, p: int, a: int, d: int) -> str | None
     e = b.eid[a * 6 + d]
     if e < 0 or b.edge_internal[e] or state.edge_owner[e] >= 0:
         return "no free segment there"
-    to = b.nb[a * 6 + d]
-    if state.wildcat_drawer() == p:
-        return "the Wildcat strike forbids the drawing player to build"
-    if state.no_build_at(a) or state.no_build_at(to):
-        return "no building in an area of bad weather (snow, fog or gale)"
-    river = b.edge_river[e]
-    if river and river in state.flooded_rivers():
-        return f"the {river} is flooded"
-    for edge, owner, until in state.reserve:
-        if edge == e and owner != p and state.turns_done[owner] < until:
-            return "a washed-away bridge is its owner's to rebuild first"
-    for m in (a, to):
-        why = state._limit_refusal(p, m, a, to)
-        if why:
-            return why
+    why = state.site_refusal(p, a, b.nb[a * 6 + d], e)
+    if why:
+        return why
     if state.blocked_by_build(p, a, d) >= 0:
         return "it would block a player from connecting all the major cities"
     return None
