@@ -115,6 +115,10 @@ def test_lobby_to_a_whole_yukon_game_against_a_bot(
     page.wait_for_function("() => document.getElementById('match').dataset.version")
     page.screenshot(path=str(shots / "04-match-start.png"), full_page=True)
     assert "you are Ada" in page.inner_text("#whoami")
+    # before the first move too, the set-up's 49 deals are one line of the log
+    page.wait_for_function("() => document.querySelectorAll('#log li').length > 0")
+    assert page.locator("#log li").count() == 1
+    assert page.locator("#log li").first.inner_text().endswith("the set-up is dealt (49 draws)")
     board, listed = _play_my_turns(page, until_over=False, limit=8)
     page.screenshot(path=str(shots / "05-match-mid-game.png"), full_page=True)
     more_board, more_listed = _play_my_turns(page, until_over=True)

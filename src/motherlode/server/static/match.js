@@ -113,7 +113,7 @@
     log.innerHTML = "";
     var setup = entries.filter(function (e) { return e.setup; });
     var shown = entries.filter(function (e) { return !e.setup; });
-    if (setup.length > 1 && shown.length) {
+    if (setup.length > 1) {  // before the first move as well: one line, not 49
       shown.unshift({ n: setup[0].n + "–" + setup[setup.length - 1].n, seat: -1,
         said: "the set-up is dealt (" + setup.length + " draws)" });
     } else { shown = entries; }
