@@ -10,7 +10,6 @@ Screenshots go to ``$MOTHERLODE_SCREENSHOTS`` (default ``/tmp/erweb-shots``).
 
 from __future__ import annotations
 
-import itertools
 import re
 from pathlib import Path
 from typing import Any
@@ -86,22 +85,37 @@ class Pointer:
 
 
 def _drag(page: Any, pointer: Pointer, names: list[str]) -> None:
-    """Press on the first point and drag through the others, in small steps."""
-    at = [page.evaluate(AT, n) for n in names]
-    pointer.down(*at[0])
-    for (x0, y0), (x1, y1) in itertools.pairwise(at):
+    """Press on the first point and drag through the others, in small steps, aiming at each
+    point where it is on the screen when the finger sets off for it (as a person does: a
+    push that moves the page under the finger must not send the drag astray)."""
+    x0, y0 = page.evaluate(AT, names[0])
+    pointer.down(x0, y0)
+    for name in names[1:]:
+        x1, y1 = page.evaluate(AT, name)
         for k in range(1, 5):
             pointer.move(x0 + (x1 - x0) * k / 4, y0 + (y1 - y0) * k / 4)
             page.wait_for_timeout(40)
-        _settled(page)
-    pointer.up(*at[-1])
+        _settled(page, name)
+        x0, y0 = x1, y1
+    pointer.up(x0, y0)
 
 
-def _settled(page: Any) -> None:
-    """The preview of the path as it is now has come back."""
-    page.wait_for_function(
-        "() => { const c = document.getElementById('survey-confirm'); return c && !c.disabled; }"
-    )
+SURVEY_STATE = """() => ({path: window.motherlodeSurvey.path(),
+  summary: (document.getElementById('survey-summary') || {}).textContent || null,
+  error: (document.getElementById('survey-error') || {}).textContent || null})"""
+
+
+def _settled(page: Any, reached: str | None = None) -> None:
+    """The preview of the path as it is now has come back (on a time-out: what the survey
+    holds, so that a failure says where the drag went astray)."""
+    try:
+        page.wait_for_function(
+            "() => { const c = document.getElementById('survey-confirm');"
+            " return c && !c.disabled; }"
+        )
+    except Exception as err:
+        state = page.evaluate(SURVEY_STATE)
+        raise AssertionError(f"no preview after the drag to {reached}: {state}") from err
 
 
 def _zoom_at(page: Any, name: str) -> None:
