@@ -246,7 +246,8 @@ def _kind(s: EurorailsState, a: int) -> str:
 
 def _resample(s: EurorailsState, viewer: int | None, keep: int) -> EurorailsState:
     """``s`` with what ``viewer`` may not see changed: other seats' hands swapped with cards
-    of the draw pile (never card ``keep``, about to be drawn) and their cash raised."""
+    of the draw pile (never card ``keep``, about to be drawn) and their cash raised while
+    it is hidden."""
     other = s.clone()
     for q in range(s.game.num_players):
         if q == viewer:
@@ -258,7 +259,8 @@ def _resample(s: EurorailsState, viewer: int | None, keep: int) -> EurorailsStat
             j = other.draw.index(pile[i])
             hand[i], other.draw[j] = other.draw[j], hand[i]
         other.draw.sort()
-        other.cash[q] += 13
+        if not other.cash_public:  # after an Excess Profits Tax card cash is public
+            other.cash[q] += 13
     return other
 
 
@@ -310,7 +312,7 @@ CONFIGS: list[dict[str, Any]] = [
 def test_random_games_narrate_every_kind_and_leak_nothing(config: dict[str, Any]) -> None:
     import motherlode
 
-    rng = random.Random(7)
+    rng = random.Random(11)  # a seed whose games run the trains in every config
     g = motherlode.load("eurorails", **config)
     kinds: set[str] = set()
     problems: list[str] = []

@@ -96,21 +96,9 @@ def test_the_ferry_is_paid_once_on_building_to_one_port_and_both_ends_are_track(
 
 
 # The other end of one's own line costs nothing, so it may be built with 19 of the 20 spent
-# (19 + 0). With all 20 spent the legal list offers no build at all while ``build_refusal``
-# allows this one (a known gap, docs/testing.md): the rulebook's "up to 20 million" allows
-# a build that costs nothing.
-@pytest.mark.parametrize(
-    "spent",
-    [
-        19,
-        pytest.param(
-            20,
-            marks=pytest.mark.xfail(
-                strict=True, reason="no build is offered with 20 spent, even one that costs 0"
-            ),
-        ),
-    ],
-)
+# (19 + 0) and with all 20 spent: the rulebook's "up to 20 million" allows a build that costs
+# nothing (docs/rules/eurorails.md, decision 44). Both the legal list and ``build_refusal``.
+@pytest.mark.parametrize("spent", [19, 20])
 def test_the_far_port_of_ones_own_line_costs_nothing(spent: int) -> None:
     s = read(spent=str(spent), P1_track="London-NE>Y28", links="Harwich-IJmuiden = P1")
     assert verdict(s, "build Holland-NW>AF27") is None

@@ -194,7 +194,9 @@ class BuildingRules(BlockingRules, EventRules):
         if self.wildcat_drawer() == p:
             return []
         left = min(SPEND_LIMIT - self.spent, self.cash[p])
-        if left <= 0:
+        # "up to 20 million": with nothing left, a build that costs nothing (the far port of
+        # one's own ferry line) is still allowed (docs/rules/eurorails.md, decision 44)
+        if left < 0:
             return []
         weather = self.weather_area() if self.active else frozenset()
         rivers = self.flooded_rivers() if self.active else set()
@@ -266,7 +268,7 @@ class BuildingRules(BlockingRules, EventRules):
         if self.wildcat_drawer() == p:
             return out
         left = min(SPEND_LIMIT - self.spent, self.cash[p])
-        if left <= 0:
+        if left < 0:
             return out
         sources = set(self.net[p])
         if self.from_major < 2:
