@@ -1,0 +1,464 @@
+"""Batched Chinagold: N games stepped together as arrays, equal to the reference move for move.
+
+Every row of the batch is one game of :class:`~motherlode.games.chinagold.ChinagoldGame`
+with the same configuration (every option of ``ChinagoldConfig``: layout, river rotation,
+roles, first player, edge probability, turn limit). A step takes one decision id per row
+(the reference's action ids: 853 turnings, 91 reburials, pass), applies it, carries the
+gold of completed areas away (mover first), recomputes the discs in play, and throws them
+for the next turn inside the step, with the reference's probabilities. So every row always
+stands at a decision: the batch never shows a chance node. A finished game's returns come
+back in ``rewards`` and, with ``auto_reset``, a new game is dealt (and thrown) in its row.
+
+>>> import numpy as np
+>>> from motherlode.research.batched.chinagold import BatchedChinagold
+>>> env = BatchedChinagold(4, seed=1)
+>>> env.num_actions, env.obs_shape
+(945, (652,))
+>>> first = env.reset()
+>>> first.obs.shape, first.mask.shape, first.to_move.tolist()
+((4, 652), (4, 945), [0, 0, 0, 0])
+>>> rng = np.random.default_rng(0)
+>>> for _ in range(300):
+...     legal = env.legal_ids()
+...     out = env.step(np.array([rng.choice(ids) for ids in legal]))
+>>> out.obs.shape, out.rewards.shape, out.done.dtype
+((4, 652), (4, 2), dtype('bool'))
+
+The board is kept as boolean spot arrays ``(N, 91)`` (face-down markers, gold on the
+board). The full windows (every straight run of face-down markers) are built length by
+length: a window of length k is full when its first k - 1 spots are (a window of length
+k - 1) and its last spot is face down, so all 853 cost one gather and one ``&`` each.
+Area counts are a matrix product with the 91 x 34 membership of the 17 mountains and 17
+rivers. The whole step is whole-array operations over N through an array namespace
+``xp`` (numpy here; the functions use only what ``jax.numpy`` also has, and never write
+into an array in place) so that a JAX backend can swap it in.
+
+With ``trace=True`` the engine keeps, per call, the decisions it applied and the throw
+each row drew (:attr:`BatchedChinagold.chance`), and :meth:`BatchedChinagold.histories`
+turns them into each row's games as reference action lists (throws and decisions
+interleaved) that ``state.apply_action`` replays.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from motherlode.core.protocol import TERMINAL
+from motherlode.games.chinagold.board import BOARD, NUM_REGIONS, NUM_SPOTS
+from motherlode.games.chinagold.game import (
+    NUM_ACTIONS,
+    OBS_GLOBALS,
+    OBS_PLANES,
+    PASS,
+    REBURY_BASE,
+    ChinagoldGame,
+)
+from motherlode.research.batched.base import Array, BatchStep
+
+NO_THROW = -1
+"""What :attr:`BatchedChinagold.chance` holds for a row that drew no throw (no more
+throwing, or a finished game without auto-reset)."""
+
+MAX_TOTAL = 5
+
+
+@dataclass(frozen=True)
+class Tables:
+    """The fixed geometry and the configuration as arrays, built once per engine."""
+
+    win_len: Array  # (853,) int: the length of each turning window
+    prefix: tuple[Array, ...]  # per length 2..5: the id of the window without its last spot
+    last: tuple[Array, ...]  # per length 2..5: the window's last spot
+    turn_spots: Array  # (945, 91) bool: the spots an action turns face up
+    rebury_spots: Array  # (945, 91) bool: the spot an action reburies
+    members: Array  # (91, 34) float32: spot in mountain j (j < 17), in river j - 17
+    mountain_col: Array  # (91,) int: the column of each spot's mountain
+    river_col: Array  # (91,) int: the column of each spot's river
+    len_slices: tuple[tuple[int, int], ...]  # per length 1..5: the id range of its windows
+    cum: Array  # (4, 5) float64: cumulative throw probabilities per stage (1..5), inf padded
+    outcomes: Array  # (4,) int: how many totals each stage can throw
+    mountains_player: int
+    first_player: int
+    max_turns: int
+
+
+def build_tables(game: ChinagoldGame) -> Tables:
+    """Every table the step needs, from the reference game (its board, layout and config)."""
+    windows = BOARD.all_windows
+    win_len = np.array([w.length for w in windows], dtype=np.int64)
+    prefix, last, len_slices = [], [], []
+    start = 0
+    for k in range(1, MAX_TOTAL + 1):
+        ws = BOARD.windows[k]
+        len_slices.append((start, start + len(ws)))
+        assert all(w.id == start + i for i, w in enumerate(ws)), "window ids not by length"
+        start += len(ws)
+        if k > 1:
+            prefix.append(np.array([BOARD.by_spots[frozenset(w.spots[:-1])].id for w in ws]))
+            last.append(np.array([w.spots[-1] for w in ws]))
+    turn_spots = np.zeros((NUM_ACTIONS, NUM_SPOTS), dtype=bool)
+    for w in windows:
+        turn_spots[w.id, list(w.spots)] = True
+    rebury_spots = np.zeros((NUM_ACTIONS, NUM_SPOTS), dtype=bool)
+    rebury_spots[np.arange(REBURY_BASE, PASS), np.arange(NUM_SPOTS)] = True
+    mountain_col = np.array(game.mountain_of, dtype=np.int64)
+    river_col = NUM_REGIONS + np.array(game.river_of, dtype=np.int64)
+    members = np.zeros((NUM_SPOTS, 2 * NUM_REGIONS), dtype=np.float32)
+    members[np.arange(NUM_SPOTS), mountain_col] = 1.0
+    members[np.arange(NUM_SPOTS), river_col] = 1.0
+    cum = np.full((4, MAX_TOTAL), np.inf)
+    outcomes = np.zeros(4, dtype=np.int64)
+    for stage, dist in game.throws.items():
+        if stage == 0:  # no throw (the reference keeps a formal [(0, 1.0)])
+            continue
+        assert [t for t, _ in dist] == list(range(1, len(dist) + 1)), "throws not 1..n"
+        cum[stage, : len(dist)] = np.cumsum([p for _, p in dist])
+        outcomes[stage] = len(dist)
+    cfg = game.cfg
+    return Tables(
+        win_len=win_len,
+        prefix=tuple(prefix),
+        last=tuple(last),
+        turn_spots=turn_spots,
+        rebury_spots=rebury_spots,
+        members=members,
+        mountain_col=mountain_col,
+        river_col=river_col,
+        len_slices=tuple(len_slices),
+        cum=cum,
+        outcomes=outcomes,
+        mountains_player=cfg.mountains_player,
+        first_player=cfg.first_player,
+        max_turns=cfg.max_turns,
+    )
+
+
+class Games(NamedTuple):
+    """The N positions, one row each (the reference state's fields)."""
+
+    hidden: Array  # (N, 91) bool: face-down markers
+    gold: Array  # (N, 91) bool: face-up gold on the board
+    collected: Array  # (N, 2) int: gold carried away per seat
+    player: Array  # (N,) int: the seat to decide (after the game: the next seat)
+    roll: Array  # (N,) int: the thrown total, 0 with no throw
+    turn: Array  # (N,) int: decisions made so far
+    stage: Array  # (N,) int: the discs in play, 3..0 (game.STAGE_DISCS)
+    over: Array  # (N,) bool: the game has ended
+
+
+# -- the step as whole-array functions over an array namespace xp --------------------------
+
+
+def full_windows(xp: ModuleType, t: Tables, hidden: Array) -> Array:
+    """``(N, 853)`` bool: every window whose spots are all face down."""
+    # a window of length k = its prefix of length k - 1 (an id among all windows) + its last
+    full = hidden
+    for prefix, last in zip(t.prefix, t.last, strict=True):
+        nxt = xp.take(full, prefix, axis=1) & xp.take(hidden, last, axis=1)
+        full = xp.concatenate([full, nxt], axis=1)
+    return full
+
+
+def stage_from(xp: ModuleType, t: Tables, full: Array) -> Array:
+    """``(N,)`` int: 3, 2, 1 or 0 as ``game.stage_of``: the ways left to turn 5, 4, 3."""
+    ways = [full[:, a:b].sum(axis=1) for a, b in t.len_slices]
+    stage: Array = xp.where(
+        ways[4] >= 2, 3, xp.where(ways[3] >= 2, 2, xp.where(ways[2] >= 2, 1, 0))
+    ).astype(xp.int64)
+    return stage
+
+
+def legal_mask(xp: ModuleType, t: Tables, g: Games, full: Array) -> Array:
+    """``(N, 945)`` bool: the reference's ``legal_actions`` (none for finished games)."""
+    free = (g.stage == 0)[:, None] & (t.win_len <= 2)[None, :]
+    turnings = full & ((t.win_len[None, :] == g.roll[:, None]) | free)
+    rebury = g.gold & (g.stage > 0)[:, None]
+    live = ~g.over
+    some = turnings.any(axis=1) | rebury.any(axis=1)
+    pass_ = (~some & live)[:, None]
+    mask: Array = xp.concatenate([turnings & live[:, None], rebury & live[:, None], pass_], axis=1)
+    return mask
+
+
+def apply_decisions(xp: ModuleType, t: Tables, g: Games, actions: Array) -> Games:
+    """Apply one decision per live row (finished rows stay as they are), without the throw."""
+    live = ~g.over
+    turned = xp.take(t.turn_spots, actions, axis=0) & live[:, None]
+    reburied = xp.take(t.rebury_spots, actions, axis=0) & live[:, None]
+    hidden = (g.hidden & ~turned) | reburied
+    gold = (g.gold | turned) & ~reburied
+    # areas the turning completed: touched by it, no face-down marker left
+    left = hidden.astype(xp.float32) @ t.members
+    touched = (turned.astype(xp.float32) @ t.members) > 0
+    complete = (left == 0) & touched
+    in_mountain = xp.take(complete, t.mountain_col, axis=1)
+    in_river = xp.take(complete, t.river_col, axis=1)
+    mover_mountains = (g.player == t.mountains_player)[:, None]
+    mine = xp.where(mover_mountains, in_mountain, in_river)
+    theirs = xp.where(mover_mountains, in_river, in_mountain)
+    take_mine = gold & mine  # the mover collects first
+    gold = gold & ~take_mine
+    take_theirs = gold & theirs  # then the opponent, what is left
+    gold = gold & ~take_theirs
+    n_mine = take_mine.sum(axis=1)
+    n_theirs = take_theirs.sum(axis=1)
+    p1_moved = g.player == 0
+    collected = g.collected + xp.stack(
+        [xp.where(p1_moved, n_mine, n_theirs), xp.where(p1_moved, n_theirs, n_mine)], axis=1
+    )
+    step = live.astype(xp.int64)
+    turn = g.turn + step
+    over = g.over | (live & (~hidden.any(axis=1) | (turn >= t.max_turns)))
+    return Games(
+        hidden=hidden,
+        gold=gold,
+        collected=collected,
+        player=g.player ^ step,
+        roll=xp.zeros_like(g.roll),
+        turn=turn,
+        stage=g.stage,  # set by the caller from the full windows
+        over=over,
+    )
+
+
+def fresh(xp: ModuleType, t: Tables, n: int) -> Games:
+    """``n`` games at the start (before the first throw)."""
+    return Games(
+        hidden=xp.ones((n, NUM_SPOTS), dtype=bool),
+        gold=xp.zeros((n, NUM_SPOTS), dtype=bool),
+        collected=xp.zeros((n, 2), dtype=xp.int64),
+        player=xp.full((n,), t.first_player, dtype=xp.int64),
+        roll=xp.zeros((n,), dtype=xp.int64),
+        turn=xp.zeros((n,), dtype=xp.int64),
+        stage=xp.full((n,), 3, dtype=xp.int64),
+        over=xp.zeros((n,), dtype=bool),
+    )
+
+
+def select(xp: ModuleType, which: Array, a: Games, b: Games) -> Games:
+    """Row by row: ``a`` where ``which``, else ``b``."""
+    out = []
+    for x, y in zip(a, b, strict=True):
+        w = which.reshape((-1,) + (1,) * (x.ndim - 1))
+        out.append(xp.where(w, x, y))
+    return Games(*out)
+
+
+def throw(xp: ModuleType, t: Tables, g: Games, u: Array) -> Games:
+    """Throw the discs in play for every live row that throws, from uniforms ``u`` in [0, 1):
+    the first total whose cumulative probability exceeds ``u``."""
+    cum = xp.take(t.cum, g.stage, axis=0)  # (N, 5)
+    count = xp.take(t.outcomes, g.stage, axis=0)
+    index = xp.minimum((cum <= u[:, None]).sum(axis=1), count - 1)
+    roll = xp.where(~g.over & (g.stage > 0), index + 1, 0).astype(xp.int64)
+    return g._replace(roll=roll)
+
+
+def observe(xp: ModuleType, t: Tables, g: Games) -> Array:
+    """``(N, 652)`` float32: the reference's ``observation_tensor(player)`` of each row."""
+    hidden = g.hidden
+    gold = g.gold
+    f32 = xp.float32
+    left = hidden.astype(f32) @ t.members / 8.0
+    found = gold.astype(f32) @ t.members / 8.0
+    mover_mountains = (g.player == t.mountains_player)[:, None]
+    me_col = xp.where(mover_mountains, t.mountain_col[None, :], t.river_col[None, :])
+    opp_col = xp.where(mover_mountains, t.river_col[None, :], t.mountain_col[None, :])
+    planes = [
+        hidden.astype(f32),
+        gold.astype(f32),
+        (~hidden & ~gold).astype(f32),
+        xp.take_along_axis(left, me_col, axis=1),
+        xp.take_along_axis(left, opp_col, axis=1),
+        xp.take_along_axis(found, me_col, axis=1),
+        xp.take_along_axis(found, opp_col, axis=1),
+    ]
+    me = g.player
+    totals = xp.arange(MAX_TOTAL + 1)
+    stages = xp.arange(4)
+    shown_stage = xp.where(g.over, 0, g.stage)
+    mine = xp.where(me == 0, g.collected[:, 0], g.collected[:, 1])
+    theirs = xp.where(me == 0, g.collected[:, 1], g.collected[:, 0])
+    scalars = xp.stack(
+        [
+            mine / NUM_SPOTS,
+            theirs / NUM_SPOTS,
+            g.turn / t.max_turns,
+            (~g.over).astype(xp.float64),
+            (me == t.mountains_player).astype(xp.float64),
+        ],
+        axis=1,
+    )
+    obs: Array = xp.concatenate(
+        [
+            *planes,
+            (g.roll[:, None] == totals[None, :]).astype(f32),
+            (shown_stage[:, None] == stages[None, :]).astype(f32),
+            scalars.astype(f32),
+        ],
+        axis=1,
+    )
+    return obs
+
+
+def returns_of(xp: ModuleType, g: Games, ended: Array) -> Array:
+    """``(N, 2)`` float32: +1 / -1 / 0 0 by the gold collected for rows that ``ended``."""
+    lead = xp.sign(g.collected[:, 0] - g.collected[:, 1])
+    out = xp.stack([lead, -lead], axis=1).astype(xp.float32)
+    rewards: Array = xp.where(ended[:, None], out, xp.zeros_like(out))
+    return rewards
+
+
+# -- the environment ----------------------------------------------------------------------
+
+
+class BatchedChinagold:
+    """N Chinagold games as arrays (see the module docstring); ``**config`` as
+    ``motherlode.load("chinagold", **config)``.
+
+    ``trace=True`` keeps every call's decisions and throws for :meth:`histories`.
+    """
+
+    def __init__(
+        self,
+        n: int,
+        *,
+        seed: int = 0,
+        backend: str = "numpy",
+        auto_reset: bool = True,
+        trace: bool = False,
+        **config: Any,
+    ) -> None:
+        if backend != "numpy":
+            raise ValueError(
+                f"batched chinagold: backend {backend!r} is not available; only 'numpy' is"
+                " (the step is written over an array namespace for a JAX backend to come)"
+            )
+        if n < 1:
+            raise ValueError(f"batched chinagold: the batch size must be at least 1, got {n}")
+        self.n = n
+        self.xp: ModuleType = np
+        self.game = ChinagoldGame.from_config(**config)
+        self.tables = build_tables(self.game)
+        self.auto_reset = auto_reset
+        self.trace = trace
+        self.rng = np.random.default_rng(seed)
+        self.games: Games = fresh(np, self.tables, n)
+        self._full: Array = full_windows(np, self.tables, self.games.hidden)
+        self._fresh_full = self._full[:1].copy()
+        self.mask: Array = np.zeros((n, NUM_ACTIONS), dtype=bool)
+        self.chance: Array = np.full(n, NO_THROW, dtype=np.int64)
+        """The throw each row drew in the last ``reset`` or ``step`` (the reference's outcome
+        id, the total 1..5), or ``NO_THROW``."""
+        self._started = False
+        self.log: list[tuple[Array | None, Array, Array]] = []
+        """With ``trace``: per call, (the decisions or ``None`` for a reset, ``chance``,
+        ``done``)."""
+
+    @property
+    def num_actions(self) -> int:
+        return NUM_ACTIONS
+
+    @property
+    def obs_shape(self) -> tuple[int, ...]:
+        return (OBS_PLANES * NUM_SPOTS + OBS_GLOBALS,)
+
+    @property
+    def num_players(self) -> int:
+        return 2
+
+    def reset(self) -> BatchStep:
+        """Deal N new games and throw for each; every row at its first decision."""
+        xp, t = self.xp, self.tables
+        games = fresh(xp, t, self.n)
+        self._full = xp.repeat(self._fresh_full, self.n, axis=0)
+        self.games = throw(xp, t, games, self.rng.random(self.n))
+        self.log.clear()
+        self._started = True
+        return self._result(xp.zeros((self.n, 2), dtype=xp.float32), xp.zeros(self.n, bool))
+
+    def step(self, actions: Array) -> BatchStep:
+        """Apply one decision id per row (ignored for a finished row without auto-reset);
+        an illegal one raises ``ValueError`` naming its row and changes nothing."""
+        xp, t = self.xp, self.tables
+        if not self._started:
+            raise ValueError("batched chinagold: call reset() before the first step")
+        acts = np.asarray(actions)
+        if acts.shape != (self.n,) or not np.issubdtype(acts.dtype, np.integer):
+            raise ValueError(
+                f"batched chinagold: actions must be {self.n} integer ids, got shape"
+                f" {acts.shape} of {acts.dtype}"
+            )
+        self._check(acts)
+        live = ~self.games.over
+        played = apply_decisions(xp, t, self.games, xp.where(live, acts, PASS))
+        full = full_windows(xp, t, played.hidden)
+        played = played._replace(stage=stage_from(xp, t, full))
+        ended = played.over & live
+        rewards = returns_of(xp, played, ended)
+        if self.auto_reset:
+            played = select(xp, ended, fresh(xp, t, self.n), played)
+            full = xp.where(ended[:, None], self._fresh_full, full)
+        self._full = full
+        self.games = throw(xp, t, played, self.rng.random(self.n))
+        return self._result(rewards, ended, acts)
+
+    def _check(self, acts: Array) -> None:
+        live = ~self.games.over
+        bad_range = live & ((acts < 0) | (acts >= NUM_ACTIONS))
+        if bad_range.any():
+            row = int(np.flatnonzero(bad_range)[0])
+            raise ValueError(
+                f"batched chinagold: row {row}: action {int(acts[row])} is not an action id"
+                f" (0..{NUM_ACTIONS - 1})"
+            )
+        ok = self.mask[np.arange(self.n), np.clip(acts, 0, NUM_ACTIONS - 1)]
+        bad = live & ~ok
+        if bad.any():
+            row = int(np.flatnonzero(bad)[0])
+            raise ValueError(
+                f"batched chinagold: row {row}: action {int(acts[row])} is not legal there"
+                f" (its legal actions: the row's mask, {self.mask[row].sum()} ids)"
+            )
+
+    def _result(self, rewards: Array, done: Array, acts: Array | None = None) -> BatchStep:
+        xp, t, g = self.xp, self.tables, self.games
+        self.mask = legal_mask(xp, t, g, self._full)
+        self.chance = xp.where(g.roll > 0, g.roll, NO_THROW)
+        if self.trace:
+            self.log.append((acts, self.chance, done))
+        to_move = xp.where(g.over, TERMINAL, g.player)
+        return BatchStep(
+            obs=observe(xp, t, g), mask=self.mask, to_move=to_move, rewards=rewards, done=done
+        )
+
+    # -- helpers outside the hot path -----------------------------------------------------
+
+    def legal_ids(self) -> list[Array]:
+        """Each row's legal decision ids (a Python loop over the rows: for examples and
+        tests, not for speed)."""
+        return [np.flatnonzero(row) for row in self.mask]
+
+    def histories(self, row: int) -> list[list[int]]:
+        """With ``trace``: the games played in ``row`` since the last ``reset``, each as the
+        reference's actions (the throws and the decisions, in order); the last one is the
+        game in progress. ``state.apply_action`` of each in turn replays it exactly."""
+        if not self.trace:
+            raise ValueError("batched chinagold: histories need trace=True")
+        games: list[list[int]] = [[]]
+        finished = False  # without auto-reset a finished row ignores its actions
+        for acts, chance, done in self.log:
+            if acts is not None and not finished:
+                games[-1].append(int(acts[row]))
+                if done[row]:
+                    if not self.auto_reset:
+                        finished = True
+                        continue
+                    games.append([])
+            if chance[row] != NO_THROW:
+                games[-1].append(int(chance[row]))
+        return games
