@@ -29,7 +29,8 @@ board). The full windows (every straight run of face-down markers) are built len
 length: a window of length k is full when its first k - 1 spots are (a window of length
 k - 1) and its last spot is face down, so all 853 cost one gather and one ``&`` each.
 Area counts are a matrix product with the 91 x 34 membership of the 17 mountains and 17
-rivers. The whole step is whole-array operations over N through an array namespace
+rivers, handed back to the spots by one gather.
+The whole step is whole-array operations over N through an array namespace
 ``xp`` (numpy here; the functions use only what ``jax.numpy`` also has, and never write
 into an array in place) so that a JAX backend can swap it in.
 
@@ -71,13 +72,15 @@ class Tables:
     """The fixed geometry and the configuration as arrays, built once per engine."""
 
     win_len: Array  # (853,) int: the length of each turning window
-    prefix: tuple[Array, ...]  # per length 2..5: the id of the window without its last spot
+    prefix: tuple[Array, ...]  # per length 2..5: the window without its last spot (its
+    # index among the windows one shorter)
     last: tuple[Array, ...]  # per length 2..5: the window's last spot
-    turn_spots: Array  # (945, 91) bool: the spots an action turns face up
-    rebury_spots: Array  # (945, 91) bool: the spot an action reburies
-    members: Array  # (91, 34) float32: spot in mountain j (j < 17), in river j - 17
-    mountain_col: Array  # (91,) int: the column of each spot's mountain
-    river_col: Array  # (91,) int: the column of each spot's river
+    turn_spots: Array  # (91, 945) bool: the spots an action turns face up
+    rebury_spots: Array  # (91, 945) bool: the spot an action reburies
+    members: Array  # (34, 91) float32: spot s in mountain j (j < 17), in river j - 17
+    area_cols: Array  # (182,) int: each spot's mountain column, then each spot's river column
+    planes_as: tuple[Array, Array]  # (364,) int: the columns of [area counts of face-down
+    # markers, of gold] (68) that make planes 3..6, for a mover in the mountains, the rivers
     len_slices: tuple[tuple[int, int], ...]  # per length 1..5: the id range of its windows
     cum: Array  # (4, 5) float64: cumulative throw probabilities per stage (1..5), inf padded
     outcomes: Array  # (4,) int: how many totals each stage can throw
@@ -98,7 +101,8 @@ def build_tables(game: ChinagoldGame) -> Tables:
         assert all(w.id == start + i for i, w in enumerate(ws)), "window ids not by length"
         start += len(ws)
         if k > 1:
-            prefix.append(np.array([BOARD.by_spots[frozenset(w.spots[:-1])].id for w in ws]))
+            base = len_slices[k - 2][0]
+            prefix.append(np.array([BOARD.by_spots[frozenset(w.spots[:-1])].id - base for w in ws]))
             last.append(np.array([w.spots[-1] for w in ws]))
     turn_spots = np.zeros((NUM_ACTIONS, NUM_SPOTS), dtype=bool)
     for w in windows:
@@ -110,6 +114,13 @@ def build_tables(game: ChinagoldGame) -> Tables:
     members = np.zeros((NUM_SPOTS, 2 * NUM_REGIONS), dtype=np.float32)
     members[np.arange(NUM_SPOTS), mountain_col] = 1.0
     members[np.arange(NUM_SPOTS), river_col] = 1.0
+    gold_cols = 2 * NUM_REGIONS  # the gold counts follow the face-down counts
+    as_mountains = np.concatenate(
+        [mountain_col, river_col, gold_cols + mountain_col, gold_cols + river_col]
+    )
+    as_rivers = np.concatenate(
+        [river_col, mountain_col, gold_cols + river_col, gold_cols + mountain_col]
+    )
     cum = np.full((4, MAX_TOTAL), np.inf)
     outcomes = np.zeros(4, dtype=np.int64)
     for stage, dist in game.throws.items():
@@ -123,11 +134,11 @@ def build_tables(game: ChinagoldGame) -> Tables:
         win_len=win_len,
         prefix=tuple(prefix),
         last=tuple(last),
-        turn_spots=turn_spots,
-        rebury_spots=rebury_spots,
-        members=members,
-        mountain_col=mountain_col,
-        river_col=river_col,
+        turn_spots=np.ascontiguousarray(turn_spots.T),
+        rebury_spots=np.ascontiguousarray(rebury_spots.T),
+        members=np.ascontiguousarray(members.T),
+        area_cols=np.concatenate([mountain_col, river_col]),
+        planes_as=(as_mountains, as_rivers),
         len_slices=tuple(len_slices),
         cum=cum,
         outcomes=outcomes,
@@ -138,11 +149,13 @@ def build_tables(game: ChinagoldGame) -> Tables:
 
 
 class Games(NamedTuple):
-    """The N positions, one row each (the reference state's fields)."""
+    """The N positions, the reference state's fields, one column per game: the arrays are
+    feature-major (a spot's row holds it in all N games) so that every gather of the step
+    copies whole rows of N; the results are handed out transposed, as ``(N, ...)`` views."""
 
-    hidden: Array  # (N, 91) bool: face-down markers
-    gold: Array  # (N, 91) bool: face-up gold on the board
-    collected: Array  # (N, 2) int: gold carried away per seat
+    hidden: Array  # (91, N) bool: face-down markers
+    gold: Array  # (91, N) bool: face-up gold on the board
+    collected: Array  # (2, N) int: gold carried away per seat
     player: Array  # (N,) int: the seat to decide (after the game: the next seat)
     roll: Array  # (N,) int: the thrown total, 0 with no throw
     turn: Array  # (N,) int: decisions made so far
@@ -154,18 +167,18 @@ class Games(NamedTuple):
 
 
 def full_windows(xp: ModuleType, t: Tables, hidden: Array) -> Array:
-    """``(N, 853)`` bool: every window whose spots are all face down."""
-    # a window of length k = its prefix of length k - 1 (an id among all windows) + its last
-    full = hidden
+    """``(853, N)`` bool: every window whose spots are all face down."""
+    # a window of length k = its prefix of length k - 1 (among those windows) + its last spot
+    blocks = [hidden]
     for prefix, last in zip(t.prefix, t.last, strict=True):
-        nxt = xp.take(full, prefix, axis=1) & xp.take(hidden, last, axis=1)
-        full = xp.concatenate([full, nxt], axis=1)
+        blocks.append(xp.take(blocks[-1], prefix, axis=0) & xp.take(hidden, last, axis=0))
+    full: Array = xp.concatenate(blocks, axis=0)
     return full
 
 
 def stage_from(xp: ModuleType, t: Tables, full: Array) -> Array:
     """``(N,)`` int: 3, 2, 1 or 0 as ``game.stage_of``: the ways left to turn 5, 4, 3."""
-    ways = [full[:, a:b].sum(axis=1) for a, b in t.len_slices]
+    ways = [full[a:b].sum(axis=0, dtype=xp.int32) for a, b in t.len_slices]
     stage: Array = xp.where(
         ways[4] >= 2, 3, xp.where(ways[3] >= 2, 2, xp.where(ways[2] >= 2, 1, 0))
     ).astype(xp.int64)
@@ -173,46 +186,51 @@ def stage_from(xp: ModuleType, t: Tables, full: Array) -> Array:
 
 
 def legal_mask(xp: ModuleType, t: Tables, g: Games, full: Array) -> Array:
-    """``(N, 945)`` bool: the reference's ``legal_actions`` (none for finished games)."""
-    free = (g.stage == 0)[:, None] & (t.win_len <= 2)[None, :]
-    turnings = full & ((t.win_len[None, :] == g.roll[:, None]) | free)
-    rebury = g.gold & (g.stage > 0)[:, None]
+    """``(945, N)`` bool: the reference's ``legal_actions`` (none for finished games)."""
     live = ~g.over
-    some = turnings.any(axis=1) | rebury.any(axis=1)
-    pass_ = (~some & live)[:, None]
-    mask: Array = xp.concatenate([turnings & live[:, None], rebury & live[:, None], pass_], axis=1)
+    free = live & (g.stage == 0)  # no more throwing: turn 1 or 2 markers
+    blocks = []
+    for k, (a, b) in enumerate(t.len_slices, start=1):
+        allowed = (live & (g.roll == k)) | free if k <= 2 else live & (g.roll == k)
+        blocks.append(full[a:b] & allowed[None, :])
+    blocks.append(g.gold & (live & (g.stage > 0))[None, :])
+    some = xp.zeros_like(live)
+    for block in blocks:
+        some = some | block.any(axis=0)
+    blocks.append((live & ~some)[None, :])  # pass
+    mask: Array = xp.concatenate(blocks, axis=0)
     return mask
 
 
 def apply_decisions(xp: ModuleType, t: Tables, g: Games, actions: Array) -> Games:
-    """Apply one decision per live row (finished rows stay as they are), without the throw."""
+    """Apply one decision per live game (finished ones stay as they are), without the throw."""
     live = ~g.over
-    turned = xp.take(t.turn_spots, actions, axis=0) & live[:, None]
-    reburied = xp.take(t.rebury_spots, actions, axis=0) & live[:, None]
+    turned = xp.take(t.turn_spots, actions, axis=1) & live[None, :]
+    reburied = xp.take(t.rebury_spots, actions, axis=1) & live[None, :]
     hidden = (g.hidden & ~turned) | reburied
     gold = (g.gold | turned) & ~reburied
     # areas the turning completed: touched by it, no face-down marker left
-    left = hidden.astype(xp.float32) @ t.members
-    touched = (turned.astype(xp.float32) @ t.members) > 0
-    complete = (left == 0) & touched
-    in_mountain = xp.take(complete, t.mountain_col, axis=1)
-    in_river = xp.take(complete, t.river_col, axis=1)
-    mover_mountains = (g.player == t.mountains_player)[:, None]
+    left = t.members @ hidden.astype(xp.float32)
+    touched = (t.members @ turned.astype(xp.float32)) > 0
+    complete = xp.take((left == 0) & touched, t.area_cols, axis=0)  # per spot, both areas
+    in_mountain = complete[:NUM_SPOTS]
+    in_river = complete[NUM_SPOTS:]
+    mover_mountains = (g.player == t.mountains_player)[None, :]
     mine = xp.where(mover_mountains, in_mountain, in_river)
     theirs = xp.where(mover_mountains, in_river, in_mountain)
     take_mine = gold & mine  # the mover collects first
     gold = gold & ~take_mine
     take_theirs = gold & theirs  # then the opponent, what is left
     gold = gold & ~take_theirs
-    n_mine = take_mine.sum(axis=1)
-    n_theirs = take_theirs.sum(axis=1)
+    n_mine = take_mine.sum(axis=0)
+    n_theirs = take_theirs.sum(axis=0)
     p1_moved = g.player == 0
     collected = g.collected + xp.stack(
-        [xp.where(p1_moved, n_mine, n_theirs), xp.where(p1_moved, n_theirs, n_mine)], axis=1
+        [xp.where(p1_moved, n_mine, n_theirs), xp.where(p1_moved, n_theirs, n_mine)], axis=0
     )
     step = live.astype(xp.int64)
     turn = g.turn + step
-    over = g.over | (live & (~hidden.any(axis=1) | (turn >= t.max_turns)))
+    over = g.over | (live & (~hidden.any(axis=0) | (turn >= t.max_turns)))
     return Games(
         hidden=hidden,
         gold=gold,
@@ -228,9 +246,9 @@ def apply_decisions(xp: ModuleType, t: Tables, g: Games, actions: Array) -> Game
 def fresh(xp: ModuleType, t: Tables, n: int) -> Games:
     """``n`` games at the start (before the first throw)."""
     return Games(
-        hidden=xp.ones((n, NUM_SPOTS), dtype=bool),
-        gold=xp.zeros((n, NUM_SPOTS), dtype=bool),
-        collected=xp.zeros((n, 2), dtype=xp.int64),
+        hidden=xp.ones((NUM_SPOTS, n), dtype=bool),
+        gold=xp.zeros((NUM_SPOTS, n), dtype=bool),
+        collected=xp.zeros((2, n), dtype=xp.int64),
         player=xp.full((n,), t.first_player, dtype=xp.int64),
         roll=xp.zeros((n,), dtype=xp.int64),
         turn=xp.zeros((n,), dtype=xp.int64),
@@ -240,17 +258,13 @@ def fresh(xp: ModuleType, t: Tables, n: int) -> Games:
 
 
 def select(xp: ModuleType, which: Array, a: Games, b: Games) -> Games:
-    """Row by row: ``a`` where ``which``, else ``b``."""
-    out = []
-    for x, y in zip(a, b, strict=True):
-        w = which.reshape((-1,) + (1,) * (x.ndim - 1))
-        out.append(xp.where(w, x, y))
-    return Games(*out)
+    """Game by game (the last axis): ``a`` where ``which``, else ``b``."""
+    return Games(*(xp.where(which, x, y) for x, y in zip(a, b, strict=True)))
 
 
 def throw(xp: ModuleType, t: Tables, g: Games, u: Array) -> Games:
-    """Throw the discs in play for every live row that throws, from uniforms ``u`` in [0, 1):
-    the first total whose cumulative probability exceeds ``u``."""
+    """Throw the discs in play for every live game that throws, from uniforms ``u`` in
+    [0, 1): the first total whose cumulative probability exceeds ``u``."""
     cum = xp.take(t.cum, g.stage, axis=0)  # (N, 5)
     count = xp.take(t.outcomes, g.stage, axis=0)
     index = xp.minimum((cum <= u[:, None]).sum(axis=1), count - 1)
@@ -259,30 +273,21 @@ def throw(xp: ModuleType, t: Tables, g: Games, u: Array) -> Games:
 
 
 def observe(xp: ModuleType, t: Tables, g: Games) -> Array:
-    """``(N, 652)`` float32: the reference's ``observation_tensor(player)`` of each row."""
+    """``(652, N)`` float32: the reference's ``observation_tensor(player)`` of each game."""
     hidden = g.hidden
     gold = g.gold
     f32 = xp.float32
-    left = hidden.astype(f32) @ t.members / 8.0
-    found = gold.astype(f32) @ t.members / 8.0
-    mover_mountains = (g.player == t.mountains_player)[:, None]
-    me_col = xp.where(mover_mountains, t.mountain_col[None, :], t.river_col[None, :])
-    opp_col = xp.where(mover_mountains, t.river_col[None, :], t.mountain_col[None, :])
-    planes = [
-        hidden.astype(f32),
-        gold.astype(f32),
-        (~hidden & ~gold).astype(f32),
-        xp.take_along_axis(left, me_col, axis=1),
-        xp.take_along_axis(left, opp_col, axis=1),
-        xp.take_along_axis(found, me_col, axis=1),
-        xp.take_along_axis(found, opp_col, axis=1),
-    ]
+    counts = xp.concatenate([t.members @ hidden.astype(f32), t.members @ gold.astype(f32)], 0)
+    counts = counts / 8.0  # k / 8 is exact in float32
+    mountains = (g.player == t.mountains_player)[None, :]
+    as_m, as_r = t.planes_as
+    areas = xp.where(mountains, xp.take(counts, as_m, axis=0), xp.take(counts, as_r, axis=0))
     me = g.player
     totals = xp.arange(MAX_TOTAL + 1)
     stages = xp.arange(4)
     shown_stage = xp.where(g.over, 0, g.stage)
-    mine = xp.where(me == 0, g.collected[:, 0], g.collected[:, 1])
-    theirs = xp.where(me == 0, g.collected[:, 1], g.collected[:, 0])
+    mine = xp.where(me == 0, g.collected[0], g.collected[1])
+    theirs = xp.where(me == 0, g.collected[1], g.collected[0])
     scalars = xp.stack(
         [
             mine / NUM_SPOTS,
@@ -291,23 +296,26 @@ def observe(xp: ModuleType, t: Tables, g: Games) -> Array:
             (~g.over).astype(xp.float64),
             (me == t.mountains_player).astype(xp.float64),
         ],
-        axis=1,
+        axis=0,
     )
     obs: Array = xp.concatenate(
         [
-            *planes,
-            (g.roll[:, None] == totals[None, :]).astype(f32),
-            (shown_stage[:, None] == stages[None, :]).astype(f32),
+            hidden.astype(f32),
+            gold.astype(f32),
+            (~hidden & ~gold).astype(f32),
+            areas,
+            (totals[:, None] == g.roll[None, :]).astype(f32),
+            (stages[:, None] == shown_stage[None, :]).astype(f32),
             scalars.astype(f32),
         ],
-        axis=1,
+        axis=0,
     )
     return obs
 
 
 def returns_of(xp: ModuleType, g: Games, ended: Array) -> Array:
-    """``(N, 2)`` float32: +1 / -1 / 0 0 by the gold collected for rows that ``ended``."""
-    lead = xp.sign(g.collected[:, 0] - g.collected[:, 1])
+    """``(N, 2)`` float32: +1 / -1 / 0 0 by the gold collected for games that ``ended``."""
+    lead = xp.sign(g.collected[0] - g.collected[1])
     out = xp.stack([lead, -lead], axis=1).astype(xp.float32)
     rewards: Array = xp.where(ended[:, None], out, xp.zeros_like(out))
     return rewards
@@ -349,7 +357,7 @@ class BatchedChinagold:
         self.rng = np.random.default_rng(seed)
         self.games: Games = fresh(np, self.tables, n)
         self._full: Array = full_windows(np, self.tables, self.games.hidden)
-        self._fresh_full = self._full[:1].copy()
+        self._fresh_full = self._full[:, :1].copy()
         self.mask: Array = np.zeros((n, NUM_ACTIONS), dtype=bool)
         self.chance: Array = np.full(n, NO_THROW, dtype=np.int64)
         """The throw each row drew in the last ``reset`` or ``step`` (the reference's outcome
@@ -375,7 +383,7 @@ class BatchedChinagold:
         """Deal N new games and throw for each; every row at its first decision."""
         xp, t = self.xp, self.tables
         games = fresh(xp, t, self.n)
-        self._full = xp.repeat(self._fresh_full, self.n, axis=0)
+        self._full = xp.repeat(self._fresh_full, self.n, axis=1)
         self.games = throw(xp, t, games, self.rng.random(self.n))
         self.log.clear()
         self._started = True
@@ -402,7 +410,7 @@ class BatchedChinagold:
         rewards = returns_of(xp, played, ended)
         if self.auto_reset:
             played = select(xp, ended, fresh(xp, t, self.n), played)
-            full = xp.where(ended[:, None], self._fresh_full, full)
+            full = xp.where(ended[None, :], self._fresh_full, full)
         self._full = full
         self.games = throw(xp, t, played, self.rng.random(self.n))
         return self._result(rewards, ended, acts)
@@ -427,16 +435,39 @@ class BatchedChinagold:
 
     def _result(self, rewards: Array, done: Array, acts: Array | None = None) -> BatchStep:
         xp, t, g = self.xp, self.tables, self.games
-        self.mask = legal_mask(xp, t, g, self._full)
+        # (N, ...) views of the feature-major arrays: no copy; the mask is read-only, as the
+        # next step checks the decisions against it
+        mask = legal_mask(xp, t, g, self._full).T
+        mask.flags.writeable = False
+        self.mask = mask
         self.chance = xp.where(g.roll > 0, g.roll, NO_THROW)
         if self.trace:
             self.log.append((acts, self.chance, done))
         to_move = xp.where(g.over, TERMINAL, g.player)
-        return BatchStep(
-            obs=observe(xp, t, g), mask=self.mask, to_move=to_move, rewards=rewards, done=done
-        )
+        obs = observe(xp, t, g).T
+        return BatchStep(obs=obs, mask=mask, to_move=to_move, rewards=rewards, done=done)
 
     # -- helpers outside the hot path -----------------------------------------------------
+
+    def sample_actions(self, rng: np.random.Generator) -> Array:
+        """``(N,)``: one uniformly random legal id per row (a finished row without
+        auto-reset gets ``PASS``, which the step ignores), as whole arrays.
+
+        >>> env = BatchedChinagold(3, seed=2)
+        >>> out = env.reset()
+        >>> acts = env.sample_actions(np.random.default_rng(0))
+        >>> bool(out.mask[np.arange(3), acts].all())
+        True
+        """
+        rows, cols = np.nonzero(np.ascontiguousarray(self.mask))  # by row, then id
+        counts = np.bincount(rows, minlength=self.n)
+        first = np.cumsum(counts) - counts
+        nth = np.minimum((rng.random(self.n) * counts).astype(np.int64), counts - 1)
+        live = counts > 0
+        if not live.any():
+            return np.full(self.n, PASS, dtype=np.int64)
+        chosen: Array = np.where(live, cols[np.where(live, first + nth, 0)], PASS)
+        return chosen
 
     def legal_ids(self) -> list[Array]:
         """Each row's legal decision ids (a Python loop over the rows: for examples and
