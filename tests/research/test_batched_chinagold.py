@@ -9,6 +9,8 @@ finished game's rewards its ``returns()``.
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -232,3 +234,13 @@ def test_the_same_seed_gives_the_same_games() -> None:
         sa = a.step(a.sample_actions(rng_a))
         sb = b.step(b.sample_actions(rng_b))
         assert np.array_equal(sa.obs, sb.obs) and np.array_equal(a.chance, b.chance)
+
+
+def test_the_doc_example_runs() -> None:
+    """docs/research-batched-chinagold.md's example (until it is folded into research.md,
+    whose own test runs its examples)."""
+    doc = Path(__file__).resolve().parents[2] / "docs" / "research-batched-chinagold.md"
+    if not doc.exists():
+        pytest.skip("the paragraph now lives in docs/research.md")
+    (block,) = re.findall(r"<!-- tested -->\n```python\n(.*?)```", doc.read_text(), flags=re.S)
+    exec(compile(block, str(doc), "exec"), {"__name__": "doc"})
