@@ -47,6 +47,7 @@ class Mirror:
         return state
 
     def step(self, actions: np.ndarray, out: BatchStep) -> None:
+        out = as_numpy(out)
         for row, state in enumerate(self.states):
             if state.is_terminal():  # only without auto-reset: the row stays finished
                 continue
@@ -66,6 +67,7 @@ class Mirror:
         self.check(out, out.done)
 
     def check(self, out: BatchStep, done: np.ndarray) -> None:
+        out = as_numpy(out)
         n = self.env.n
         assert out.obs.shape == (n, *self.env.obs_shape) and out.obs.dtype == np.float32
         assert out.mask.shape == (n, NUM_ACTIONS) and out.mask.dtype == bool
@@ -79,6 +81,13 @@ class Mirror:
             assert np.array_equal(out.obs[row], want), f"row {row}: {state.serialize()}"
             if not done[row]:
                 assert not out.rewards[row].any(), f"row {row}: rewards before the end"
+
+
+def as_numpy(out: BatchStep) -> BatchStep:
+    """The step's arrays as numpy arrays (the JAX backend hands out JAX arrays)."""
+    return BatchStep(
+        *(np.asarray(x) for x in (out.obs, out.mask, out.to_move, out.rewards, out.done))
+    )
 
 
 def play(env: BatchedChinagold, steps: int, policy_seed: int) -> Mirror:
@@ -186,8 +195,8 @@ def test_an_illegal_action_is_refused_naming_its_row_and_changes_nothing() -> No
 
 
 def test_bad_construction_is_refused() -> None:
-    with pytest.raises(ValueError, match=r"backend 'jax' is not available"):
-        BatchedChinagold(2, backend="jax")
+    with pytest.raises(ValueError, match=r"backend 'torch' is not available; 'numpy' or 'jax'"):
+        BatchedChinagold(2, backend="torch")
     with pytest.raises(ValueError, match=r"at least 1, got 0"):
         BatchedChinagold(0)
     with pytest.raises(ValueError, match=r"trace=True"):
@@ -244,3 +253,23 @@ def test_the_doc_example_runs() -> None:
         pytest.skip("the paragraph now lives in docs/research.md")
     (block,) = re.findall(r"<!-- tested -->\n```python\n(.*?)```", doc.read_text(), flags=re.S)
     exec(compile(block, str(doc), "exec"), {"__name__": "doc"})
+
+
+def test_the_jax_backend_equals_the_reference_at_every_step() -> None:
+    pytest.importorskip("jax")
+    env = BatchedChinagold(8, seed=7, backend="jax", **CONFIGS[1])
+    play(env, 120, policy_seed=8)
+    env = BatchedChinagold(8, seed=6, backend="jax", **CONFIGS[2])  # 40 turns a game at most
+    assert play(env, 150, policy_seed=9).finished >= 3 * 8
+    env = BatchedChinagold(8, seed=1, backend="jax", auto_reset=False, trace=True, max_turns=20)
+    assert play(env, 30, policy_seed=2).finished == 8
+
+
+def test_the_jax_backend_refuses_without_jax() -> None:
+    try:
+        import jax  # noqa: F401
+    except ImportError:
+        with pytest.raises(ValueError, match=r"backend 'jax' needs jax"):
+            BatchedChinagold(2, backend="jax")
+    else:
+        pytest.skip("jax is installed here")

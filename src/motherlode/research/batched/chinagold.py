@@ -42,6 +42,7 @@ interleaved) that ``state.apply_action`` replays.
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, NamedTuple
@@ -84,6 +85,8 @@ class Tables:
     len_slices: tuple[tuple[int, int], ...]  # per length 1..5: the id range of its windows
     cum: Array  # (4, 5) float64: cumulative throw probabilities per stage (1..5), inf padded
     outcomes: Array  # (4,) int: how many totals each stage can throw
+    gold_frac: Array  # (92,) float32: k / 91, the gold collected in the tensor
+    turn_frac: Array  # (max_turns + 1,) float32: k / max_turns, the turn in the tensor
     mountains_player: int
     first_player: int
     max_turns: int
@@ -142,6 +145,8 @@ def build_tables(game: ChinagoldGame) -> Tables:
         len_slices=tuple(len_slices),
         cum=cum,
         outcomes=outcomes,
+        gold_frac=(np.arange(NUM_SPOTS + 1) / NUM_SPOTS).astype(np.float32),
+        turn_frac=(np.arange(cfg.max_turns + 1) / cfg.max_turns).astype(np.float32),
         mountains_player=cfg.mountains_player,
         first_player=cfg.first_player,
         max_turns=cfg.max_turns,
@@ -181,7 +186,7 @@ def stage_from(xp: ModuleType, t: Tables, full: Array) -> Array:
     ways = [full[a:b].sum(axis=0, dtype=xp.int32) for a, b in t.len_slices]
     stage: Array = xp.where(
         ways[4] >= 2, 3, xp.where(ways[3] >= 2, 2, xp.where(ways[2] >= 2, 1, 0))
-    ).astype(xp.int64)
+    ).astype(xp.int32)
     return stage
 
 
@@ -228,7 +233,7 @@ def apply_decisions(xp: ModuleType, t: Tables, g: Games, actions: Array) -> Game
     collected = g.collected + xp.stack(
         [xp.where(p1_moved, n_mine, n_theirs), xp.where(p1_moved, n_theirs, n_mine)], axis=0
     )
-    step = live.astype(xp.int64)
+    step = live.astype(xp.int32)
     turn = g.turn + step
     over = g.over | (live & (~hidden.any(axis=0) | (turn >= t.max_turns)))
     return Games(
@@ -248,11 +253,11 @@ def fresh(xp: ModuleType, t: Tables, n: int) -> Games:
     return Games(
         hidden=xp.ones((NUM_SPOTS, n), dtype=bool),
         gold=xp.zeros((NUM_SPOTS, n), dtype=bool),
-        collected=xp.zeros((2, n), dtype=xp.int64),
-        player=xp.full((n,), t.first_player, dtype=xp.int64),
-        roll=xp.zeros((n,), dtype=xp.int64),
-        turn=xp.zeros((n,), dtype=xp.int64),
-        stage=xp.full((n,), 3, dtype=xp.int64),
+        collected=xp.zeros((2, n), dtype=xp.int32),
+        player=xp.full((n,), t.first_player, dtype=xp.int32),
+        roll=xp.zeros((n,), dtype=xp.int32),
+        turn=xp.zeros((n,), dtype=xp.int32),
+        stage=xp.full((n,), 3, dtype=xp.int32),
         over=xp.zeros((n,), dtype=bool),
     )
 
@@ -268,7 +273,7 @@ def throw(xp: ModuleType, t: Tables, g: Games, u: Array) -> Games:
     cum = xp.take(t.cum, g.stage, axis=0)  # (N, 5)
     count = xp.take(t.outcomes, g.stage, axis=0)
     index = xp.minimum((cum <= u[:, None]).sum(axis=1), count - 1)
-    roll = xp.where(~g.over & (g.stage > 0), index + 1, 0).astype(xp.int64)
+    roll = xp.where(~g.over & (g.stage > 0), index + 1, 0).astype(xp.int32)
     return g._replace(roll=roll)
 
 
@@ -288,13 +293,15 @@ def observe(xp: ModuleType, t: Tables, g: Games) -> Array:
     shown_stage = xp.where(g.over, 0, g.stage)
     mine = xp.where(me == 0, g.collected[0], g.collected[1])
     theirs = xp.where(me == 0, g.collected[1], g.collected[0])
+    # the quotients from tables made as the reference makes them (float64, then float32):
+    # XLA would multiply by a rounded reciprocal
     scalars = xp.stack(
         [
-            mine / NUM_SPOTS,
-            theirs / NUM_SPOTS,
-            g.turn / t.max_turns,
-            (~g.over).astype(xp.float64),
-            (me == t.mountains_player).astype(xp.float64),
+            xp.take(t.gold_frac, mine),
+            xp.take(t.gold_frac, theirs),
+            xp.take(t.turn_frac, g.turn),
+            (~g.over).astype(f32),
+            (me == t.mountains_player).astype(f32),
         ],
         axis=0,
     )
@@ -306,7 +313,7 @@ def observe(xp: ModuleType, t: Tables, g: Games) -> Array:
             areas,
             (totals[:, None] == g.roll[None, :]).astype(f32),
             (stages[:, None] == shown_stage[None, :]).astype(f32),
-            scalars.astype(f32),
+            scalars,
         ],
         axis=0,
     )
@@ -324,10 +331,54 @@ def returns_of(xp: ModuleType, g: Games, ended: Array) -> Array:
 # -- the environment ----------------------------------------------------------------------
 
 
+class Advanced(NamedTuple):
+    """What one step makes: the next positions (thrown), their full windows, the step's
+    rewards and which games ended in it."""
+
+    games: Games
+    full: Array
+    rewards: Array
+    ended: Array
+
+
+def advance(
+    xp: ModuleType,
+    t: Tables,
+    auto_reset: bool,
+    games: Games,
+    full_fresh: Array,
+    actions: Array,
+    u: Array,
+) -> Advanced:
+    """One decision per game, the areas carried away, the discs recomputed, finished games
+    dealt anew (``auto_reset``), and the next throw from the uniforms ``u``: the whole step."""
+    live = ~games.over
+    played = apply_decisions(xp, t, games, xp.where(live, actions, PASS))
+    full = full_windows(xp, t, played.hidden)
+    played = played._replace(stage=stage_from(xp, t, full))
+    ended = played.over & live
+    rewards = returns_of(xp, played, ended)
+    if auto_reset:
+        played = select(xp, ended, fresh(xp, t, live.shape[0]), played)
+        full = xp.where(ended[None, :], full_fresh, full)
+    return Advanced(throw(xp, t, played, u), full, rewards, ended)
+
+
+def present(xp: ModuleType, t: Tables, games: Games, full: Array) -> tuple[Array, Array, Array]:
+    """``(mask (N, 945), obs (N, 652), to_move (N,))`` of the positions."""
+    mask = legal_mask(xp, t, games, full).T
+    obs = observe(xp, t, games).T
+    to_move = xp.where(games.over, TERMINAL, games.player)
+    return mask, obs, to_move
+
+
 class BatchedChinagold:
     """N Chinagold games as arrays (see the module docstring); ``**config`` as
     ``motherlode.load("chinagold", **config)``.
 
+    ``backend="jax"`` (when ``jax`` is installed) runs the same step compiled by
+    ``jax.jit``, on the default JAX device; its results are JAX arrays and its throws come
+    from ``jax.random`` (float32 uniforms against the cumulative probabilities).
     ``trace=True`` keeps every call's decisions and throws for :meth:`histories`.
     """
 
@@ -341,31 +392,67 @@ class BatchedChinagold:
         trace: bool = False,
         **config: Any,
     ) -> None:
-        if backend != "numpy":
+        if backend not in ("numpy", "jax"):
             raise ValueError(
-                f"batched chinagold: backend {backend!r} is not available; only 'numpy' is"
-                " (the step is written over an array namespace for a JAX backend to come)"
+                f"batched chinagold: backend {backend!r} is not available; 'numpy' or 'jax'"
             )
         if n < 1:
             raise ValueError(f"batched chinagold: the batch size must be at least 1, got {n}")
         self.n = n
-        self.xp: ModuleType = np
+        self.backend = backend
         self.game = ChinagoldGame.from_config(**config)
         self.tables = build_tables(self.game)
         self.auto_reset = auto_reset
         self.trace = trace
         self.rng = np.random.default_rng(seed)
-        self.games: Games = fresh(np, self.tables, n)
-        self._full: Array = full_windows(np, self.tables, self.games.hidden)
-        self._fresh_full = self._full[:, :1].copy()
+        self.seed = seed
+        self._setup(backend)
+        self.games: Games = fresh(self.xp, self.tables, n)
+        self._full: Array = full_windows(self.xp, self.tables, self.games.hidden)
+        self._full_fresh = self._full[:, :1]
         self.mask: Array = np.zeros((n, NUM_ACTIONS), dtype=bool)
-        self.chance: Array = np.full(n, NO_THROW, dtype=np.int64)
+        self.chance: Array = np.full(n, NO_THROW, dtype=np.int32)
         """The throw each row drew in the last ``reset`` or ``step`` (the reference's outcome
-        id, the total 1..5), or ``NO_THROW``."""
+        id, the total 1..5), or ``NO_THROW``; a numpy array with either backend."""
         self._started = False
         self.log: list[tuple[Array | None, Array, Array]] = []
         """With ``trace``: per call, (the decisions or ``None`` for a reset, ``chance``,
-        ``done``)."""
+        ``done``), as numpy arrays."""
+
+    def _setup(self, backend: str) -> None:
+        """The array namespace, the compiled step and the uniforms of ``backend``."""
+        t, auto_reset = self.tables, self.auto_reset
+        if backend == "numpy":
+            self.xp: ModuleType = np
+
+            def step_np(g: Games, ff: Array, a: Array, u: Array) -> Advanced:
+                return advance(np, t, auto_reset, g, ff, a, u)
+
+            def present_np(g: Games, full: Array) -> tuple[Array, Array, Array]:
+                return present(np, t, g, full)
+
+            self._advance: Any = step_np
+            self._present: Any = present_np
+            self._uniform: Any = lambda: self.rng.random(self.n)
+            return
+        try:  # optional: imported by name, for the environments that have it
+            jax = importlib.import_module("jax")
+            jnp = importlib.import_module("jax.numpy")
+        except ImportError:
+            raise ValueError(
+                "batched chinagold: backend 'jax' needs jax (pip install jax)"
+            ) from None
+        self.xp = jnp
+        self._advance = jax.jit(lambda g, ff, a, u: advance(jnp, t, auto_reset, g, ff, a, u))
+        self._present = jax.jit(lambda g, full: present(jnp, t, g, full))
+        self._key = jax.random.PRNGKey(self.seed)
+
+        def uniform() -> Array:
+            self._key, sub = jax.random.split(self._key)
+            u: Array = jax.random.uniform(sub, (self.n,), dtype=jnp.float32)
+            return u
+
+        self._uniform = uniform
 
     @property
     def num_actions(self) -> int:
@@ -382,9 +469,8 @@ class BatchedChinagold:
     def reset(self) -> BatchStep:
         """Deal N new games and throw for each; every row at its first decision."""
         xp, t = self.xp, self.tables
-        games = fresh(xp, t, self.n)
-        self._full = xp.repeat(self._fresh_full, self.n, axis=1)
-        self.games = throw(xp, t, games, self.rng.random(self.n))
+        self._full = xp.repeat(self._full_fresh, self.n, axis=1)
+        self.games = throw(xp, t, fresh(xp, t, self.n), self._uniform())
         self.log.clear()
         self._started = True
         return self._result(xp.zeros((self.n, 2), dtype=xp.float32), xp.zeros(self.n, bool))
@@ -392,7 +478,6 @@ class BatchedChinagold:
     def step(self, actions: Array) -> BatchStep:
         """Apply one decision id per row (ignored for a finished row without auto-reset);
         an illegal one raises ``ValueError`` naming its row and changes nothing."""
-        xp, t = self.xp, self.tables
         if not self._started:
             raise ValueError("batched chinagold: call reset() before the first step")
         acts = np.asarray(actions)
@@ -402,21 +487,13 @@ class BatchedChinagold:
                 f" {acts.shape} of {acts.dtype}"
             )
         self._check(acts)
-        live = ~self.games.over
-        played = apply_decisions(xp, t, self.games, xp.where(live, acts, PASS))
-        full = full_windows(xp, t, played.hidden)
-        played = played._replace(stage=stage_from(xp, t, full))
-        ended = played.over & live
-        rewards = returns_of(xp, played, ended)
-        if self.auto_reset:
-            played = select(xp, ended, fresh(xp, t, self.n), played)
-            full = xp.where(ended[None, :], self._fresh_full, full)
-        self._full = full
-        self.games = throw(xp, t, played, self.rng.random(self.n))
-        return self._result(rewards, ended, acts)
+        acts = acts.astype(np.int32)
+        out = self._advance(self.games, self._full_fresh, self.xp.asarray(acts), self._uniform())
+        self.games, self._full = out.games, out.full
+        return self._result(out.rewards, out.ended, acts)
 
     def _check(self, acts: Array) -> None:
-        live = ~self.games.over
+        live = ~np.asarray(self.games.over)
         bad_range = live & ((acts < 0) | (acts >= NUM_ACTIONS))
         if bad_range.any():
             row = int(np.flatnonzero(bad_range)[0])
@@ -424,34 +501,34 @@ class BatchedChinagold:
                 f"batched chinagold: row {row}: action {int(acts[row])} is not an action id"
                 f" (0..{NUM_ACTIONS - 1})"
             )
-        ok = self.mask[np.arange(self.n), np.clip(acts, 0, NUM_ACTIONS - 1)]
-        bad = live & ~ok
+        mask = np.asarray(self.mask)
+        bad = live & ~mask[np.arange(self.n), np.clip(acts, 0, NUM_ACTIONS - 1)]
         if bad.any():
             row = int(np.flatnonzero(bad)[0])
             raise ValueError(
                 f"batched chinagold: row {row}: action {int(acts[row])} is not legal there"
-                f" (its legal actions: the row's mask, {self.mask[row].sum()} ids)"
+                f" (its legal actions: the row's mask, {mask[row].sum()} ids)"
             )
 
     def _result(self, rewards: Array, done: Array, acts: Array | None = None) -> BatchStep:
-        xp, t, g = self.xp, self.tables, self.games
-        # (N, ...) views of the feature-major arrays: no copy; the mask is read-only, as the
-        # next step checks the decisions against it
-        mask = legal_mask(xp, t, g, self._full).T
-        mask.flags.writeable = False
+        g = self.games
+        # (N, ...) views of the feature-major arrays (numpy: no copy); the mask is read-only,
+        # as the next step checks the decisions against it
+        mask, obs, to_move = self._present(g, self._full)
+        if isinstance(mask, np.ndarray):
+            mask.flags.writeable = False
         self.mask = mask
-        self.chance = xp.where(g.roll > 0, g.roll, NO_THROW)
+        roll = np.asarray(g.roll)
+        self.chance = np.where(roll > 0, roll, NO_THROW).astype(np.int32)
         if self.trace:
-            self.log.append((acts, self.chance, done))
-        to_move = xp.where(g.over, TERMINAL, g.player)
-        obs = observe(xp, t, g).T
+            self.log.append((acts, self.chance, np.asarray(done)))
         return BatchStep(obs=obs, mask=mask, to_move=to_move, rewards=rewards, done=done)
 
     # -- helpers outside the hot path -----------------------------------------------------
 
     def sample_actions(self, rng: np.random.Generator) -> Array:
         """``(N,)``: one uniformly random legal id per row (a finished row without
-        auto-reset gets ``PASS``, which the step ignores), as whole arrays.
+        auto-reset gets ``PASS``, which the step ignores), as whole numpy arrays.
 
         >>> env = BatchedChinagold(3, seed=2)
         >>> out = env.reset()
@@ -472,7 +549,7 @@ class BatchedChinagold:
     def legal_ids(self) -> list[Array]:
         """Each row's legal decision ids (a Python loop over the rows: for examples and
         tests, not for speed)."""
-        return [np.flatnonzero(row) for row in self.mask]
+        return [np.flatnonzero(row) for row in np.asarray(self.mask)]
 
     def histories(self, row: int) -> list[list[int]]:
         """With ``trace``: the games played in ``row`` since the last ``reset``, each as the
