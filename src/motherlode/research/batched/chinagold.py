@@ -80,8 +80,9 @@ class Tables:
     rebury_spots: Array  # (91, 945) bool: the spot an action reburies
     members: Array  # (34, 91) float32: spot s in mountain j (j < 17), in river j - 17
     area_cols: Array  # (182,) int: each spot's mountain column, then each spot's river column
-    planes_as: tuple[Array, Array]  # (364,) int: the columns of [area counts of face-down
-    # markers, of gold] (68) that make planes 3..6, for a mover in the mountains, the rivers
+    planes_cols: Array  # (364,) int: the columns of [area counts of face-down markers, of
+    # gold] (68) that make planes 3..6 for a mover in the mountains: each spot's mountain,
+    # river, mountain, river; a mover in the rivers reads them with the pairs swapped
     len_slices: tuple[tuple[int, int], ...]  # per length 1..5: the id range of its windows
     cum: Array  # (4, 5) float64: cumulative throw probabilities per stage (1..5), inf padded
     outcomes: Array  # (4,) int: how many totals each stage can throw
@@ -121,9 +122,6 @@ def build_tables(game: ChinagoldGame) -> Tables:
     as_mountains = np.concatenate(
         [mountain_col, river_col, gold_cols + mountain_col, gold_cols + river_col]
     )
-    as_rivers = np.concatenate(
-        [river_col, mountain_col, gold_cols + river_col, gold_cols + mountain_col]
-    )
     cum = np.full((4, MAX_TOTAL), np.inf)
     outcomes = np.zeros(4, dtype=np.int64)
     for stage, dist in game.throws.items():
@@ -141,7 +139,7 @@ def build_tables(game: ChinagoldGame) -> Tables:
         rebury_spots=np.ascontiguousarray(rebury_spots.T),
         members=np.ascontiguousarray(members.T),
         area_cols=np.concatenate([mountain_col, river_col]),
-        planes_as=(as_mountains, as_rivers),
+        planes_cols=as_mountains,
         len_slices=tuple(len_slices),
         cum=cum,
         outcomes=outcomes,
@@ -285,8 +283,9 @@ def observe(xp: ModuleType, t: Tables, g: Games) -> Array:
     counts = xp.concatenate([t.members @ hidden.astype(f32), t.members @ gold.astype(f32)], 0)
     counts = counts / 8.0  # k / 8 is exact in float32
     mountains = (g.player == t.mountains_player)[None, :]
-    as_m, as_r = t.planes_as
-    areas = xp.where(mountains, xp.take(counts, as_m, axis=0), xp.take(counts, as_r, axis=0))
+    by_spot = xp.take(counts, t.planes_cols, axis=0).reshape(2, 2, NUM_SPOTS, -1)
+    swapped = by_spot[:, ::-1]  # (the river's count, then the mountain's): a view
+    areas = xp.where(mountains, by_spot, swapped).reshape(4 * NUM_SPOTS, -1)
     me = g.player
     totals = xp.arange(MAX_TOTAL + 1)
     stages = xp.arange(4)
