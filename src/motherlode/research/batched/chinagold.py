@@ -53,6 +53,7 @@ from motherlode.core.protocol import TERMINAL
 from motherlode.games.chinagold.board import BOARD, NUM_REGIONS, NUM_SPOTS
 from motherlode.games.chinagold.game import (
     NUM_ACTIONS,
+    NUM_TURNINGS,
     OBS_GLOBALS,
     OBS_PLANES,
     PASS,
@@ -345,7 +346,6 @@ def advance(
     t: Tables,
     auto_reset: bool,
     games: Games,
-    full_fresh: Array,
     actions: Array,
     u: Array,
 ) -> Advanced:
@@ -359,7 +359,7 @@ def advance(
     rewards = returns_of(xp, played, ended)
     if auto_reset:
         played = select(xp, ended, fresh(xp, t, live.shape[0]), played)
-        full = xp.where(ended[None, :], full_fresh, full)
+        full = full | ended[None, :]  # on a fresh board every window is full
     return Advanced(throw(xp, t, played, u), full, rewards, ended)
 
 
@@ -408,7 +408,6 @@ class BatchedChinagold:
         self._setup(backend)
         self.games: Games = fresh(self.xp, self.tables, n)
         self._full: Array = full_windows(self.xp, self.tables, self.games.hidden)
-        self._full_fresh = self._full[:, :1]
         self.mask: Array = np.zeros((n, NUM_ACTIONS), dtype=bool)
         self.chance: Array = np.full(n, NO_THROW, dtype=np.int32)
         """The throw each row drew in the last ``reset`` or ``step`` (the reference's outcome
@@ -424,8 +423,8 @@ class BatchedChinagold:
         if backend == "numpy":
             self.xp: ModuleType = np
 
-            def step_np(g: Games, ff: Array, a: Array, u: Array) -> Advanced:
-                return advance(np, t, auto_reset, g, ff, a, u)
+            def step_np(g: Games, a: Array, u: Array) -> Advanced:
+                return advance(np, t, auto_reset, g, a, u)
 
             def present_np(g: Games, full: Array) -> tuple[Array, Array, Array]:
                 return present(np, t, g, full)
@@ -442,7 +441,7 @@ class BatchedChinagold:
                 "batched chinagold: backend 'jax' needs jax (pip install jax)"
             ) from None
         self.xp = jnp
-        self._advance = jax.jit(lambda g, ff, a, u: advance(jnp, t, auto_reset, g, ff, a, u))
+        self._advance = jax.jit(lambda g, a, u: advance(jnp, t, auto_reset, g, a, u))
         self._present = jax.jit(lambda g, full: present(jnp, t, g, full))
         self._key = jax.random.PRNGKey(self.seed)
 
@@ -468,7 +467,7 @@ class BatchedChinagold:
     def reset(self) -> BatchStep:
         """Deal N new games and throw for each; every row at its first decision."""
         xp, t = self.xp, self.tables
-        self._full = xp.repeat(self._full_fresh, self.n, axis=1)
+        self._full = xp.ones((NUM_TURNINGS, self.n), dtype=bool)
         self.games = throw(xp, t, fresh(xp, t, self.n), self._uniform())
         self.log.clear()
         self._started = True
@@ -487,7 +486,7 @@ class BatchedChinagold:
             )
         self._check(acts)
         acts = acts.astype(np.int32)
-        out = self._advance(self.games, self._full_fresh, self.xp.asarray(acts), self._uniform())
+        out = self._advance(self.games, self.xp.asarray(acts), self._uniform())
         self.games, self._full = out.games, out.full
         return self._result(out.rewards, out.ended, acts)
 
