@@ -24,15 +24,16 @@ back in ``rewards`` and, with ``auto_reset``, a new game is dealt (and thrown) i
 >>> out.obs.shape, out.rewards.shape, out.done.dtype
 ((4, 652), (4, 2), dtype('bool'))
 
-The board is kept as boolean spot arrays ``(N, 91)`` (face-down markers, gold on the
-board). The full windows (every straight run of face-down markers) are built length by
-length: a window of length k is full when its first k - 1 spots are (a window of length
-k - 1) and its last spot is face down, so all 853 cost one gather and one ``&`` each.
-Area counts are a matrix product with the 91 x 34 membership of the 17 mountains and 17
-rivers, handed back to the spots by one gather.
-The whole step is whole-array operations over N through an array namespace
-``xp`` (numpy here; the functions use only what ``jax.numpy`` also has, and never write
-into an array in place) so that a JAX backend can swap it in.
+The board is kept as boolean spot arrays ``(91, N)``, feature-major (face-down markers,
+gold on the board), so that a gather copies whole rows of N games; ``obs`` and ``mask``
+are handed out as their ``(N, ...)`` transposed views. The full windows (every straight
+run of face-down markers) are built length by length: a window of length k is full when
+its first k - 1 spots are (a window of length k - 1) and its last spot is face down, so
+all 853 cost one gather and one ``&`` each. Area counts are a matrix product with the
+34 x 91 membership of the 17 mountains and 17 rivers, handed back to the spots by one
+gather. The whole step is whole-array operations over N through an array namespace ``xp``: the
+functions use only what ``jax.numpy`` also has and never write into an array in place, so
+``backend="jax"`` runs the same functions under ``jax.jit``.
 
 With ``trace=True`` the engine keeps, per call, the decisions it applied and the throw
 each row drew (:attr:`BatchedChinagold.chance`), and :meth:`BatchedChinagold.histories`
