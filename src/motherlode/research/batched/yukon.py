@@ -1,0 +1,331 @@
+"""Yukon's base game, N games at once as arrays (``motherlode.load("yukon")``, move for move).
+
+Covers every config of the base game the reference has: ``players`` 2, 3 or 4 (4: two
+pairs, seats 1+3 and 2+4) and ``first_player``; not the Townsfolk expansion. In the base
+game the only chance is the deal (49 chance nodes, one card kind per cell in reading
+order), so a game is: the deal, then takes only (decision ids ``0..48``, the cell taken).
+
+>>> from motherlode.research.batched.yukon import BatchedYukon
+>>> env = BatchedYukon(4, players=3, seed=1)
+>>> first = env.reset()
+>>> first.obs.shape, first.mask.shape, first.to_move.tolist()
+((4, 1684), (4, 372), [0, 0, 0, 0])
+>>> int(first.mask.sum(axis=1).min())  # the first take: any card in the row or the column
+12
+>>> step = env.step(first.mask.argmax(axis=1))
+>>> step.to_move.tolist(), step.done.tolist()
+([1, 1, 1, 1], [False, False, False, False])
+
+The arrays, per row (``BatchStep``): ``obs`` the reference's ``observation_tensor(to_move)``
+in the observer-first layout (see :func:`observation_size`), ``mask`` its
+``legal_actions()``, ``to_move``, ``rewards`` its ``returns()`` in the step a game ended
+(then, with ``auto_reset``, a new game is dealt in that row and ``obs``/``mask``/``to_move``
+are the new game's first decision). Without ``auto_reset`` a finished row stays finished:
+``to_move`` is ``TERMINAL`` (-4), its mask is empty, its ``obs`` the spectator's view
+(``observation_tensor(None)``), and the actions given for it are ignored.
+
+``obs`` and ``mask`` are the engine's own buffers, updated in place by the next ``step``
+(the numpy backend; copying 1,024 tensors of 1,684 floats would cost more than the step):
+read-only views, valid until the next call. ``copy=True`` hands out fresh arrays instead.
+
+With ``trace=True``, after every ``reset()`` and ``step()``, :attr:`BatchedYukon.last_chance`
+is ``(rows, outcomes)``: the rows that drew chance in that call and, per row, the chance
+outcome ids of the reference engine in the order it applies them (the 49 dealt kinds), so
+that ``state.apply_action(k)`` for each ``k`` replays the deal on the reference.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import numpy as np
+
+from motherlode.core.protocol import TERMINAL
+from motherlode.games.yukon import cards as C
+from motherlode.research.batched.base import Array, BatchStep
+
+SIZE = 7
+CELLS = SIZE * SIZE
+NUM_ACTIONS = 7 * CELLS + 29  # the reference's num_distinct_actions (7x7)
+PLANES = 30  # per cell: 29 kind planes (27 kinds, empty, undealt) + the Prospector
+SLOT = 44  # per seat slot: pile 16, front 10, taught 16, discs 1, to-move 1
+PLAYERS0 = CELLS * PLANES  # offset of the players slice
+GLOBALS0 = PLAYERS0 + 4 * SLOT  # axis 3, pending 7, order 1, beside 26, pan discs left 1
+OBS_SIZE = GLOBALS0 + 3 + 7 + 1 + 26 + 1
+ROW, COL, ANY = 0, 1, 2
+EMPTY = C.EMPTY
+PROSPECTOR_POINTS = 5  # "receives the Prospector figure, which is worth 5 points"
+
+# the base deck, one entry per card: 3 of each Gold and Pebble kind and the Sheriff
+DECK = np.array([k for k in range(C.SHERIFF) for _ in range(3)] + [C.SHERIFF], dtype=np.int8)
+POINTS = np.array([C.points(k) for k in range(EMPTY + 1)], dtype=np.int32)
+
+
+def observation_size() -> int:
+    """The tensor's length: cells ``(7, 7, 30)``, players ``(4, 44)`` observer first (slot k
+    is seat ``(observer + k) % players``, a spectator's slot k seat k), then axis 3,
+    pending 7, order 1, beside 26, Pan discs left 1.
+
+    >>> observation_size()
+    1684
+    """
+    return OBS_SIZE
+
+
+def _lines() -> Array:
+    """``LINE[axis * 49 + pos]``: the cells a take may come from (row, column, either)."""
+    line = np.zeros((3 * CELLS, CELLS), dtype=bool)
+    for pos in range(CELLS):
+        r, c = divmod(pos, SIZE)
+        for k in range(SIZE):
+            if k != c:
+                line[ROW * CELLS + pos, r * SIZE + k] = True
+                line[ANY * CELLS + pos, r * SIZE + k] = True
+            if k != r:
+                line[COL * CELLS + pos, k * SIZE + c] = True
+                line[ANY * CELLS + pos, k * SIZE + c] = True
+    return line
+
+
+LINE = _lines()
+SAME_ROW = np.array([[a // SIZE == b // SIZE for b in range(CELLS)] for a in range(CELLS)])
+
+
+def returns_of(points: Array, teams: bool) -> Array:
+    """The protocol's ``returns()`` from final points ``(k, players)``: +1 for each winner
+    (most points; ties share), -1 for the others, 0 for all when all tie. With ``teams``
+    (4 players) a seat's points are its pair's total (seats 1+3, 2+4)."""
+    if teams:
+        pair = points[:, 0:2] + points[:, 2:4]
+        points = pair[:, [0, 1, 0, 1]]
+    best = points.max(axis=1, keepdims=True)
+    win = points == best
+    out = np.where(win, 1.0, -1.0).astype(np.float32)
+    out[win.all(axis=1)] = 0.0
+    return out
+
+
+class BatchedYukon:
+    """N games of base Yukon stepped together (module docstring)."""
+
+    def __init__(
+        self,
+        n: int,
+        *,
+        players: int = 2,
+        seed: int = 0,
+        backend: Literal["numpy", "jax"] = "numpy",
+        auto_reset: bool = True,
+        trace: bool = False,
+        first_player: int = 0,
+        copy: bool = False,
+        check: bool = True,
+    ) -> None:
+        if n < 1:
+            raise ValueError(f"yukon: a batch has at least 1 game (got n={n})")
+        if players not in (2, 3, 4):
+            raise ValueError(f"yukon: the base game is for 2, 3 or 4 players (got {players})")
+        if not 0 <= first_player < players:
+            raise ValueError(f"yukon: first_player is a seat 0..{players - 1} (got {first_player})")
+        if backend not in ("numpy", "jax"):
+            raise ValueError(f"yukon: backend is 'numpy' or 'jax' (got {backend!r})")
+        self.n = n
+        self.players = players
+        self.first_player = first_player
+        self.backend = backend
+        self.auto_reset = auto_reset
+        self.trace = trace
+        self.copy = copy
+        self.check = check
+        self.teams = players == 4
+        self.num_actions = NUM_ACTIONS
+        self.obs_shape: tuple[int, ...] = (OBS_SIZE,)
+        self.last_chance: tuple[Array, Array] | None = None
+        self._seed = seed
+        self._core: _NumpyCore | Any
+        if backend == "jax":
+            from motherlode.research.batched.yukon_jax import JaxCore
+
+            self._core = JaxCore(self, seed)
+        else:
+            self._core = _NumpyCore(self, seed)
+
+    def reset(self) -> BatchStep:
+        """Deal N new games; their first decisions."""
+        return self._core.reset()  # type: ignore[no-any-return]
+
+    def step(self, actions: Any) -> BatchStep:
+        """Apply one decision per row (the reference's ids); deal where a game ended."""
+        return self._core.step(actions)  # type: ignore[no-any-return]
+
+
+def illegal(actions: Array, ok: Array) -> ValueError:
+    """The refusal for the first row whose action is not a legal take."""
+    row = int(np.flatnonzero(~ok)[0])
+    return ValueError(
+        f"yukon: row {row}: action {int(actions[row])} is not a card in the Prospector's"
+        " row or column in the required direction (rulebook, Playing the Game)"
+        " or the game there is over"
+    )
+
+
+class _NumpyCore:
+    """The numpy backend: the state as arrays, updated in place; the tensor incrementally."""
+
+    def __init__(self, env: BatchedYukon, seed: int) -> None:
+        n, p = env.n, env.players
+        self.env = env
+        self.rng = np.random.default_rng(seed)
+        self.grid = np.full((n, CELLS), EMPTY, dtype=np.int8)
+        self.present = np.zeros((n, CELLS), dtype=bool)
+        self.pos = np.zeros(n, dtype=np.intp)
+        self.axis = np.full(n, ANY, dtype=np.intp)
+        self.player = np.zeros(n, dtype=np.intp)
+        self.last = np.zeros(n, dtype=np.intp)
+        self.over = np.zeros(n, dtype=bool)
+        self.pile = np.zeros((n, p, 16), dtype=np.float32)
+        self.points = np.zeros((n, p), dtype=np.int32)
+        self.obs = np.zeros((n, OBS_SIZE), dtype=np.float32)
+        self.mask = np.zeros((n, NUM_ACTIONS), dtype=bool)
+        self.rows = np.arange(n, dtype=np.intp)
+        self.row_base = self.rows * OBS_SIZE
+        self.flat = self.obs.reshape(-1)  # a view: flat indices into the tensor
+        self.slots = self.obs[:, PLAYERS0 : PLAYERS0 + p * SLOT].reshape(n, p, SLOT)
+        self.seat_k = np.arange(p, dtype=np.intp)
+        self.eye3 = np.eye(3, dtype=np.float32)
+
+    # -- the deal -------------------------------------------------------------------
+
+    def deal(self, rows: Array) -> None:
+        """New games in ``rows``: a uniform shuffle of the 49 cards, which is the reference's
+        deal (cell by cell, each kind with probability ``deck[k] / cards left``)."""
+        env = self.env
+        k = len(rows)
+        cards = self.rng.permuted(np.broadcast_to(DECK, (k, CELLS)), axis=1)
+        if env.trace:
+            self.trace_rows.append(rows.copy())
+            self.trace_deals.append(cards.astype(np.int16))
+        sheriff = np.argmax(cards == C.SHERIFF, axis=1)
+        grid = cards.copy()
+        grid[np.arange(k), sheriff] = EMPTY  # "put the Prospector figure in its place"
+        self.grid[rows] = grid
+        self.present[rows] = grid != EMPTY
+        self.pos[rows] = sheriff
+        self.axis[rows] = ANY  # the first player takes from the row or the column
+        self.player[rows] = env.first_player
+        self.last[rows] = -1
+        self.over[rows] = False
+        self.pile[rows] = 0.0
+        self.points[rows] = 0
+        obs = np.zeros((k, OBS_SIZE), dtype=np.float32)
+        cell = np.arange(CELLS) * PLANES
+        np.put_along_axis(obs, cell + grid.astype(np.intp), 1.0, axis=1)
+        obs[np.arange(k), sheriff * PLANES + PLANES - 1] = 1.0
+        obs[:, PLAYERS0 + SLOT - 1] = 1.0  # slot 0 (the observer) is to move
+        obs[:, GLOBALS0 + ANY] = 1.0
+        obs[:, GLOBALS0 + 3] = 1.0  # nothing pending
+        obs[:, GLOBALS0 + 10] = 1.0  # clockwise
+        self.obs[rows] = obs
+        self.mask[rows, :CELLS] = LINE[ANY * CELLS + sheriff] & self.present[rows]
+
+    def reset(self) -> BatchStep:
+        self.trace_rows: list[Array] = []
+        self.trace_deals: list[Array] = []
+        self.mask[:] = False
+        self.deal(self.rows)
+        n = self.env.n
+        return self.out(np.zeros((n, self.env.players), np.float32), np.zeros(n, bool))
+
+    # -- a step ---------------------------------------------------------------------
+
+    def step(self, actions: Any) -> BatchStep:
+        env = self.env
+        a = np.asarray(actions, dtype=np.intp)
+        if a.shape != (env.n,):
+            raise ValueError(f"yukon: step takes one action per game, shape ({env.n},)")
+        self.trace_rows = []
+        self.trace_deals = []
+        live = ~self.over
+        if env.check:
+            ok = (a >= 0) & (a < NUM_ACTIONS)
+            ok[ok] = self.mask[self.rows[ok], a[ok]]
+            if not env.auto_reset:
+                ok |= self.over
+            if not ok.all():
+                raise illegal(a, ok)
+        all_live = env.auto_reset or bool(live.all())
+        r = self.rows if all_live else self.rows[live]
+        t = a if all_live else a[live]
+        self.take(r, t)
+        done = np.zeros(env.n, dtype=bool)
+        rewards = np.zeros((env.n, env.players), dtype=np.float32)
+        ended = ~self.mask[r, :CELLS].any(axis=1)
+        if ended.any():
+            d = r[ended]
+            done[d] = True
+            final = self.points[d]
+            final[np.arange(len(d)), self.last[d]] += PROSPECTOR_POINTS
+            rewards[d] = returns_of(final, env.teams)
+            if env.auto_reset:
+                self.deal(d)
+            else:
+                self.finish(d)
+        return self.out(rewards, done)
+
+    def take(self, r: Array, t: Array) -> None:
+        """The take of cell ``t`` in each row ``r`` (rulebook, Playing the Game)."""
+        p = self.player[r]
+        pos = self.pos[r]
+        kind = self.grid[r, t].astype(np.intp)
+        axis = self.axis[r]
+        # "Each following player always takes their card in the direction perpendicular to
+        # the previous move": the first take fixes the direction by the line it was in
+        moved = np.where(axis == ANY, np.where(SAME_ROW[pos, t], ROW, COL), axis)
+        axis = 1 - moved
+        self.axis[r] = axis
+        self.pile[r, p, kind] += 1.0
+        self.points[r, p] += POINTS[kind]
+        self.grid[r, t] = EMPTY
+        self.present[r, t] = False
+        base = self.row_base[r]
+        tb = base + t * PLANES
+        self.flat[tb + kind] = 0.0
+        self.flat[tb + EMPTY] = 1.0
+        self.flat[base + pos * PLANES + PLANES - 1] = 0.0
+        self.flat[tb + PLANES - 1] = 1.0
+        self.pos[r] = t
+        self.last[r] = p
+        q = p + 1
+        q[q == self.env.players] = 0
+        self.player[r] = q
+        self.mask[r, :CELLS] = LINE[axis * CELLS + t] & self.present[r]
+        # observer first: slot k is seat (q + k) % players, its pile the seat's
+        seats = q[:, None] + self.seat_k
+        seats[seats >= self.env.players] -= self.env.players
+        self.slots[r, :, :16] = self.pile[r[:, None], seats]
+        self.obs[r, GLOBALS0 : GLOBALS0 + 3] = self.eye3[axis]
+
+    def finish(self, d: Array) -> None:
+        """Rows whose game ended (no auto-reset): the spectator's view, no legal action."""
+        self.over[d] = True
+        self.slots[d, :, :16] = self.pile[d]
+        self.slots[d, 0, SLOT - 1] = 0.0
+
+    def out(self, rewards: Array, done: Array) -> BatchStep:
+        env = self.env
+        to_move = np.where(self.over, TERMINAL, self.player)
+        if env.trace:
+            rows = np.concatenate(self.trace_rows) if self.trace_rows else np.zeros(0, np.intp)
+            deals = (
+                np.concatenate(self.trace_deals)
+                if self.trace_deals
+                else np.zeros((0, CELLS), np.int16)
+            )
+            env.last_chance = (rows, deals)
+        if env.copy:
+            obs, mask = self.obs.copy(), self.mask.copy()
+        else:
+            obs, mask = self.obs.view(), self.mask.view()
+            obs.flags.writeable = False
+            mask.flags.writeable = False
+        return BatchStep(obs=obs, mask=mask, to_move=to_move, rewards=rewards, done=done)
