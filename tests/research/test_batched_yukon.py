@@ -76,6 +76,7 @@ class Replay:
 
     def check(self, step: BatchStep) -> None:
         env = self.env
+        step = host(step)
         assert step.obs.shape == (env.n, OBS_SIZE) and step.obs.dtype == np.float32
         assert step.mask.shape == (env.n, env.num_actions) and step.mask.dtype == bool
         for row, state in enumerate(self.states):
@@ -87,6 +88,7 @@ class Replay:
             np.testing.assert_array_equal(step.obs[row], reference_obs(state, env.players))
 
     def step(self, actions: np.ndarray, step: BatchStep) -> None:
+        step = host(step)
         ended = []
         for row, state in enumerate(self.states):
             if state.is_terminal():
@@ -105,9 +107,28 @@ class Replay:
         self.check(step)
 
 
+def host(step: BatchStep) -> BatchStep:
+    """The step's arrays as numpy arrays (the JAX backend hands out jax arrays)."""
+    return BatchStep(*(np.asarray(getattr(step, f)) for f in BatchStep.__dataclass_fields__))
+
+
 def random_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """A uniformly random legal action per row (0 where none is legal)."""
-    return np.argmax(rng.random(mask.shape) * mask, axis=1)
+    return np.argmax(rng.random(mask.shape) * np.asarray(mask), axis=1)
+
+
+def has_jax() -> bool:
+    try:
+        import jax  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+BACKENDS = [
+    "numpy",
+    pytest.param("jax", marks=pytest.mark.skipif(not has_jax(), reason="jax is not installed")),
+]
 
 
 def play(env: BatchedYukon, steps: int, seed: int) -> Replay:
@@ -121,9 +142,10 @@ def play(env: BatchedYukon, steps: int, seed: int) -> Replay:
     return replay
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize(("players", "seed"), [(2, 0), (2, 7), (3, 1), (3, 8), (4, 2), (4, 9)])
-def test_random_games_equal_the_reference(players: int, seed: int) -> None:
-    env = BatchedYukon(64, players=players, seed=seed, trace=True)
+def test_random_games_equal_the_reference(players: int, seed: int, backend: Any) -> None:
+    env = BatchedYukon(64, players=players, seed=seed, trace=True, backend=backend)
     replay = play(env, 200, seed + 100)
     assert replay.games_done > 64 * 4  # about 31 takes a game: every row restarted often
 
@@ -149,12 +171,13 @@ def test_views_are_read_only_and_updated_in_place() -> None:
     assert (first.obs != before).any()  # the same buffer, now the next position
 
 
-def test_without_auto_reset_finished_rows_stay_finished() -> None:
-    env = BatchedYukon(8, players=2, seed=4, trace=True, auto_reset=False)
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_without_auto_reset_finished_rows_stay_finished(backend: Any) -> None:
+    env = BatchedYukon(8, players=2, seed=4, trace=True, auto_reset=False, backend=backend)
     replay = play(env, 60, 4)  # 60 > 48 takes: every game has ended
     assert replay.games_done == 8
     assert all(s.is_terminal() for s in replay.states)
-    last = env.step(np.zeros(8, dtype=int))  # ignored: nothing to play
+    last = host(env.step(np.zeros(8, dtype=int)))  # ignored: nothing to play
     assert last.to_move.tolist() == [TERMINAL] * 8
     assert not last.mask.any() and not last.done.any() and not last.rewards.any()
     for row, state in enumerate(replay.states):  # the spectator's view of the end
@@ -177,20 +200,26 @@ def test_four_players_score_as_pairs() -> None:
     assert set(map(tuple, rewards.tolist())) <= {(1, -1, 1, -1), (-1, 1, -1, 1), (0, 0, 0, 0)}
 
 
-def test_an_illegal_action_is_refused_and_changes_nothing() -> None:
-    env = BatchedYukon(3, seed=2)
-    first = env.reset()
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_an_illegal_action_is_refused_and_changes_nothing(backend: Any) -> None:
+    env = BatchedYukon(3, seed=2, backend=backend)
+    first = host(env.reset())
     actions = first.mask.argmax(axis=1)
     bad = actions.copy()
     bad[1] = int(np.flatnonzero(~first.mask[1, :49])[0])  # not in the Prospector's lines
-    kept = first.obs.copy()
     with pytest.raises(ValueError, match=r"row 1: action \d+ is not a card in the Prospector"):
         env.step(bad)
-    np.testing.assert_array_equal(first.obs, kept)
+    with pytest.raises(ValueError, match="row 0: action 400 is not"):
+        env.step(np.array([400, 0, 0]))
     with pytest.raises(ValueError, match="one action per game"):
         env.step(actions[:2])
-    after = env.step(actions)
+    after = host(env.step(actions))
+    same = BatchedYukon(3, seed=2, backend=backend)  # never refused anything
+    same.reset()
+    expected = host(same.step(actions))
     assert after.to_move.tolist() == [1, 1, 1]
+    np.testing.assert_array_equal(after.obs, expected.obs)
+    np.testing.assert_array_equal(after.mask, expected.mask)
 
 
 @pytest.mark.parametrize(
@@ -204,6 +233,12 @@ def test_an_illegal_action_is_refused_and_changes_nothing() -> None:
 def test_bad_configs_are_refused(kwargs: dict[str, Any], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         BatchedYukon(2, **kwargs)
+
+
+@pytest.mark.skipif(has_jax(), reason="jax is installed")
+def test_the_jax_backend_without_jax_says_how_to_install_it() -> None:
+    with pytest.raises(ImportError, match=r'needs JAX: pip install -e "\.\[jax\]"'):
+        BatchedYukon(2, backend="jax")
 
 
 def test_the_same_seed_deals_the_same_games() -> None:
@@ -231,9 +266,10 @@ def test_the_deal_draws_every_card_once() -> None:
     assert (where > 0).sum() >= 40
 
 
+@pytest.mark.parametrize("backend", BACKENDS)
 @settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), players=st.sampled_from([2, 3, 4]))
-def test_any_seed_equals_the_reference(seed: int, players: int) -> None:
-    env = BatchedYukon(6, players=players, seed=seed, trace=True)
+def test_any_seed_equals_the_reference(seed: int, players: int, backend: Any) -> None:
+    env = BatchedYukon(6, players=players, seed=seed, trace=True, backend=backend)
     replay = play(env, 45, seed)
     assert replay.games_done >= 1

@@ -36,7 +36,7 @@ that ``state.apply_action(k)`` for each ``k`` replays the deal on the reference.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 import numpy as np
 
@@ -105,6 +105,14 @@ def returns_of(points: Array, teams: bool) -> Array:
     return out
 
 
+class _Core(Protocol):
+    """A backend: the numpy one below, or ``yukon_jax.JaxCore``."""
+
+    def reset(self) -> BatchStep: ...
+
+    def step(self, actions: Any) -> BatchStep: ...
+
+
 class BatchedYukon:
     """N games of base Yukon stepped together (module docstring)."""
 
@@ -142,7 +150,7 @@ class BatchedYukon:
         self.obs_shape: tuple[int, ...] = (OBS_SIZE,)
         self.last_chance: tuple[Array, Array] | None = None
         self._seed = seed
-        self._core: _NumpyCore | Any
+        self._core: _Core
         if backend == "jax":
             from motherlode.research.batched.yukon_jax import JaxCore
 
@@ -152,11 +160,11 @@ class BatchedYukon:
 
     def reset(self) -> BatchStep:
         """Deal N new games; their first decisions."""
-        return self._core.reset()  # type: ignore[no-any-return]
+        return self._core.reset()
 
     def step(self, actions: Any) -> BatchStep:
         """Apply one decision per row (the reference's ids); deal where a game ended."""
-        return self._core.step(actions)  # type: ignore[no-any-return]
+        return self._core.step(actions)
 
 
 def illegal(actions: Array, ok: Array) -> ValueError:
@@ -170,7 +178,14 @@ def illegal(actions: Array, ok: Array) -> ValueError:
 
 
 class _NumpyCore:
-    """The numpy backend: the state as arrays, updated in place; the tensor incrementally."""
+    """The numpy backend: the state as arrays, updated in place, the tensor incrementally
+    (a take changes two cells, the axis, and the seat slots turn by one).
+
+    The piles live only in the tensor's seat slots, observer first: slot k is seat
+    ``(player + k) % players``. The seat to move advances by one at every take of the base
+    game, so after a take the slots turn by one: the taker's slot 0 (with the card added)
+    goes last, the next seat's slot 1 becomes slot 0.
+    """
 
     def __init__(self, env: BatchedYukon, seed: int) -> None:
         n, p = env.n, env.players
@@ -183,16 +198,22 @@ class _NumpyCore:
         self.player = np.zeros(n, dtype=np.intp)
         self.last = np.zeros(n, dtype=np.intp)
         self.over = np.zeros(n, dtype=bool)
-        self.pile = np.zeros((n, p, 16), dtype=np.float32)
-        self.points = np.zeros((n, p), dtype=np.int32)
+        self.points = np.zeros((n, p), dtype=np.int32)  # the cards' points, per seat
         self.obs = np.zeros((n, OBS_SIZE), dtype=np.float32)
         self.mask = np.zeros((n, NUM_ACTIONS), dtype=bool)
         self.rows = np.arange(n, dtype=np.intp)
         self.row_base = self.rows * OBS_SIZE
         self.flat = self.obs.reshape(-1)  # a view: flat indices into the tensor
-        self.slots = self.obs[:, PLAYERS0 : PLAYERS0 + p * SLOT].reshape(n, p, SLOT)
-        self.seat_k = np.arange(p, dtype=np.intp)
-        self.eye3 = np.eye(3, dtype=np.float32)
+        self.piles = self.obs[:, PLAYERS0 : PLAYERS0 + p * SLOT].reshape(n, p, SLOT)[:, :, :16]
+        self.cell_planes = np.arange(CELLS, dtype=np.intp) * PLANES
+        fresh = np.zeros(OBS_SIZE, dtype=np.float32)
+        fresh[PLAYERS0 + SLOT - 1] = 1.0  # slot 0 (the observer) is to move
+        fresh[GLOBALS0 + ANY] = 1.0  # the first take: the row or the column
+        fresh[GLOBALS0 + 3] = 1.0  # nothing pending
+        fresh[GLOBALS0 + 10] = 1.0  # clockwise
+        self.fresh = fresh
+        self.trace_rows: list[Array] = []
+        self.trace_deals: list[Array] = []
 
     # -- the deal -------------------------------------------------------------------
 
@@ -206,31 +227,22 @@ class _NumpyCore:
             self.trace_rows.append(rows.copy())
             self.trace_deals.append(cards.astype(np.int16))
         sheriff = np.argmax(cards == C.SHERIFF, axis=1)
-        grid = cards.copy()
-        grid[np.arange(k), sheriff] = EMPTY  # "put the Prospector figure in its place"
-        self.grid[rows] = grid
-        self.present[rows] = grid != EMPTY
+        cards[np.arange(k), sheriff] = EMPTY  # "put the Prospector figure in its place"
+        self.grid[rows] = cards
+        self.present[rows] = cards != EMPTY
         self.pos[rows] = sheriff
-        self.axis[rows] = ANY  # the first player takes from the row or the column
+        self.axis[rows] = ANY
         self.player[rows] = env.first_player
-        self.last[rows] = -1
         self.over[rows] = False
-        self.pile[rows] = 0.0
         self.points[rows] = 0
-        obs = np.zeros((k, OBS_SIZE), dtype=np.float32)
-        cell = np.arange(CELLS) * PLANES
-        np.put_along_axis(obs, cell + grid.astype(np.intp), 1.0, axis=1)
-        obs[np.arange(k), sheriff * PLANES + PLANES - 1] = 1.0
-        obs[:, PLAYERS0 + SLOT - 1] = 1.0  # slot 0 (the observer) is to move
-        obs[:, GLOBALS0 + ANY] = 1.0
-        obs[:, GLOBALS0 + 3] = 1.0  # nothing pending
-        obs[:, GLOBALS0 + 10] = 1.0  # clockwise
-        self.obs[rows] = obs
+        self.obs[rows] = self.fresh
+        base = self.row_base[rows]
+        self.flat[(base[:, None] + self.cell_planes + cards).ravel()] = 1.0
+        self.flat[base + sheriff * PLANES + PLANES - 1] = 1.0
         self.mask[rows, :CELLS] = LINE[ANY * CELLS + sheriff] & self.present[rows]
 
     def reset(self) -> BatchStep:
-        self.trace_rows: list[Array] = []
-        self.trace_deals: list[Array] = []
+        self.trace_rows, self.trace_deals = [], []
         self.mask[:] = False
         self.deal(self.rows)
         n = self.env.n
@@ -243,73 +255,99 @@ class _NumpyCore:
         a = np.asarray(actions, dtype=np.intp)
         if a.shape != (env.n,):
             raise ValueError(f"yukon: step takes one action per game, shape ({env.n},)")
-        self.trace_rows = []
-        self.trace_deals = []
-        live = ~self.over
         if env.check:
-            ok = (a >= 0) & (a < NUM_ACTIONS)
-            ok[ok] = self.mask[self.rows[ok], a[ok]]
-            if not env.auto_reset:
-                ok |= self.over
-            if not ok.all():
-                raise illegal(a, ok)
-        all_live = env.auto_reset or bool(live.all())
-        r = self.rows if all_live else self.rows[live]
-        t = a if all_live else a[live]
-        self.take(r, t)
+            self.check(a)
+        self.trace_rows, self.trace_deals = [], []
+        live = ~self.over
+        if env.auto_reset or live.all():
+            r: Array | slice = slice(None)
+            ra, t = self.rows, a
+        else:
+            ra = self.rows[live]
+            r, t = ra, a[live]
+        self.take(r, ra, t)
         done = np.zeros(env.n, dtype=bool)
         rewards = np.zeros((env.n, env.players), dtype=np.float32)
         ended = ~self.mask[r, :CELLS].any(axis=1)
         if ended.any():
-            d = r[ended]
+            d = ra[ended]
             done[d] = True
-            final = self.points[d]
-            final[np.arange(len(d)), self.last[d]] += PROSPECTOR_POINTS
-            rewards[d] = returns_of(final, env.teams)
+            rewards[d] = returns_of(self.final_points(d), env.teams)
             if env.auto_reset:
                 self.deal(d)
             else:
                 self.finish(d)
         return self.out(rewards, done)
 
-    def take(self, r: Array, t: Array) -> None:
-        """The take of cell ``t`` in each row ``r`` (rulebook, Playing the Game)."""
-        p = self.player[r]
+    def check(self, a: Array) -> None:
+        if a.min() >= 0 and a.max() < NUM_ACTIONS:
+            ok = self.mask[self.rows, a]
+        else:
+            ok = (a >= 0) & (a < NUM_ACTIONS)
+            ok[ok] = self.mask[self.rows[ok], a[ok]]
+        if not self.env.auto_reset:
+            ok |= self.over
+        if not ok.all():
+            raise illegal(a, ok)
+
+    def take(self, r: Array | slice, ra: Array, t: Array) -> None:
+        """The take of cell ``t`` in each row (``r`` the rows as an index or a slice, ``ra``
+        the same as an index array), rulebook "Playing the Game"."""
+        players = self.env.players
         pos = self.pos[r]
-        kind = self.grid[r, t].astype(np.intp)
         axis = self.axis[r]
+        kind = self.grid[ra, t].astype(np.intp)
         # "Each following player always takes their card in the direction perpendicular to
         # the previous move": the first take fixes the direction by the line it was in
         moved = np.where(axis == ANY, np.where(SAME_ROW[pos, t], ROW, COL), axis)
-        axis = 1 - moved
-        self.axis[r] = axis
-        self.pile[r, p, kind] += 1.0
-        self.points[r, p] += POINTS[kind]
-        self.grid[r, t] = EMPTY
-        self.present[r, t] = False
+        new_axis = 1 - moved
+        self.grid[ra, t] = EMPTY
+        self.present[ra, t] = False
         base = self.row_base[r]
         tb = base + t * PLANES
-        self.flat[tb + kind] = 0.0
-        self.flat[tb + EMPTY] = 1.0
-        self.flat[base + pos * PLANES + PLANES - 1] = 0.0
-        self.flat[tb + PLANES - 1] = 1.0
+        flat = self.flat
+        # the card's plane, the Prospector's old cell and the old axis off; the same cell's
+        # "empty" plane, the Prospector there and the new axis on (all six distinct)
+        flat[
+            np.concatenate((tb + kind, base + pos * PLANES + PLANES - 1, base + GLOBALS0 + axis))
+        ] = 0.0
+        flat[np.concatenate((tb + EMPTY, tb + PLANES - 1, base + GLOBALS0 + new_axis))] = 1.0
+        flat[base + PLAYERS0 + kind] += 1.0  # the taker's pile: slot 0
+        self.axis[r] = new_axis
         self.pos[r] = t
+        p = self.player[r]
         self.last[r] = p
+        self.points[ra, p] += POINTS[kind]
         q = p + 1
-        q[q == self.env.players] = 0
+        q[q == players] = 0
         self.player[r] = q
-        self.mask[r, :CELLS] = LINE[axis * CELLS + t] & self.present[r]
-        # observer first: slot k is seat (q + k) % players, its pile the seat's
-        seats = q[:, None] + self.seat_k
-        seats[seats >= self.env.players] -= self.env.players
-        self.slots[r, :, :16] = self.pile[r[:, None], seats]
-        self.obs[r, GLOBALS0 : GLOBALS0 + 3] = self.eye3[axis]
+        self.mask[r, :CELLS] = LINE[new_axis * CELLS + t] & self.present[r]
+        if players > 1:  # the slots turn by one: the next seat is the observer
+            piles = self.piles
+            taker = piles[r, 0].copy()
+            piles[r, : players - 1] = piles[r, 1:]
+            piles[r, players - 1] = taker
+
+    def seat_piles(self, d: Array) -> Array:
+        """The piles of rows ``d`` in seat order ``(k, players, 16)``."""
+        players = self.env.players
+        seats = (self.player[d, None] + np.arange(players)) % players  # slot k's seat
+        piles = np.empty((len(d), players, 16), dtype=np.float32)
+        piles[np.arange(len(d))[:, None], seats] = self.piles[d]
+        return piles
+
+    def final_points(self, d: Array) -> Array:
+        """Points of the finished games in rows ``d``: the cards, and the Prospector's 5 for
+        "the player who took the last card"."""
+        points = self.points[d]
+        points[np.arange(len(d)), self.last[d]] += PROSPECTOR_POINTS
+        return points
 
     def finish(self, d: Array) -> None:
         """Rows whose game ended (no auto-reset): the spectator's view, no legal action."""
+        self.piles[d] = self.seat_piles(d)
         self.over[d] = True
-        self.slots[d, :, :16] = self.pile[d]
-        self.slots[d, 0, SLOT - 1] = 0.0
+        self.obs[d, PLAYERS0 + SLOT - 1] = 0.0
 
     def out(self, rewards: Array, done: Array) -> BatchStep:
         env = self.env
@@ -329,3 +367,16 @@ class _NumpyCore:
             obs.flags.writeable = False
             mask.flags.writeable = False
         return BatchStep(obs=obs, mask=mask, to_move=to_move, rewards=rewards, done=done)
+
+
+def random_actions(mask: Any, rng: np.random.Generator) -> Array:
+    """A uniformly random legal take per row of ``mask`` (``0`` where none is legal): the
+    random player of the benchmarks and examples.
+
+    >>> m = np.zeros((2, NUM_ACTIONS), dtype=bool); m[0, [3, 9]] = True; m[1, 40] = True
+    >>> a = random_actions(m, np.random.default_rng(0)); bool(a[0] in (3, 9)), int(a[1])
+    (True, 40)
+    """
+    m = np.asarray(mask)[:, :CELLS]
+    picked: Array = np.argmax(rng.random(m.shape, dtype=np.float32) * m, axis=1)
+    return picked
