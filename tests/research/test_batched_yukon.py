@@ -172,6 +172,20 @@ def test_views_are_read_only_and_updated_in_place() -> None:
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
+def test_without_observations_the_same_games(backend: Any) -> None:
+    with_obs = BatchedYukon(16, players=3, seed=6, trace=True, backend=backend)
+    without = BatchedYukon(16, players=3, seed=6, trace=True, backend=backend, observations=False)
+    rng = np.random.default_rng(2)
+    a, b = host(with_obs.reset()), host(without.reset())
+    assert without.obs_shape == (0,) and b.obs.shape == (16, 0)
+    for _ in range(70):
+        actions = random_actions(a.mask, rng)
+        a, b = host(with_obs.step(actions)), host(without.step(actions))
+        for field in ("mask", "to_move", "rewards", "done"):
+            np.testing.assert_array_equal(getattr(a, field), getattr(b, field))
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
 def test_without_auto_reset_finished_rows_stay_finished(backend: Any) -> None:
     env = BatchedYukon(8, players=2, seed=4, trace=True, auto_reset=False, backend=backend)
     replay = play(env, 60, 4)  # 60 > 48 takes: every game has ended

@@ -128,6 +128,7 @@ class BatchedYukon:
         first_player: int = 0,
         copy: bool = False,
         check: bool = True,
+        observations: bool = True,
     ) -> None:
         if n < 1:
             raise ValueError(f"yukon: a batch has at least 1 game (got n={n})")
@@ -145,9 +146,10 @@ class BatchedYukon:
         self.trace = trace
         self.copy = copy
         self.check = check
+        self.observations = observations
         self.teams = players == 4
         self.num_actions = NUM_ACTIONS
-        self.obs_shape: tuple[int, ...] = (OBS_SIZE,)
+        self.obs_shape: tuple[int, ...] = (OBS_SIZE if observations else 0,)
         self.last_chance: tuple[Array, Array] | None = None
         self._seed = seed
         self._core: _Core
@@ -177,6 +179,46 @@ def illegal(actions: Array, ok: Array) -> ValueError:
     )
 
 
+class _Deals:
+    """Games dealt ahead, ``size`` at a time (one dealing of many rows costs about what
+    one of a few rows does): their cards, grids, Prospectors, first tensors and masks.
+
+    A deal is a uniform shuffle of the 49 cards, which is the reference's deal (cell by
+    cell in reading order, each kind with probability ``deck[k] / cards left``).
+    """
+
+    def __init__(self, rng: np.random.Generator, size: int, fresh: Array | None) -> None:
+        self.rng = rng
+        self.size = size
+        self.fresh = fresh
+        self.next = 0
+        self.cards = np.zeros((0, CELLS), dtype=np.int8)
+        self.grid = self.present = self.sheriff = self.obs = self.mask = self.cards
+
+    def take(self, k: int) -> slice:
+        """The next ``k`` games (dealing a new pool when fewer are left; the rest unused)."""
+        if self.next + k > len(self.cards):
+            self.refill(max(self.size, k))
+        out = slice(self.next, self.next + k)
+        self.next += k
+        return out
+
+    def refill(self, m: int) -> None:
+        cards = self.rng.permuted(np.broadcast_to(DECK, (m, CELLS)), axis=1)
+        sheriff = np.argmax(cards == C.SHERIFF, axis=1)
+        grid = cards.copy()
+        grid[np.arange(m), sheriff] = EMPTY  # "put the Prospector figure in its place"
+        if self.fresh is not None:  # the first tensors (without observations: none)
+            obs = np.tile(self.fresh, (m, 1))
+            np.put_along_axis(obs, np.arange(CELLS) * PLANES + grid.astype(np.intp), 1.0, axis=1)
+            obs[np.arange(m), sheriff * PLANES + PLANES - 1] = 1.0
+            self.obs = obs
+        self.cards, self.grid, self.present = cards, grid, grid != EMPTY
+        self.sheriff = sheriff
+        self.mask = LINE[ANY * CELLS + sheriff] & self.present
+        self.next = 0
+
+
 class _NumpyCore:
     """The numpy backend: the state as arrays, updated in place, the tensor incrementally
     (a take changes two cells, the axis, and the seat slots turn by one).
@@ -199,47 +241,42 @@ class _NumpyCore:
         self.last = np.zeros(n, dtype=np.intp)
         self.over = np.zeros(n, dtype=bool)
         self.points = np.zeros((n, p), dtype=np.int32)  # the cards' points, per seat
-        self.obs = np.zeros((n, OBS_SIZE), dtype=np.float32)
+        self.observe = env.observations
+        self.obs = np.zeros((n, OBS_SIZE if self.observe else 0), dtype=np.float32)
         self.mask = np.zeros((n, NUM_ACTIONS), dtype=bool)
         self.rows = np.arange(n, dtype=np.intp)
         self.row_base = self.rows * OBS_SIZE
         self.flat = self.obs.reshape(-1)  # a view: flat indices into the tensor
-        self.piles = self.obs[:, PLAYERS0 : PLAYERS0 + p * SLOT].reshape(n, p, SLOT)[:, :, :16]
-        self.cell_planes = np.arange(CELLS, dtype=np.intp) * PLANES
+        if self.observe:
+            self.piles = self.obs[:, PLAYERS0 : PLAYERS0 + p * SLOT].reshape(n, p, SLOT)[:, :, :16]
         fresh = np.zeros(OBS_SIZE, dtype=np.float32)
         fresh[PLAYERS0 + SLOT - 1] = 1.0  # slot 0 (the observer) is to move
         fresh[GLOBALS0 + ANY] = 1.0  # the first take: the row or the column
         fresh[GLOBALS0 + 3] = 1.0  # nothing pending
         fresh[GLOBALS0 + 10] = 1.0  # clockwise
-        self.fresh = fresh
+        self.deals = _Deals(self.rng, max(n, 64), fresh if self.observe else None)
         self.trace_rows: list[Array] = []
         self.trace_deals: list[Array] = []
 
     # -- the deal -------------------------------------------------------------------
 
     def deal(self, rows: Array) -> None:
-        """New games in ``rows``: a uniform shuffle of the 49 cards, which is the reference's
-        deal (cell by cell, each kind with probability ``deck[k] / cards left``)."""
-        env = self.env
+        """New games in ``rows``, taken from the pool of games dealt ahead (``_Deals``)."""
         k = len(rows)
-        cards = self.rng.permuted(np.broadcast_to(DECK, (k, CELLS)), axis=1)
-        if env.trace:
+        d = self.deals.take(k)
+        if self.env.trace:
             self.trace_rows.append(rows.copy())
-            self.trace_deals.append(cards.astype(np.int16))
-        sheriff = np.argmax(cards == C.SHERIFF, axis=1)
-        cards[np.arange(k), sheriff] = EMPTY  # "put the Prospector figure in its place"
-        self.grid[rows] = cards
-        self.present[rows] = cards != EMPTY
-        self.pos[rows] = sheriff
+            self.trace_deals.append(self.deals.cards[d].astype(np.int16))
+        self.grid[rows] = self.deals.grid[d]
+        self.present[rows] = self.deals.present[d]
+        self.pos[rows] = self.deals.sheriff[d]
         self.axis[rows] = ANY
-        self.player[rows] = env.first_player
+        self.player[rows] = self.env.first_player
         self.over[rows] = False
         self.points[rows] = 0
-        self.obs[rows] = self.fresh
-        base = self.row_base[rows]
-        self.flat[(base[:, None] + self.cell_planes + cards).ravel()] = 1.0
-        self.flat[base + sheriff * PLANES + PLANES - 1] = 1.0
-        self.mask[rows, :CELLS] = LINE[ANY * CELLS + sheriff] & self.present[rows]
+        if self.observe:
+            self.obs[rows] = self.deals.obs[d]
+        self.mask[rows, :CELLS] = self.deals.mask[d]
 
     def reset(self) -> BatchStep:
         self.trace_rows, self.trace_deals = [], []
@@ -301,8 +338,25 @@ class _NumpyCore:
         # the previous move": the first take fixes the direction by the line it was in
         moved = np.where(axis == ANY, np.where(SAME_ROW[pos, t], ROW, COL), axis)
         new_axis = 1 - moved
+        if self.observe:
+            self.tensor_take(r, t, kind, pos, axis, new_axis)
         self.grid[ra, t] = EMPTY
         self.present[ra, t] = False
+        self.axis[r] = new_axis
+        self.pos[r] = t
+        p = self.player[r]
+        self.last[r] = p
+        self.points[ra, p] += POINTS[kind]
+        q = p + 1
+        q[q == players] = 0
+        self.player[r] = q
+        self.mask[r, :CELLS] = LINE[new_axis * CELLS + t] & self.present[r]
+
+    def tensor_take(
+        self, r: Array | slice, t: Array, kind: Array, pos: Array, axis: Array, new_axis: Array
+    ) -> None:
+        """The take in the tensor (before the state moves on: ``pos`` and ``axis`` may be
+        views of it): two cells, the axis, the taker's pile, and the slots turn by one."""
         base = self.row_base[r]
         tb = base + t * PLANES
         flat = self.flat
@@ -313,20 +367,11 @@ class _NumpyCore:
         ] = 0.0
         flat[np.concatenate((tb + EMPTY, tb + PLANES - 1, base + GLOBALS0 + new_axis))] = 1.0
         flat[base + PLAYERS0 + kind] += 1.0  # the taker's pile: slot 0
-        self.axis[r] = new_axis
-        self.pos[r] = t
-        p = self.player[r]
-        self.last[r] = p
-        self.points[ra, p] += POINTS[kind]
-        q = p + 1
-        q[q == players] = 0
-        self.player[r] = q
-        self.mask[r, :CELLS] = LINE[new_axis * CELLS + t] & self.present[r]
-        if players > 1:  # the slots turn by one: the next seat is the observer
-            piles = self.piles
-            taker = piles[r, 0].copy()
-            piles[r, : players - 1] = piles[r, 1:]
-            piles[r, players - 1] = taker
+        players = self.env.players
+        piles = self.piles  # the next seat becomes the observer, the taker goes last
+        taker = piles[r, 0].copy()
+        piles[r, : players - 1] = piles[r, 1:]
+        piles[r, players - 1] = taker
 
     def seat_piles(self, d: Array) -> Array:
         """The piles of rows ``d`` in seat order ``(k, players, 16)``."""
@@ -345,9 +390,10 @@ class _NumpyCore:
 
     def finish(self, d: Array) -> None:
         """Rows whose game ended (no auto-reset): the spectator's view, no legal action."""
-        self.piles[d] = self.seat_piles(d)
         self.over[d] = True
-        self.obs[d, PLAYERS0 + SLOT - 1] = 0.0
+        if self.observe:
+            self.piles[d] = self.seat_piles(d)
+            self.obs[d, PLAYERS0 + SLOT - 1] = 0.0
 
     def out(self, rewards: Array, done: Array) -> BatchStep:
         env = self.env
@@ -371,12 +417,21 @@ class _NumpyCore:
 
 def random_actions(mask: Any, rng: np.random.Generator) -> Array:
     """A uniformly random legal take per row of ``mask`` (``0`` where none is legal): the
-    random player of the benchmarks and examples.
+    random player of the benchmarks and examples. One uniform number per row picks the
+    j-th of the row's legal cells (cheaper than a random number per cell).
 
-    >>> m = np.zeros((2, NUM_ACTIONS), dtype=bool); m[0, [3, 9]] = True; m[1, 40] = True
-    >>> a = random_actions(m, np.random.default_rng(0)); bool(a[0] in (3, 9)), int(a[1])
-    (True, 40)
+    >>> m = np.zeros((3, NUM_ACTIONS), dtype=bool); m[0, [3, 9]] = True; m[1, 40] = True
+    >>> a = random_actions(m, np.random.default_rng(0)); bool(a[0] in (3, 9)), a[1:].tolist()
+    (True, [40, 0])
     """
-    m = np.asarray(mask)[:, :CELLS]
-    picked: Array = np.argmax(rng.random(m.shape, dtype=np.float32) * m, axis=1)
+    m = np.ascontiguousarray(np.asarray(mask)[:, :CELLS])
+    n = len(m)
+    legal = np.flatnonzero(m)  # row-major: row r's legal cells, in order, then row r+1's
+    if len(legal) == 0:
+        return np.zeros(n, dtype=np.intp)
+    start = np.searchsorted(legal, np.arange(n + 1) * CELLS)
+    count = np.diff(start)
+    j = (rng.random(n) * count).astype(np.intp)
+    picked: Array = np.where(count > 0, legal[np.minimum(start[:-1] + j, len(legal) - 1)], 0)
+    picked %= CELLS
     return picked

@@ -127,7 +127,7 @@ def _take(state: State, t: Any, players: int) -> State:
 
 
 @cache
-def make_step(n: int, players: int, first_player: int, auto_reset: bool) -> Any:
+def make_step(n: int, players: int, first_player: int, auto_reset: bool, observe: bool) -> Any:
     """The jitted ``step(state, key, actions) -> (state, key, outputs)`` (one per shape)."""
     teams = players == 4
 
@@ -149,7 +149,8 @@ def make_step(n: int, players: int, first_player: int, auto_reset: bool) -> Any:
         else:
             state = {**state, "over": state["over"] | done}
             deals = jnp.zeros((n, CELLS), jnp.int16)
-        outputs = (_obs(state, players), _mask(state), _to_move(state), rewards, done, deals)
+        obs = _obs(state, players) if observe else jnp.zeros((n, 0), jnp.float32)
+        outputs = (obs, _mask(state), _to_move(state), rewards, done, deals)
         return state, key, outputs
 
     return jax.jit(step)
@@ -173,7 +174,9 @@ class JaxCore:
             raise ImportError(NO_JAX)
         self.env = env
         self.key = jax.random.key(seed)
-        self._step = make_step(env.n, env.players, env.first_player, env.auto_reset)
+        self._step = make_step(
+            env.n, env.players, env.first_player, env.auto_reset, env.observations
+        )
         self._reset = make_reset(env.n, env.players, env.first_player)
         self.state: State | None = None
         self.mask: Any = None
@@ -187,7 +190,9 @@ class JaxCore:
         self.mask = _mask(self.state)
         n = env.n
         return BatchStep(
-            obs=_obs(self.state, env.players),
+            obs=_obs(self.state, env.players)
+            if env.observations
+            else jnp.zeros((env.n, 0), jnp.float32),
             mask=self.mask,
             to_move=_to_move(self.state),
             rewards=jnp.zeros((n, env.players), jnp.float32),
