@@ -11,11 +11,14 @@ prints:
 
 * steps/s: decisions per CPU second over all rows (N per ``step`` call);
 * games/s: games finished per CPU second (auto-reset deals the next one in the row);
-* engine games/s: the same with the time of choosing the random actions left out.
+* engine games/s: the same with the time of choosing the random actions left out;
+* each with observations (the ``(N, ...)`` tensors every step) and without
+  (``observations=False``: masks, turns and rewards only, what a playout needs).
 
 Beside them, in the same process and rounds: the single-game engine (``motherlode.load``,
 random moves through the protocol's unchecked path, the set-up's chance included), and,
 where ``cc`` compiles the C reference, its games per CPU second (the child's CPU time).
+"x single" divides by the single engine's plain figure (the issue's target: 10x at 1,024).
 The rounds alternate the runs and the medians are printed. A game is one entry of
 ``GAMES``: the batched engine's class, the reference's config and the random policy.
 """
@@ -110,13 +113,29 @@ def batched_rate(env: Any, policy: Callable[..., Any], seconds: float) -> tuple[
     return calls * n / elapsed, games / elapsed, games / in_step, calls / elapsed
 
 
-def single_rate(game: motherlode.Game, seconds: float) -> float:
-    """Games per CPU second of the single-game engine, random moves, unchecked path."""
+def tensor_playout(game: motherlode.Game, rng: random.Random) -> None:
+    """A random game that also builds the mover's tensor at every decision."""
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_unchecked(state.sample_chance(rng))
+        else:
+            state.observation_tensor(state.current_player())
+            legal = state.legal_actions()
+            state.apply_unchecked(legal[rng.randrange(len(legal))])
+
+
+def single_rate(game: motherlode.Game, seconds: float, tensors: bool) -> float:
+    """Games per CPU second of the single-game engine, random moves, unchecked path (and
+    the mover's tensor at each decision with ``tensors``)."""
     rng = random.Random(1)
     games = 0
     start = time.process_time()
     while time.process_time() - start < seconds:
-        playout(game, rng, False)
+        if tensors:
+            tensor_playout(game, rng)
+        else:
+            playout(game, rng, False)
         games += 1
     return games / (time.process_time() - start)
 
@@ -160,16 +179,21 @@ def main() -> None:
     policy = getattr(module, entry.policy) if entry.policy else random_legal
     batches = [int(b) for b in args.batches.split(",")]
     pinned = pin_one_core()
+    cls = getattr(module, entry.cls)
     envs = {
-        n: getattr(module, entry.cls)(n, seed=0, backend=args.backend, **config) for n in batches
+        (n, obs): cls(n, seed=0, backend=args.backend, observations=obs, **config)
+        for obs in (True, False)
+        for n in batches
     }
     game = motherlode.load(args.game, **config)
-    figures: dict[int, list[tuple[float, ...]]] = {n: [] for n in batches}
+    figures: dict[tuple[int, bool], list[tuple[float, ...]]] = {k: [] for k in envs}
     single: list[float] = []
+    single_tensors: list[float] = []
     for _ in range(args.rounds):
-        single.append(single_rate(game, args.seconds))
-        for n, env in envs.items():
-            figures[n].append(batched_rate(env, policy, args.seconds))
+        single.append(single_rate(game, args.seconds, False))
+        single_tensors.append(single_rate(game, args.seconds, True))
+        for key, env in envs.items():
+            figures[key].append(batched_rate(env, policy, args.seconds))
     ref = args.ref or entry.ref
     if config != entry.config:
         ref = None  # the C reference plays the entry's config only
@@ -179,13 +203,19 @@ def main() -> None:
         f"{args.game} {config}, {args.backend} backend, CPU time, {pinned},"
         f" medians of {args.rounds} rounds of {args.seconds:g} s"
     )
-    print(f"{'batch':>6} {'steps/s':>11} {'games/s':>10} {'engine games/s':>15} {'x single':>9}")
-    for n in batches:
-        steps, games, engine, _calls = (
-            statistics.median(f[i] for f in figures[n]) for i in range(4)
+    head = f"{'batch':>6} {'obs':>4} {'steps/s':>11} {'games/s':>10} {'engine games/s':>15}"
+    print(f"{head} {'x single':>9} {'engine x single':>16}")
+    for (n, obs), runs in figures.items():
+        steps, games, engine, _calls = (statistics.median(f[i] for f in runs) for i in range(4))
+        print(
+            f"{n:>6} {'yes' if obs else 'no':>4} {steps:>11,.0f} {games:>10,.0f} {engine:>15,.0f}"
+            f" {games / one:>8.1f}x {engine / one:>15.1f}x"
         )
-        print(f"{n:>6} {steps:>11,.0f} {games:>10,.0f} {engine:>15,.0f} {games / one:>8.1f}x")
     print(f"single-game engine (random moves, unchecked): {one:,.0f} games/s")
+    print(
+        "single-game engine, building the mover's tensor at each decision:"
+        f" {statistics.median(single_tensors):,.0f} games/s"
+    )
     if c is not None:
         print(f"C reference {ref.name if ref else ''}: {c:,.0f} games/s")
     elif ref is not None:

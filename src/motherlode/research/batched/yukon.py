@@ -88,7 +88,26 @@ def _lines() -> Array:
 
 
 LINE = _lines()
+# the same padded to 56 cells (7 words of 8 bytes): "any card left in the line" is then an OR
+# of 7 machine words per row instead of numpy's slow reduction over short rows
+WIDE = 56
+LINE_WIDE = np.zeros((3 * CELLS, WIDE), dtype=bool)
+LINE_WIDE[:, :CELLS] = LINE
+# MOVED[(axis * 49 + pos) * 49 + target]: the line a take was in (ROW or COL)
+MOVED = np.zeros((3, CELLS, CELLS), dtype=np.intp)
 SAME_ROW = np.array([[a // SIZE == b // SIZE for b in range(CELLS)] for a in range(CELLS)])
+MOVED[ROW], MOVED[COL] = ROW, COL
+MOVED[ANY] = np.where(SAME_ROW, ROW, COL)  # the first take: the line it was in
+MOVED = MOVED.reshape(-1)
+
+
+def any_left(legal: Array) -> Array:
+    """Per row of a contiguous ``(n, 56)`` bool array: is any entry set."""
+    words = legal.view(np.uint64)
+    out = words[:, 0].copy()
+    for k in range(1, WIDE // 8):
+        out |= words[:, k]
+    return out != 0
 
 
 def returns_of(points: Array, teams: bool) -> Array:
@@ -213,9 +232,11 @@ class _Deals:
             np.put_along_axis(obs, np.arange(CELLS) * PLANES + grid.astype(np.intp), 1.0, axis=1)
             obs[np.arange(m), sheriff * PLANES + PLANES - 1] = 1.0
             self.obs = obs
-        self.cards, self.grid, self.present = cards, grid, grid != EMPTY
+        self.cards, self.grid = cards, grid
+        self.present = np.zeros((m, WIDE), dtype=bool)
+        self.present[:, :CELLS] = grid != EMPTY
         self.sheriff = sheriff
-        self.mask = LINE[ANY * CELLS + sheriff] & self.present
+        self.mask = LINE[ANY * CELLS + sheriff] & self.present[:, :CELLS]
         self.next = 0
 
 
@@ -234,7 +255,7 @@ class _NumpyCore:
         self.env = env
         self.rng = np.random.default_rng(seed)
         self.grid = np.full((n, CELLS), EMPTY, dtype=np.int8)
-        self.present = np.zeros((n, CELLS), dtype=bool)
+        self.present = np.zeros((n, WIDE), dtype=bool)  # cards on the grid (56: padded)
         self.pos = np.zeros(n, dtype=np.intp)
         self.axis = np.full(n, ANY, dtype=np.intp)
         self.player = np.zeros(n, dtype=np.intp)
@@ -302,10 +323,11 @@ class _NumpyCore:
         else:
             ra = self.rows[live]
             r, t = ra, a[live]
-        self.take(r, ra, t)
+        legal = self.take(r, ra, t)
         done = np.zeros(env.n, dtype=bool)
         rewards = np.zeros((env.n, env.players), dtype=np.float32)
-        ended = ~self.mask[r, :CELLS].any(axis=1)
+        # "there are no cards left to take in the Prospector's row or column"
+        ended = ~any_left(legal)
         if ended.any():
             d = ra[ended]
             done[d] = True
@@ -327,17 +349,17 @@ class _NumpyCore:
         if not ok.all():
             raise illegal(a, ok)
 
-    def take(self, r: Array | slice, ra: Array, t: Array) -> None:
+    def take(self, r: Array | slice, ra: Array, t: Array) -> Array:
         """The take of cell ``t`` in each row (``r`` the rows as an index or a slice, ``ra``
-        the same as an index array), rulebook "Playing the Game"."""
+        the same as an index array), rulebook "Playing the Game"; the rows' legal cells
+        ``(rows, 56)``."""
         players = self.env.players
         pos = self.pos[r]
         axis = self.axis[r]
         kind = self.grid[ra, t].astype(np.intp)
         # "Each following player always takes their card in the direction perpendicular to
         # the previous move": the first take fixes the direction by the line it was in
-        moved = np.where(axis == ANY, np.where(SAME_ROW[pos, t], ROW, COL), axis)
-        new_axis = 1 - moved
+        new_axis = 1 - MOVED[(axis * CELLS + pos) * CELLS + t]
         if self.observe:
             self.tensor_take(r, t, kind, pos, axis, new_axis)
         self.grid[ra, t] = EMPTY
@@ -350,7 +372,9 @@ class _NumpyCore:
         q = p + 1
         q[q == players] = 0
         self.player[r] = q
-        self.mask[r, :CELLS] = LINE[new_axis * CELLS + t] & self.present[r]
+        legal = LINE_WIDE[new_axis * CELLS + t] & self.present[r]
+        self.mask[r, :CELLS] = legal[:, :CELLS]
+        return legal
 
     def tensor_take(
         self, r: Array | slice, t: Array, kind: Array, pos: Array, axis: Array, new_axis: Array
