@@ -94,11 +94,11 @@ WIDE = 56
 LINE_WIDE = np.zeros((3 * CELLS, WIDE), dtype=bool)
 LINE_WIDE[:, :CELLS] = LINE
 # MOVED[(axis * 49 + pos) * 49 + target]: the line a take was in (ROW or COL)
-MOVED = np.zeros((3, CELLS, CELLS), dtype=np.intp)
+_moved = np.zeros((3, CELLS, CELLS), dtype=np.intp)
 SAME_ROW = np.array([[a // SIZE == b // SIZE for b in range(CELLS)] for a in range(CELLS)])
-MOVED[ROW], MOVED[COL] = ROW, COL
-MOVED[ANY] = np.where(SAME_ROW, ROW, COL)  # the first take: the line it was in
-MOVED = MOVED.reshape(-1)
+_moved[ROW], _moved[COL] = ROW, COL
+_moved[ANY] = np.where(SAME_ROW, ROW, COL)  # the first take: the line it was in
+MOVED: Array = _moved.reshape(-1)
 
 
 def any_left(legal: Array) -> Array:
@@ -107,7 +107,8 @@ def any_left(legal: Array) -> Array:
     out = words[:, 0].copy()
     for k in range(1, WIDE // 8):
         out |= words[:, k]
-    return out != 0
+    left: Array = out != 0
+    return left
 
 
 def returns_of(points: Array, teams: bool) -> Array:
@@ -372,7 +373,7 @@ class _NumpyCore:
         q = p + 1
         q[q == players] = 0
         self.player[r] = q
-        legal = LINE_WIDE[new_axis * CELLS + t] & self.present[r]
+        legal: Array = LINE_WIDE[new_axis * CELLS + t] & self.present[r]
         self.mask[r, :CELLS] = legal[:, :CELLS]
         return legal
 
