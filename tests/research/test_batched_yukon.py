@@ -8,6 +8,8 @@ first, see ``observer_first``) and, where a game ended, its rewards the ``return
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -287,3 +289,12 @@ def test_any_seed_equals_the_reference(seed: int, players: int, backend: Any) ->
     env = BatchedYukon(6, players=players, seed=seed, trace=True, backend=backend)
     replay = play(env, 45, seed)
     assert replay.games_done >= 1
+
+
+def test_the_docs_example_runs() -> None:
+    """docs/research.md's "Batched engines" example, as written (its asserts are the checks;
+    tests/research/test_docs.py runs it too, with the other examples, where pyspiel is)."""
+    doc = Path(__file__).resolve().parents[2] / "docs" / "research.md"
+    section = doc.read_text().split("## Batched engines", 1)[1]
+    block = re.findall(r"<!-- tested -->\n```python\n(.*?)```", section, flags=re.S)[0]
+    exec(compile(block, str(doc), "exec"), {"__name__": "research_md"})

@@ -422,7 +422,9 @@ class _NumpyCore:
 
     def out(self, rewards: Array, done: Array) -> BatchStep:
         env = self.env
-        to_move = np.where(self.over, TERMINAL, self.player)
+        to_move = (
+            self.player.copy() if env.auto_reset else np.where(self.over, TERMINAL, self.player)
+        )
         if env.trace:
             rows = np.concatenate(self.trace_rows) if self.trace_rows else np.zeros(0, np.intp)
             deals = (
