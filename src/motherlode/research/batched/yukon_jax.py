@@ -51,14 +51,18 @@ NO_JAX = 'yukon: backend="jax" needs JAX: pip install -e ".[jax]" (jax and jaxli
 State = dict[str, Any]
 
 
-def _deal(key: Any, n: int, first_player: int, players: int) -> tuple[State, Any]:
-    """``n`` fresh games (the state) and their deals ``(n, 49)``, the reference's ids."""
-    order = jnp.argsort(jax.random.uniform(key, (n, CELLS)), axis=1)
-    cards = jnp.asarray(DECK, dtype=jnp.int8)[order]
+def _shuffle(key: Any, m: int) -> Any:
+    """``m`` deals ``(m, 49)``: uniform shuffles of the 49 cards, the reference's ids."""
+    order = jnp.argsort(jax.random.uniform(key, (m, CELLS)), axis=1)
+    return jnp.asarray(DECK, dtype=jnp.int8)[order]
+
+
+def _fresh(cards: Any, first_player: int, players: int) -> State:
+    """The games of the deals ``cards``, before the first take."""
+    n = cards.shape[0]
     sheriff = jnp.argmax(cards == C.SHERIFF, axis=1).astype(jnp.int32)
-    grid = jnp.where(cards == C.SHERIFF, jnp.int8(EMPTY), cards)
-    state = {
-        "grid": grid,
+    return {
+        "grid": jnp.where(cards == C.SHERIFF, jnp.int8(EMPTY), cards),
         "pos": sheriff,
         "axis": jnp.full(n, ANY, jnp.int32),
         "player": jnp.full(n, first_player, jnp.int32),
@@ -67,7 +71,12 @@ def _deal(key: Any, n: int, first_player: int, players: int) -> tuple[State, Any
         "points": jnp.zeros((n, players), jnp.int32),
         "over": jnp.zeros(n, bool),
     }
-    return state, cards.astype(jnp.int16)
+
+
+def pool_size(n: int) -> int:
+    """Games dealt ahead: dealing many at once, now and then, is cheaper than a shuffle of
+    every row at every step (a jitted step cannot deal only the rows that finished)."""
+    return max(4 * n, 64)
 
 
 def _mask(state: State) -> Any:
@@ -131,16 +140,29 @@ def make_step(n: int, players: int, first_player: int, auto_reset: bool, observe
     """The jitted ``step(state, key, actions) -> (state, key, outputs)`` (one per shape)."""
     teams = players == 4
 
-    def step(state: State, key: Any, actions: Any) -> tuple[State, Any, tuple[Any, ...]]:
+    m = pool_size(n)
+
+    def step(
+        state: State, pool: Any, key: Any, actions: Any
+    ) -> tuple[State, Any, Any, tuple[Any, ...]]:
         live = ~state["over"]
         state = _take(state, actions.astype(jnp.int32), players)
         legal = _mask(state)
         done = live & ~legal[:, :CELLS].any(axis=1)
         final = state["points"].at[jnp.arange(n), state["last"]].add(PROSPECTOR_POINTS)
         rewards = jnp.where(done[:, None], _returns(final, teams), 0.0)
-        key, sub = jax.random.split(key)
-        if auto_reset:
-            fresh, deals = _deal(sub, n, first_player, players)
+        if auto_reset:  # the finished rows take the next games of the pool, in row order
+            key, sub = jax.random.split(key)
+            cards, taken = pool
+            cards, taken = jax.lax.cond(
+                taken + n > m,
+                lambda: (_shuffle(sub, m), jnp.int32(0)),
+                lambda: (cards, taken),
+            )
+            deals = cards[jnp.clip(taken + jnp.cumsum(done) - 1, 0, m - 1)]
+            pool = (cards, taken + done.sum(dtype=jnp.int32))
+            fresh = _fresh(deals, first_player, players)
+            deals = deals.astype(jnp.int16)
             state = jax.tree_util.tree_map(
                 lambda a, b: jnp.where(done.reshape((n,) + (1,) * (a.ndim - 1)), b, a),
                 state,
@@ -151,15 +173,20 @@ def make_step(n: int, players: int, first_player: int, auto_reset: bool, observe
             deals = jnp.zeros((n, CELLS), jnp.int16)
         obs = _obs(state, players) if observe else jnp.zeros((n, 0), jnp.float32)
         outputs = (obs, _mask(state), _to_move(state), rewards, done, deals)
-        return state, key, outputs
+        return state, pool, key, outputs
 
     return jax.jit(step)
 
 
 @cache
 def make_reset(n: int, players: int, first_player: int) -> Any:
-    """The jitted deal of ``n`` games (one per shape)."""
-    return jax.jit(lambda key: _deal(key, n, first_player, players))
+    """The jitted deal of ``n`` games and of the pool after them (one per shape)."""
+
+    def reset(key: Any) -> tuple[State, Any, Any]:
+        cards = _shuffle(key, pool_size(n))
+        return _fresh(cards[:n], first_player, players), (cards, jnp.int32(n)), cards[:n]
+
+    return jax.jit(reset)
 
 
 def _to_move(state: State) -> Any:
@@ -179,14 +206,15 @@ class JaxCore:
         )
         self._reset = make_reset(env.n, env.players, env.first_player)
         self.state: State | None = None
+        self.pool: Any = None  # (the games dealt ahead, how many of them are taken)
         self.mask: Any = None
 
     def reset(self) -> BatchStep:
         env = self.env
         self.key, sub = jax.random.split(self.key)
-        self.state, deals = self._reset(sub)
+        self.state, self.pool, deals = self._reset(sub)
         if env.trace:
-            env.last_chance = (np.arange(env.n), np.asarray(deals))
+            env.last_chance = (np.arange(env.n), np.asarray(deals).astype(np.int16))
         self.mask = _mask(self.state)
         n = env.n
         return BatchStep(
@@ -214,7 +242,7 @@ class JaxCore:
                 ok |= np.asarray(self.state["over"])
             if not ok.all():
                 raise illegal(host, ok)
-        self.state, self.key, out = self._step(self.state, self.key, a)
+        self.state, self.pool, self.key, out = self._step(self.state, self.pool, self.key, a)
         obs, mask, to_move, rewards, done, deals = out
         self.mask = mask
         if env.trace:
