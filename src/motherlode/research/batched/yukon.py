@@ -134,7 +134,17 @@ class _Core(Protocol):
 
 
 class BatchedYukon:
-    """N games of base Yukon stepped together (module docstring)."""
+    """N games of base Yukon stepped together (module docstring).
+
+    * ``players`` 2-4, ``first_player`` the seat that begins: the reference's config;
+    * ``seed``: the environment's own generator (numpy's, or ``jax.random`` for JAX);
+    * ``auto_reset``: deal a new game in a row whose game ended, in the same step;
+    * ``trace``: keep each call's chance outcomes in :attr:`last_chance`;
+    * ``copy``: hand out fresh ``obs``/``mask`` arrays, not the engine's buffers;
+    * ``check``: refuse an action that is not legal in its row (``ValueError``, nothing
+      changes); ``False`` skips the test (a wrong id then corrupts that row);
+    * ``observations``: ``False`` leaves the tensors out (``obs`` is ``(N, 0)``).
+    """
 
     def __init__(
         self,

@@ -1,9 +1,9 @@
 """The JAX backend of :class:`~motherlode.research.batched.yukon.BatchedYukon` (``backend="jax"``).
 
-The same rules as the numpy backend, written functionally: one pure ``step(state, actions)``
-under ``jax.jit`` (the take, the end test, the returns, a fresh deal selected into the rows
-whose game ended, the tensor built anew from the state), so that it runs wherever JAX runs,
-a GPU included. The arrays it hands out are ``jax.Array``. ``pip install -e ".[jax]"``.
+The same rules as the numpy backend, written functionally: one pure step under ``jax.jit``
+(the take, the end test, the returns, the next games of a pool dealt ahead put into the
+rows whose game ended, the tensor built anew from the state), so that it runs wherever
+JAX runs, a GPU included. The arrays it hands out are ``jax.Array``. ``pip install -e ".[jax]"``.
 
 Its random stream is JAX's (``jax.random``), not numpy's: the same seed deals other games
 than the numpy backend, and both deal uniformly (a uniform shuffle of the 49 cards).
