@@ -25,8 +25,9 @@ are the new game's first decision). Without ``auto_reset`` a finished row stays 
 (``observation_tensor(None)``), and the actions given for it are ignored.
 
 ``obs`` and ``mask`` are the engine's own buffers, updated in place by the next ``step``
-(the numpy backend; copying 1,024 tensors of 1,684 floats would cost more than the step):
-read-only views, valid until the next call. ``copy=True`` hands out fresh arrays instead.
+(the numpy backend; copying 1,024 tensors of 1,684 floats every step would add most of a
+step's cost): read-only views, valid until the next call; ``copy=True`` hands out fresh
+arrays instead (the JAX backend's are new arrays anyway).
 
 With ``trace=True``, after every ``reset()`` and ``step()``, :attr:`BatchedYukon.last_chance`
 is ``(rows, outcomes)``: the rows that drew chance in that call and, per row, the chance
@@ -44,7 +45,8 @@ from motherlode.core.protocol import TERMINAL
 from motherlode.games.yukon import cards as C
 from motherlode.research.batched.base import Array, BatchStep
 
-SIZE = 7
+COMPONENTS = C.components()  # the reference's data/components.json
+SIZE = COMPONENTS.grid_size  # 7
 CELLS = SIZE * SIZE
 NUM_ACTIONS = 7 * CELLS + 29  # the reference's num_distinct_actions (7x7)
 PLANES = 30  # per cell: 29 kind planes (27 kinds, empty, undealt) + the Prospector
@@ -54,10 +56,14 @@ GLOBALS0 = PLAYERS0 + 4 * SLOT  # axis 3, pending 7, order 1, beside 26, pan dis
 OBS_SIZE = GLOBALS0 + 3 + 7 + 1 + 26 + 1
 ROW, COL, ANY = 0, 1, 2
 EMPTY = C.EMPTY
-PROSPECTOR_POINTS = 5  # "receives the Prospector figure, which is worth 5 points"
+# "receives the Prospector figure, which is worth 5 points"
+PROSPECTOR_POINTS = COMPONENTS.prospector_points
 
 # the base deck, one entry per card: 3 of each Gold and Pebble kind and the Sheriff
-DECK = np.array([k for k in range(C.SHERIFF) for _ in range(3)] + [C.SHERIFF], dtype=np.int8)
+DECK = np.array(
+    [k for k in range(C.SHERIFF) for _ in range(COMPONENTS.copies)] + [C.SHERIFF], dtype=np.int8
+)
+assert len(DECK) == CELLS, "the base deck fills the grid"
 POINTS = np.array([C.points(k) for k in range(EMPTY + 1)], dtype=np.int32)
 
 
