@@ -195,8 +195,9 @@ def main() -> None:
         for key, env in envs.items():
             figures[key].append(batched_rate(env, policy, args.seconds))
     ref = args.ref or entry.ref
-    if config != entry.config:
-        ref = None  # the C reference plays the entry's config only
+    if ref is not None and config != entry.config:
+        print(f"(the C reference plays {entry.config} only: not run)")
+        ref = None
     c = c_rate(ref, args.ref_games) if ref is not None else None
     one = statistics.median(single)
     print(
