@@ -140,6 +140,8 @@ LATE_ON_PURPOSE = {
         "reset-password needs the [server] extra; 'motherlode verify' works without it",
     ("motherlode.games.eurorails.board", "motherlode.games.eurorails.places"):
         "places builds its names from the board: a module-level import would be circular",
+    ("motherlode.research.batched.yukon", "motherlode.research.batched.yukon_jax"):
+        "the JAX backend uses the numpy one's tables (circular) and loads JAX only when asked",
 }
 """Function-local imports kept on purpose, each with its reason."""
 
