@@ -42,12 +42,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
+# one core: BLAS must not start threads of its own (they would share the pinned core and
+# their CPU time would count; Chinagold's area counts are a matrix product)
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
 
-import motherlode
+import numpy as np  # noqa: E402
+
+import motherlode  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).parent))
-from bench_random import playout
+from bench_random import playout  # noqa: E402
 
 REF = Path(__file__).resolve().parents[2] / "shared" / "bench" / "yukon_ref.c"
 
@@ -58,6 +63,14 @@ def random_legal(mask: Any, rng: np.random.Generator) -> Any:
     return np.argmax(rng.random(m.shape, dtype=np.float32) * m, axis=1)
 
 
+def own_policy(env: Any) -> Callable[..., Any]:
+    """The engine's own random player (``env.sample_actions(rng)``), else :func:`random_legal`."""
+    sample = getattr(env, "sample_actions", None)
+    if sample is None:
+        return random_legal
+    return lambda _mask, rng: sample(rng)
+
+
 @dataclass(frozen=True)
 class Entry:
     """One game of the benchmark: ``module.cls(n, seed=..., backend=..., **config)``."""
@@ -65,7 +78,7 @@ class Entry:
     module: str
     cls: str
     config: dict[str, Any] = field(default_factory=dict)  # for both engines
-    policy: str | None = None  # a ``random_actions(mask, rng)`` of the module, if it has one
+    policy: str | None = None  # a ``random_actions(mask, rng)`` of the module (else own_policy)
     ref: Path | None = None  # a C reference: prints "... games/s"
 
 
@@ -92,7 +105,9 @@ def pin_one_core() -> str:
 
 
 def batched_rate(env: Any, policy: Callable[..., Any], seconds: float) -> tuple[float, ...]:
-    """``(steps/s, games/s, engine-only games/s, step calls/s)`` for ``seconds`` of CPU."""
+    """``(steps/s, games/s, engine-only games/s, step calls/s)`` for ``seconds`` of CPU, and
+    on until as many games have ended as there are rows (a window shorter than a game
+    would count too few ends)."""
     rng = np.random.default_rng(1)
     step = env.reset()
     for _ in range(5):  # warm: the JAX backend compiles here
@@ -101,7 +116,7 @@ def batched_rate(env: Any, policy: Callable[..., Any], seconds: float) -> tuple[
     in_step = 0.0
     clock = time.process_time
     start = clock()
-    while clock() - start < seconds:
+    while clock() - start < seconds or games < env.n:
         actions = policy(step.mask, rng)
         t = clock()
         step = env.step(actions)
@@ -176,7 +191,7 @@ def main() -> None:
     config = dict(entry.config)
     if args.players is not None:
         config["players"] = args.players
-    policy = getattr(module, entry.policy) if entry.policy else random_legal
+    policy = getattr(module, entry.policy) if entry.policy else None
     batches = [int(b) for b in args.batches.split(",")]
     pinned = pin_one_core()
     cls = getattr(module, entry.cls)
@@ -193,7 +208,7 @@ def main() -> None:
         single.append(single_rate(game, args.seconds, False))
         single_tensors.append(single_rate(game, args.seconds, True))
         for key, env in envs.items():
-            figures[key].append(batched_rate(env, policy, args.seconds))
+            figures[key].append(batched_rate(env, policy or own_policy(env), args.seconds))
     ref = args.ref or entry.ref
     if ref is not None and config != entry.config:
         print(f"(the C reference plays {entry.config} only: not run)")

@@ -9,8 +9,6 @@ finished game's rewards its ``returns()``.
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -245,16 +243,6 @@ def test_the_same_seed_gives_the_same_games() -> None:
         assert np.array_equal(sa.obs, sb.obs) and np.array_equal(a.chance, b.chance)
 
 
-def test_the_doc_example_runs() -> None:
-    """docs/research-batched-chinagold.md's example (until it is folded into research.md,
-    whose own test runs its examples)."""
-    doc = Path(__file__).resolve().parents[2] / "docs" / "research-batched-chinagold.md"
-    if not doc.exists():
-        pytest.skip("the paragraph now lives in docs/research.md")
-    (block,) = re.findall(r"<!-- tested -->\n```python\n(.*?)```", doc.read_text(), flags=re.S)
-    exec(compile(block, str(doc), "exec"), {"__name__": "doc"})
-
-
 def test_the_jax_backend_equals_the_reference_at_every_step() -> None:
     pytest.importorskip("jax")
     env = BatchedChinagold(8, seed=7, backend="jax", **CONFIGS[1])
@@ -273,3 +261,16 @@ def test_the_jax_backend_refuses_without_jax() -> None:
             BatchedChinagold(2, backend="jax")
     else:
         pytest.skip("jax is installed here")
+
+
+def test_without_observations_the_masks_and_turns_are_the_same_and_obs_is_empty() -> None:
+    with_obs = BatchedChinagold(6, seed=3)
+    without = BatchedChinagold(6, seed=3, observations=False)
+    a, b = with_obs.reset(), without.reset()
+    rng = np.random.default_rng(0)
+    for _ in range(40):
+        assert b.obs.shape == (6, 0)
+        assert (a.mask == b.mask).all() and (a.to_move == b.to_move).all()
+        assert (a.rewards == b.rewards).all() and (a.done == b.done).all()
+        actions = with_obs.sample_actions(rng)
+        a, b = with_obs.step(actions), without.step(actions)

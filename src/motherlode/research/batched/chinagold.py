@@ -364,10 +364,14 @@ def advance(
     return Advanced(throw(xp, t, played, u), full, rewards, ended)
 
 
-def present(xp: ModuleType, t: Tables, games: Games, full: Array) -> tuple[Array, Array, Array]:
-    """``(mask (N, 945), obs (N, 652), to_move (N,))`` of the positions."""
+def present(
+    xp: ModuleType, t: Tables, games: Games, full: Array, observations: bool = True
+) -> tuple[Array, Array, Array]:
+    """``(mask (N, 945), obs (N, 652), to_move (N,))`` of the positions (``obs`` ``(N, 0)``
+    without ``observations``: a playout needs none)."""
     mask = legal_mask(xp, t, games, full).T
-    obs = observe(xp, t, games).T
+    n = games.over.shape[0]
+    obs = observe(xp, t, games).T if observations else xp.zeros((n, 0), dtype=xp.float32)
     to_move = xp.where(games.over, TERMINAL, games.player)
     return mask, obs, to_move
 
@@ -379,7 +383,8 @@ class BatchedChinagold:
     ``backend="jax"`` (when ``jax`` is installed) runs the same step compiled by
     ``jax.jit``, on the default JAX device; its results are JAX arrays and its throws come
     from ``jax.random`` (float32 uniforms against the cumulative probabilities).
-    ``trace=True`` keeps every call's decisions and throws for :meth:`histories`.
+    ``trace=True`` keeps every call's decisions and throws for :meth:`histories`;
+    ``observations=False`` leaves ``obs`` empty, ``(N, 0)`` (a playout's step).
     """
 
     def __init__(
@@ -390,6 +395,7 @@ class BatchedChinagold:
         backend: str = "numpy",
         auto_reset: bool = True,
         trace: bool = False,
+        observations: bool = True,
         **config: Any,
     ) -> None:
         if backend not in ("numpy", "jax"):
@@ -404,6 +410,7 @@ class BatchedChinagold:
         self.tables = build_tables(self.game)
         self.auto_reset = auto_reset
         self.trace = trace
+        self.observations = observations
         self.rng = np.random.default_rng(seed)
         self.seed = seed
         self._setup(backend)
@@ -420,7 +427,7 @@ class BatchedChinagold:
 
     def _setup(self, backend: str) -> None:
         """The array namespace, the compiled step and the uniforms of ``backend``."""
-        t, auto_reset = self.tables, self.auto_reset
+        t, auto_reset, observations = self.tables, self.auto_reset, self.observations
         if backend == "numpy":
             self.xp: ModuleType = np
 
@@ -428,7 +435,7 @@ class BatchedChinagold:
                 return advance(np, t, auto_reset, g, a, u)
 
             def present_np(g: Games, full: Array) -> tuple[Array, Array, Array]:
-                return present(np, t, g, full)
+                return present(np, t, g, full, observations)
 
             self._advance: Any = step_np
             self._present: Any = present_np
@@ -443,7 +450,7 @@ class BatchedChinagold:
             ) from None
         self.xp = jnp
         self._advance = jax.jit(lambda g, a, u: advance(jnp, t, auto_reset, g, a, u))
-        self._present = jax.jit(lambda g, full: present(jnp, t, g, full))
+        self._present = jax.jit(lambda g, full: present(jnp, t, g, full, observations))
         self._key = jax.random.PRNGKey(self.seed)
 
         def uniform() -> Array:
