@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -246,3 +247,64 @@ def test_postgres_upgrades_from_0009_in_place_and_analyses(tmp_path: Path) -> No
 
 
 _ = motherlode
+
+
+# -- the dashboard's time left -------------------------------------------------------------
+
+
+def test_the_dashboard_shows_each_match_s_time_left_on_my_clock(
+    app_factory: Callable[..., Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from argon2 import PasswordHasher
+    from argon2.profiles import CHEAPEST
+
+    from motherlode.server import accounts
+    from tests.server.test_chat import claim, sign_up
+
+    monkeypatch.setattr(accounts, "HASHER", PasswordHasher.from_parameters(CHEAPEST))
+    app = app_factory()
+    with (
+        TestClient(app, base_url="https://testserver") as ann,
+        TestClient(app, base_url="https://testserver") as bob,
+    ):
+        sign_up(ann, "ann")
+        sign_up(bob, "bob")
+        made = {}
+        for kind, clock in (
+            ("fischer", {"kind": "fischer", "base_minutes": 10, "increment_seconds": 5}),
+            ("days", {"kind": "days", "days_per_move": 2}),
+            ("none", None),
+        ):
+            body = {"game": "yukon", "config": {}, "seats": [{}, {}], "clock": clock}
+            r = ann.post("/api/matches", json=body)
+            assert r.status_code == 201, r.text
+            tokens = {s["seat"]: s["token"] for s in r.json()["seats"]}
+            claim(ann, r.json()["id"], tokens[0])
+            claim(bob, r.json()["id"], tokens[1])
+            made[kind] = r.json()["id"]
+        mine = {m["id"]: m for m in ann.get("/api/me/games").json()["matches"]}
+        theirs = {m["id"]: m for m in bob.get("/api/me/games").json()["matches"]}
+        # P1 (ann) is to move: her clocks run; bob's wait, full
+        fischer = mine[made["fischer"]]
+        assert fischer["ticking"] and fischer["clock"] == "fischer"
+        assert 590 < fischer["time_left"] <= 600 and fischer["clock_describe"] == (
+            "10 min + 5 s a turn"
+        )
+        assert re.fullmatch(r"(9:5\d|10:00)", fischer["time_text"])
+        assert {k: theirs[made["fischer"]][k] for k in ("time_left", "ticking", "time_text")} == {
+            "time_left": 600.0,
+            "ticking": False,
+            "time_text": "10:00",
+        }
+        assert theirs[made["days"]]["time_text"] == "2 d 0 h"
+        assert mine[made["days"]]["ticking"] and mine[made["days"]]["time_text"] in (
+            "1 d 23 h",
+            "2 d 0 h",
+        )
+        assert (mine[made["none"]]["clock"], mine[made["none"]]["time_text"]) == (None, "")
+        html = bob.get("/me").text
+        assert (
+            '<td class="time-left" data-left="600.0" data-kind="fischer"'
+            ' title="10 min + 5 s a turn">10:00</td>'
+        ) in html
+        assert '<td class="time-left">—</td>' in html
