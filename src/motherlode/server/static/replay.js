@@ -84,10 +84,13 @@
       body.appendChild(tr);
     }
     body.parentNode.hidden = !r.top.length;
-    document.getElementById("analysis-why").textContent = r.why;
+    verdict.title = r.why;  /* the same in one sentence (the API's "why") */
+    var note = document.getElementById("analysis-note");
+    note.textContent = r.note; note.hidden = !r.note;
   }
   function mark() {
     document.querySelectorAll("#replay-log li").forEach(function (li) {
+      if (li.dataset.clock) { return; }  /* a clock event, not a decision */
       var r = byStep[parseInt(li.dataset.n, 10)], old = li.querySelector(".mistake-mark");
       li.classList.toggle("mistake", !!(r && r.mistake));
       if (r && r.mistake && !old) {
@@ -104,7 +107,9 @@
     var svg = document.createElementNS(NS, "svg");
     svg.setAttribute("viewBox", "0 0 " + W + " " + H); svg.setAttribute("role", "img");
     svg.setAttribute("aria-label", "the value of each player's position, move by move (+1 top, −1 bottom)");
-    function x(step) { return pad + (W - 2 * pad) * (step - 1) / Math.max(1, steps - 1); }
+    var order = {};  /* x: the decision's place among the match's decisions */
+    rows.forEach(function (r, i) { order[r.step] = i; });
+    function x(step) { return pad + (W - 2 * pad) * order[step] / Math.max(1, analysis.total - 1); }
     function y(v) { return H / 2 - (H / 2 - pad) * v; }
     var axis = document.createElementNS(NS, "line");
     axis.setAttribute("x1", pad); axis.setAttribute("x2", W - pad); axis.setAttribute("y1", H / 2); axis.setAttribute("y2", H / 2);
