@@ -176,7 +176,10 @@ def test_an_analysis_cut_by_a_restart_resumes_in_a_worker_process(
     with TestClient(_app(db, analysis_workers=1)) as client:  # the server starts again
         done = _wait_done(client, match_id)
         service = client.app.state.service  # type: ignore[attr-defined]
-        assert service.analyser.pool.started == 1  # judged in a worker process
+        pool = service.analyser.pool
+        assert pool.started == 1  # judged in a worker process, at the lowest priority
+        for pid in pool.pids:
+            assert os.getpriority(os.PRIO_PROCESS, pid) == min(19, os.nice(0) + 19)
         assert done["progress"] == "analysed 25 of 25 decisions"
         _same(done["rows"], expected)
 
@@ -308,3 +311,24 @@ def test_the_dashboard_shows_each_match_s_time_left_on_my_clock(
             ' title="10 min + 5 s a turn">10:00</td>'
         ) in html
         assert '<td class="time-left">—</td>' in html
+
+
+def test_a_server_without_analysis_says_so(tmp_path: Path) -> None:
+    with TestClient(_app(tmp_path / "off.db", analysis_spec=None)) as client:
+        match_id = _bots_match(client)
+        r = client.get(f"/api/matches/{match_id}/analysis")
+        assert r.status_code == 200
+        assert {k: r.json()[k] for k in ("status", "enabled", "rows", "done")} == {
+            "status": "none",
+            "enabled": False,
+            "rows": [],
+            "done": 0,
+        }
+        asked = client.post(f"/api/matches/{match_id}/analysis")
+        assert asked.status_code == 409
+        assert asked.json()["error"] == {
+            "code": "analysis_off",
+            "message": "this server analyses no matches (motherlode serve --analysis-spec)",
+        }
+        page = client.get(f"/m/{match_id}/replay").text
+        assert 'id="analysis"' in page and 'id="analysis-start"' in page

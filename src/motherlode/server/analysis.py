@@ -79,7 +79,7 @@ class AnalysisRow(Base):
 
     match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
     status: Mapped[str] = mapped_column(String(12), default="queued", index=True)
-    """``queued``, ``running`` or ``done``."""
+    """``queued``, ``running``, ``done`` or ``failed`` (the match no longer replays)."""
     spec: Mapped[str] = mapped_column(String(200), default="")
     """The bot that judges (set when it starts, kept on resuming)."""
     total: Mapped[int] = mapped_column(Integer, default=0)
@@ -360,9 +360,15 @@ class Analyser:
     async def analyse(self, match_id: str, limit: int | None = None) -> int:
         """Judge the decisions of ``match_id`` not judged yet (at most ``limit``), each
         written as it is done; the analysis is ``done`` after the last. Returns how
-        many were judged now."""
+        many were judged now. A match that no longer replays (a rule changed since) is
+        ``failed``, never retried."""
         service = self.service
-        rt = service.runtime(match_id)
+        try:
+            rt = service.runtime(match_id)
+        except ServerError as err:
+            log.warning("cannot analyse match %s: %s", match_id, err)
+            self._set_status(match_id, "failed")
+            return 0
         texts = tuple(e.text for e in rt.entries)
         config = rt.game.config.model_dump(mode="json")
         with Session(service.engine) as s:
@@ -398,13 +404,16 @@ class Analyser:
             self._write(match_id, i, seat, row)
             judged += 1
         if limit is None or len(todo) <= limit:
-            with service.engine.begin() as conn:
-                conn.execute(
-                    update(AnalysisRow)
-                    .where(AnalysisRow.match_id == match_id)
-                    .values(status="done", updated_at=utcnow())
-                )
+            self._set_status(match_id, "done")
         return judged
+
+    def _set_status(self, match_id: str, status: str) -> None:
+        with self.service.engine.begin() as conn:
+            conn.execute(
+                update(AnalysisRow)
+                .where(AnalysisRow.match_id == match_id)
+                .values(status=status, updated_at=utcnow())
+            )
 
     async def _think(self, job: AnalysisJob) -> dict[str, Any]:
         try:
