@@ -19,7 +19,7 @@ from fastapi.testclient import TestClient
 
 import motherlode
 from motherlode.server import service as service_module
-from motherlode.server.analysis import decisions, judge
+from motherlode.server.analysis import AnalysisInfo, decisions, judge
 from motherlode.server.app import create_app
 from motherlode.server.db import make_engine, migrate
 from motherlode.server.guard import Limits
@@ -115,6 +115,7 @@ def test_no_analysis_before_the_end_and_every_decision_after(
             SPEC + ",seconds=2",
         )  # the caps
         assert done["progress"] == f"analysed {n} of {n} decisions"
+        assert AnalysisInfo.model_validate(done).model_dump() == done  # the OpenAPI's schema
         rows = done["rows"]
         for want, row in zip(PINNED, rows, strict=False):
             assert {k: row[k] for k in want} == want

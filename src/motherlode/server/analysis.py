@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fastapi import APIRouter
+from pydantic import BaseModel
 from sqlalchemy import (
     JSON,
     Connection,
@@ -268,7 +269,7 @@ class Analyser:
                 "match_id": rt.match_id,
                 "status": "queued",
                 "spec": "",
-                "total": len(decisions(rt)),
+                "total": 0,  # (the final step is not in rt yet: counted when it starts)
                 "done": 0,
                 "requested_at": now,
                 "updated_at": now,
@@ -320,9 +321,9 @@ class Analyser:
         assert self.wake is not None
         while True:
             try:
+                self.wake.clear()  # before looking: a match finished meanwhile wakes it
                 match_id = self._claim_next()
                 if match_id is None:
-                    self.wake.clear()
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(self.wake.wait(), 30.0)
                     continue
@@ -608,17 +609,77 @@ def analysis_of(service: Any, match_id: str) -> dict[str, Any]:
 
 # -- the API ------------------------------------------------------------------------------
 
+
+class TopMove(BaseModel):
+    move: str
+    """In the game's notation."""
+    said: str
+    """In the game's words, as the mover saw it."""
+    value: float
+    """From the mover's view: -1 a sure loss .. +1 a sure win."""
+    visits: int | None
+    """The search's simulated games through it (``null``: judged by the heuristic)."""
+
+
+class AnalysedDecision(BaseModel):
+    step: int
+    """The log step (as the replay numbers it)."""
+    seat: int
+    player: str
+    how: str
+    """``search``, ``heuristic``, ``forced`` (one legal move) or ``failed``."""
+    played: str
+    best: str
+    played_value: float | None
+    best_value: float | None
+    loss: float | None
+    """best - played, never below 0."""
+    mistake: bool
+    """One of the seat's biggest mistakes (its 3 largest losses of at least 0.1)."""
+    top: list[TopMove]
+    played_said: str
+    best_said: str
+    why: str
+    note: str
+
+
+class AnalysisInfo(BaseModel):
+    match: str
+    status: str
+    """``none`` (not asked for), ``queued``, ``running``, ``done`` or ``failed``."""
+    spec: str
+    """The bot that judges (within the server's caps)."""
+    total: int
+    done: int
+    progress: str
+    enabled: bool
+    """Whether this server analyses matches."""
+    mistake_loss: float
+    rows: list[AnalysedDecision]
+
+
 router = APIRouter(prefix="/api")
+_OK: dict[int | str, dict[str, Any]] = {
+    200: {"model": AnalysisInfo, "description": "The analysis, as far as it got"}
+}
 
 
-@router.get("/matches/{match_id}/analysis", responses=json_errors(403, 404, 422))
+@router.get(
+    "/matches/{match_id}/analysis",
+    response_model=None,
+    responses={**_OK, **json_errors(403, 404, 422)},
+)
 async def get_analysis(match_id: str, service: Service) -> dict[str, Any]:
     """The strongest bot's judgement of every decision of a finished match, as far as it
     got (``status``, ``progress``, ``rows``; ``mistake`` marks each seat's worst)."""
     return analysis_of(service, match_id)
 
 
-@router.post("/matches/{match_id}/analysis", responses=json_errors(403, 404, 409, 422))
+@router.post(
+    "/matches/{match_id}/analysis",
+    response_model=None,
+    responses={**_OK, **json_errors(403, 404, 409, 422)},
+)
 async def request_analysis(match_id: str, service: Service) -> dict[str, Any]:
     """Ask for the analysis of a finished match that has none (idempotent)."""
     analyser: Analyser | None = getattr(service, "analyser", None)
