@@ -105,6 +105,7 @@ def test_done_when_two_accounts_play_a_rated_clocked_match_and_read_its_analysis
     )
     assert ann.inner_text("#clock-rule") == "P2 forfeited on time."
     bob.wait_for_selector("#summary:not([hidden])")
+    assert bob.inner_text("#summary-replay") == "Replay the match with the bot's analysis"
     bob.screenshot(path=str(shots / "home-03-forfeit-phone.png"), full_page=True)
 
     # both ratings changed: ann won, bob lost
