@@ -55,6 +55,7 @@ from sqlalchemy.orm import Mapped, Session, mapped_column
 from motherlode.server.botpool import BotFailure, BotPool, _Positions
 from motherlode.server.db import Base, utcnow
 from motherlode.server.deps import Service, json_errors
+from motherlode.server.ratings import rated_of
 from motherlode.server.runtime import MatchRuntime, ServerError, bot_seed
 
 log = logging.getLogger("motherlode.server")
@@ -482,8 +483,6 @@ def refuse_running(service: Any, rt: MatchRuntime) -> None:
     the bot's judgement of a running match would be a hint)."""
     if rt.finished:
         return
-    from motherlode.server.ratings import rated_of
-
     if rated_of(service.engine, rt.match_id):
         raise ServerError(
             "match_running",
