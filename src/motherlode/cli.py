@@ -689,6 +689,14 @@ def serve_command(
         typer.Option(min=0, help="Processes thinking bots' moves, per server process"
                      " (default: the cores; 0: threads of the server)."),
     ] = None,
+    analysis_spec: Annotated[
+        str, typer.Option(help="The bot that analyses each finished match, within the caps"
+                          " ('': none).")
+    ] = "strongest",
+    analysis_workers: Annotated[
+        int, typer.Option(min=0, help="Analysis processes per server process, at the lowest"
+                          " priority (0: a thread of the server).")
+    ] = 1,
 ) -> None:
     """Run the web platform: lobby, live matches, replays, provably fair dice."""
     try:
@@ -701,6 +709,7 @@ def serve_command(
         serve(
             host, port, db, bot_delay=bot_delay, bot_max_seconds=bot_max_seconds,
             workers=workers, bot_workers=bot_workers,
+            analysis_spec=analysis_spec, analysis_workers=analysis_workers,
         )
     except ServeError as err:
         raise fail(str(err)) from None

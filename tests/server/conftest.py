@@ -53,8 +53,10 @@ def free_port() -> int:
 class LiveServer:
     """``python -m motherlode.server`` on a free loopback port; killable, restartable."""
 
-    def __init__(self, db: Path, bot_delay: float = 0.0) -> None:
+    def __init__(self, db: Path, bot_delay: float = 0.0, args: tuple[str, ...] = ()) -> None:
         self.db = db
+        self.args = args
+        """More options of ``motherlode serve`` (e.g. ``--analysis-spec``)."""
         self.port = free_port()
         self.bot_delay = bot_delay
         self.proc: subprocess.Popen[bytes] | None = None
@@ -78,6 +80,7 @@ class LiveServer:
                 str(self.bot_delay),
                 "--log-level",
                 "warning",
+                *self.args,
             ],
             env=env,
             stdout=subprocess.DEVNULL,

@@ -298,6 +298,7 @@ def test_a_guest_seat_is_claimed_with_its_token(make_client: Any) -> None:
 
 POSTGRES = os.environ.get("MOTHERLODE_TEST_POSTGRES")
 TABLES = (
+    *("analysis_steps", "match_analysis"),
     *("clock_events", "match_clocks"),
     "rematches",
     "chat_mutes",

@@ -32,6 +32,7 @@ def engine() -> Iterator[sa.Engine]:
     eng = make_engine(URL)
     with eng.begin() as conn:
         for table in (
+            *("analysis_steps", "match_analysis"),
             *("rematches", "chat_mutes", "chat_messages"),
             *("clock_events", "match_clocks"),
             *("rating_events", "ratings", "match_terms", "seat_claims", "sessions", "users"),

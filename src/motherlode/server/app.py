@@ -26,7 +26,7 @@ from fastapi.responses import JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel
 
-from motherlode.server import accounts, api, chat, mygames, pages, ratings, ws
+from motherlode.server import accounts, analysis, api, chat, mygames, pages, ratings, ws
 from motherlode.server.bots import BotCaps
 from motherlode.server.db import make_engine, migrate
 from motherlode.server.deps import HERE, Service, error_response, page
@@ -56,6 +56,8 @@ def create_app(
     bot_workers: int = 0,
     bot_preload: tuple[str, ...] = (),
     takeover_seconds: float | None = None,
+    analysis_spec: str | None = None,
+    analysis_workers: int = 1,
 ) -> FastAPI:
     """The application on database ``db`` (an SQLite path or a database URL).
 
@@ -65,7 +67,10 @@ def create_app(
     processes that think the search bots' moves (0: threads of this process);
     ``bot_preload``: modules each bot worker imports first (test-only agents);
     ``takeover_seconds``: on PostgreSQL, how long a due bot waits before this process
-    takes it over from another (:class:`~motherlode.server.service.MatchService`).
+    takes it over from another (:class:`~motherlode.server.service.MatchService`);
+    ``analysis_spec``: the bot that analyses each finished match (``strongest``; default
+    ``None``: no analysis), in ``analysis_workers`` processes (0: a thread;
+    :mod:`~motherlode.server.analysis`).
 
     ``tune_gc`` (for a server process, not for tests): freeze what start-up loaded (game
     data, maps) out of the garbage collector's reach and collect less often, so that a
@@ -86,11 +91,15 @@ def create_app(
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         if resume:
             await service.start()
+            if analyser is not None:
+                await analyser.start()
         if tune_gc:
             gc.collect()
             gc.freeze()
             gc.set_threshold(50_000, 20, 100)
         yield
+        if analyser is not None:
+            await analyser.close()
         await service.close()
         engine.dispose()
 
@@ -109,6 +118,7 @@ def create_app(
     ratings.install(app)
     chat.install(app)
     mygames.install(app)
+    analyser = analysis.install(app, analysis_spec, analysis_workers)
     app.add_api_route("/healthz", healthz, methods=["GET"], response_model=Health)
     app.add_api_route("/favicon.ico", favicon, methods=["GET"], include_in_schema=False)
     return app

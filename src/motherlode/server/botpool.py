@@ -127,8 +127,9 @@ def _worker_main(conn: Connection, preload: tuple[str, ...], nice: int) -> None:
             job = conn.recv()
         except (EOFError, OSError):
             return
-        try:
-            conn.send(("ok", think(job, positions)))
+        try:  # a move (BotJob), or any job that runs itself (server/analysis.py)
+            answer = job.run(positions) if hasattr(job, "run") else think(job, positions)
+            conn.send(("ok", answer))
         except Exception as err:  # the agent's bug: reported, the worker goes on
             conn.send(("error", f"{type(err).__name__}: {err}"))
 
@@ -167,7 +168,7 @@ class BotPool:
         self.preload = preload
         self.nice = nice
         self.ctx = multiprocessing.get_context("spawn")  # never fork a running event loop
-        self.queue: asyncio.Queue[tuple[BotJob, asyncio.Future[int]]] | None = None
+        self.queue: asyncio.Queue[tuple[Any, asyncio.Future[Any]]] | None = None
         self.slots: list[asyncio.Task[None]] = []
         self.started = 0
         """Worker processes started so far (a replaced one counts again)."""
@@ -184,12 +185,18 @@ class BotPool:
 
     async def act(self, job: BotJob) -> int:
         """The bot's action, or :class:`BotFailure` (crashed, over its cap, raised)."""
+        return int(await self.run(job))
+
+    async def run(self, job: Any) -> Any:
+        """What a worker answers for ``job``: a :class:`BotJob`'s action, or what the
+        job's own ``run(positions)`` returns (an analysis, server/analysis.py); or
+        :class:`BotFailure`."""
         if self.queue is None:
             self.queue = asyncio.Queue()
             self.slots = [
                 asyncio.get_running_loop().create_task(self._slot()) for _ in range(self.workers)
             ]
-        fut: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         await self.queue.put((job, fut))
         return await fut
 
@@ -269,7 +276,7 @@ class BotPool:
                 self.pids.discard(worker.proc.pid or 0)
                 worker.kill()
 
-    async def _run(self, worker: _Worker, job: BotJob) -> tuple[_Worker | None, int | BotFailure]:
+    async def _run(self, worker: _Worker, job: Any) -> tuple[_Worker | None, Any]:
         started = time.perf_counter()
         try:
             worker.conn.send(job)
@@ -298,6 +305,6 @@ class BotPool:
             return None, BotFailure("crashed")
         if kind == "ok":
             log.debug("bot %s in %s: %.3f s", job.spec, job.match_id, time.perf_counter() - started)
-            return worker, int(value)
+            return worker, value
         log.warning("bot %s in %s failed: %s", job.spec, job.match_id, value)
         return worker, BotFailure("failed")

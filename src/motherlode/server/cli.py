@@ -60,6 +60,8 @@ def _app_settings(settings: dict[str, Any]) -> Any:
         caps=BotCaps(max_seconds=settings["bot_max_seconds"]),
         bot_workers=settings["bot_workers"],
         takeover_seconds=settings.get("takeover_seconds"),
+        analysis_spec=settings.get("analysis_spec") or None,
+        analysis_workers=settings.get("analysis_workers", 1),
     )
 
 
@@ -83,6 +85,8 @@ def serve(
     workers: int = 1,
     bot_workers: int | None = None,
     takeover_seconds: float | None = None,
+    analysis_spec: str = "strongest",
+    analysis_workers: int = 1,
 ) -> None:
     """Run the web platform on ``host:port`` with the database ``db``.
 
@@ -94,7 +98,9 @@ def serve(
     SQLite); ``bot_workers``: processes thinking the search bots' moves, per server
     process (default: the cores shared among the server processes; 0: threads);
     ``takeover_seconds``: how long a due bot waits before another process takes it over
-    (default: the bot delay, a bot worker's limit and 10 s).
+    (default: the bot delay, a bot worker's limit and 10 s); ``analysis_spec``: the bot
+    that analyses each finished match, within the caps (``""``: none), in
+    ``analysis_workers`` processes per server process at the lowest priority (0: a thread).
     """
     import uvicorn
 
@@ -106,6 +112,8 @@ def serve(
         "bot_workers": default_bot_workers(workers) if bot_workers is None else bot_workers,
         "log_level": log_level,
         "takeover_seconds": takeover_seconds,
+        "analysis_spec": analysis_spec,
+        "analysis_workers": analysis_workers,
     }
     logging.basicConfig(level=log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     common: dict[str, Any] = {
@@ -162,6 +170,17 @@ def main(argv: list[str] | None = None) -> int:
         help="bot processes per server process (default: the cores; 0: threads)",
     )
     parser.add_argument("--takeover-seconds", type=float, default=None, help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--analysis-spec",
+        default="strongest",
+        help="the bot that analyses finished matches, within the caps ('': none)",
+    )
+    parser.add_argument(
+        "--analysis-workers",
+        type=int,
+        default=1,
+        help="analysis processes per server process, at the lowest priority (0: a thread)",
+    )
     args = parser.parse_args(argv)
     try:
         serve(
@@ -174,6 +193,8 @@ def main(argv: list[str] | None = None) -> int:
             workers=args.workers,
             bot_workers=args.bot_workers,
             takeover_seconds=args.takeover_seconds,
+            analysis_spec=args.analysis_spec,
+            analysis_workers=args.analysis_workers,
         )
     except ServeError as err:
         parser.exit(2, f"motherlode serve: {err}\n")

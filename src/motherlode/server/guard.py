@@ -108,7 +108,8 @@ def kind_of(method: str, path: str) -> str:
     if method == "POST" and path in ("/login", "/recover"):
         return "login"
     if method == "POST" and (
-        path in ("/api/matches", "/new", "/play") or path.endswith("/rematch")
+        path in ("/api/matches", "/new", "/play")
+        or path.endswith(("/rematch", "/analysis"))  # an analysis costs as a match does
     ):
         return "create"
     if method == "POST" and path.startswith("/api/matches/") and path.endswith("/preview"):

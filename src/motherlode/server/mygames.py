@@ -11,7 +11,9 @@
   shows the rematch on later visits.
 * **Dashboard** (``/me``, JSON ``/api/me/games``): the logged-in account's running
   matches, those where it is its turn first (the longest waiting first), then the others
-  (the latest move first). ``static/mygames.js`` polls the JSON on every page of a
+  (the latest move first), each with the time left on the account's clock there
+  (``time_left``: a Fischer bank, or what is left of the days for this move; ticking on
+  the page while it runs). ``static/mygames.js`` polls the JSON on every page of a
   logged-in visitor: the tab title counts the games that wait (``(2) motherlode``); when
   one starts waiting it is said in the page and, if the visitor allowed it (asked on a
   click, never on load), by a browser notification.
@@ -36,6 +38,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Mapped, Session, mapped_column
 
 from motherlode.games import registry
+from motherlode.server import clocks
 from motherlode.server.accounts import Account, SeatClaimRow, accounts_of, current
 from motherlode.server.db import Base, MatchRow, SeatRow, utcnow
 from motherlode.server.deps import (
@@ -198,6 +201,7 @@ def my_games(service: MatchService, account: Account) -> list[dict[str, Any]]:
         except ServerError:  # a match that no longer replays: not listed
             continue
         to_move = rt.state.current_player()
+        timing = time_left(rt, sorted(entry["seats"]))
         players = [
             {"seat": s.seat, "name": s.label, "account": s.account or None} for s in rt.seats
         ]
@@ -214,12 +218,48 @@ def my_games(service: MatchService, account: Account) -> list[dict[str, Any]]:
                     "players": players,
                     "version": rt.version,
                     "updated_at": entry["updated_at"].isoformat(timespec="seconds") + "Z",
+                    **timing,
                 },
             )
         )
     out.sort(key=lambda pair: pair[0], reverse=True)  # the stored time, not the shown one
     waiting = [m for _, m in reversed(out) if m["your_turn"]]
     return waiting + [m for _, m in out if not m["your_turn"]]
+
+
+def time_left(rt: MatchRuntime, seats: list[int]) -> dict[str, Any]:
+    """The account's clock in a match (its first seat whose clock runs, else its first):
+    ``time_left`` seconds now (``None``: no clock), whether it is ``ticking``, the clock
+    in words and the time left in words (:func:`clock_text`)."""
+    clock = rt.clock
+    if clock is None or not seats:
+        return {"time_left": None, "ticking": False, "clock": None, "time_text": ""}
+    seat = next((s for s in seats if s == clock.running), seats[0])
+    left = max(0.0, clocks.left(clock, utcnow())[seat])
+    return {
+        "time_left": round(left, 1),
+        "ticking": clock.running == seat and clock.forfeit is None,
+        "clock": clock.spec.kind,
+        "clock_describe": clock.spec.describe(),
+        "time_text": clock_text(left, clock.spec.kind),
+    }
+
+
+def clock_text(seconds: float, kind: str) -> str:
+    """Time left in words, as static/clock.js writes it (``mygames.js`` ticks it on).
+
+    >>> clock_text(75.4, "fischer"), clock_text(3725, "fischer"), clock_text(4.5, "fischer")
+    ('1:15', '1:02:05', '0:04.5')
+    >>> clock_text(2 * 86400 + 3 * 3600 + 60, "days"), clock_text(5400, "days")
+    ('2 d 3 h', '1 h 30 min')
+    """
+    if kind == "days" and seconds >= 3600:
+        d, h, m = int(seconds // 86400), int(seconds % 86400 // 3600), int(seconds % 3600 // 60)
+        return f"{d} d {h} h" if d else f"{h} h {m} min"
+    if seconds < 9.95:
+        return f"0:0{seconds:.1f}"
+    h, m, s = int(seconds // 3600), int(seconds % 3600 // 60), int(seconds % 60)
+    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
 
 
 router = APIRouter()

@@ -59,12 +59,33 @@
       tr.appendChild(ps);
       tr.appendChild(el("td", "mine", m.seats.join(", ")));
       tr.appendChild(el("td", null, m.to_move || ""));
+      var tl = el("td", "time-left" + (m.ticking ? " ticking" : ""), m.clock ? m.time_text : "—");
+      if (m.clock) { tl.dataset.left = m.time_left; tl.dataset.kind = m.clock; tl.title = m.clock_describe; }
+      tr.appendChild(tl);
       var when = el("td", "when"), t = el("time", null, m.updated_at);
       t.setAttribute("datetime", m.updated_at); t.title = m.updated_at + " UTC";
       when.appendChild(t); tr.appendChild(when);
       body.appendChild(tr);
     });
   }
+  /* each running clock of the account ticks down between polls (as static/clock.js) */
+  var polled = Date.now();
+  function fmt(s, kind) {
+    if (kind === "days" && s >= 3600) {
+      var d = Math.floor(s / 86400), h = Math.floor((s % 86400) / 3600), mi = Math.floor((s % 3600) / 60);
+      return d ? d + " d " + h + " h" : h + " h " + mi + " min";
+    }
+    if (s < 9.95) { return "0:0" + s.toFixed(1); }
+    var hh = Math.floor(s / 3600), mm = Math.floor((s % 3600) / 60), ss = Math.floor(s % 60);
+    return (hh ? hh + ":" + (mm < 10 ? "0" : "") : "") + mm + ":" + (ss < 10 ? "0" : "") + ss;
+  }
+  function tick() {
+    var gone = (Date.now() - polled) / 1000;
+    document.querySelectorAll("#my-matches td.time-left.ticking").forEach(function (td) {
+      td.textContent = fmt(Math.max(0, Number(td.dataset.left) - gone), td.dataset.kind);
+    });
+  }
+  if (onDashboard) { setInterval(tick, 250); }
   function poll() {
     fetch("/api/me/games", { credentials: "same-origin" }).then(function (r) {
       return r.ok ? r.json() : null;
@@ -80,7 +101,7 @@
         now.forEach(function (m) { if (before.indexOf(m.id) < 0 && !here(m.id)) { tell(m); } });
       }
       store(now.map(function (m) { return m.id; }));
-      if (onDashboard) { table(data.matches); document.dispatchEvent(new CustomEvent("motherlode:times")); }
+      if (onDashboard) { polled = Date.now(); table(data.matches); document.dispatchEvent(new CustomEvent("motherlode:times")); }
     }).catch(function () { /* offline: next time */ }).then(function () { setTimeout(poll, every); });
   }
 
