@@ -323,6 +323,13 @@ def static_svg(game: Game) -> str | None:
     return svg_document(layers.width, layers.height, [layers.static])
 
 
+FIELDS = (
+    *("match", "game", "config", "version", "seat", "status", "to_move", "terminal"),
+    *("players", "view", "legal", "log", "scores", "outcome", "summary", "clock"),
+    *("can_undo", "seed_sha256", "seed"),
+)
+"""The fields of a state (the API's, a snapshot's), in their order."""
+
 HISTORY = 4
 """Revisions of a match whose frames are kept: a socket that last got one of them is sent
 a diff, one further behind a snapshot."""
@@ -369,15 +376,6 @@ def _called(fn: Callable[..., Any], *args: Any) -> Future[Any]:
     return future
 
 
-def _as_json(fields: dict[str, Any]) -> dict[str, Any]:
-    """``fields`` as the JSON values a client decodes (tuples as lists, odd values as
-    text), in their order. The log is already made of JSON values (numbers, text,
-    booleans): it is kept as it is (shared, and the bulk of the fields)."""
-    log_entries = fields.get("log")
-    rest = json.loads(json.dumps({k: v for k, v in fields.items() if k != "log"}, default=str))
-    return {k: log_entries if k == "log" else rest[k] for k in fields}
-
-
 class Views:
     """What a runtime has drawn and encoded for its viewers, by revision: the current one
     and the frames of the few before it, to diff from. :meth:`clear` starts a new
@@ -394,6 +392,8 @@ class Views:
         self.texts: dict[Any, str] = {}
         self.logs: dict[Any, list[dict[str, Any]]] = {}
         """The log as each viewer reads it (one entry for all when it is the same)."""
+        self.shared: dict[Any, dict[str, Any]] = {}
+        """The fields every viewer is told alike (raw, and as JSON values)."""
         self.drawn: dict[Any, Any] = {}
         """What the renderer draws once for every viewer of this revision (svg.once)."""
         self.pushes: dict[Any, Future[tuple[int, str] | None]] = {}
@@ -409,6 +409,7 @@ class Views:
         self.layers = {}
         self.texts = {}
         self.logs = {}
+        self.shared = {}
         self.drawn = {}
         self.pushes = {}
 
@@ -815,7 +816,9 @@ class MatchRuntime:
         """:meth:`log_for`, built once per revision, and once for every viewer when no
         entry reads differently to one (a perfect-information game's log). Shared: read
         it, never change it."""
-        shared = all(e.visible is None and len(e.said) <= 1 for e in self.entries)
+        shared = self.game.perfect_information or all(
+            e.visible is None and len(e.said) <= 1 for e in self.entries
+        )
         key = (self._cache.rev, None if shared else seat)
         entries = self._cache.logs.get(key)
         if entries is None:
@@ -859,25 +862,50 @@ class MatchRuntime:
     def fields(self, seat: Player | None) -> dict[str, Any]:
         """Everything a seat (``None``: a spectator) is told about the match now but the
         board."""
+        return self._fields(seat, as_json=False)
+
+    def _fields(self, seat: Player | None, *, as_json: bool) -> dict[str, Any]:
+        """:meth:`fields`; ``as_json``: as the JSON values a client decodes (tuples as
+        lists, odd values as text). What every viewer is told alike is built (and made
+        JSON) once per revision, the rest per viewer."""
+        shared = self._shared_fields(as_json)
         state = self.state
         to_move = state.current_player()
         view = state.observation(seat)
         legal: list[dict[str, Any]] = []
-        if seat is not None and seat == to_move:
+        if seat is not None and seat == to_move and self.forfeit is None:
             legal = [{"id": a, "text": state.action_to_string(a)} for a in state.legal_actions()]
+        own: dict[str, Any] = {
+            "seat": seat,
+            "view": view,
+            "legal": legal,
+            "scores": self.scores_for(view),
+            "can_undo": self.undo_allowed(seat),
+        }
+        if as_json:
+            own = json.loads(json.dumps(own, default=str))
+        own["log"] = self._log(seat)  # JSON values already, and shared
+        return {k: own[k] if k in own else shared[k] for k in FIELDS}
+
+    def _shared_fields(self, as_json: bool) -> dict[str, Any]:
+        key = (self._cache.rev, as_json)
+        shared = self._cache.shared.get(key)
+        if shared is not None:
+            return shared
+        state = self.state
+        to_move = state.current_player()
         outcome = state.outcome()
         labels = [s.label for s in self.seats]
         summary = summary_view(state, labels)
         if self.forfeit is not None:  # ended on time: nobody moves, the others share the win
-            to_move, legal = TERMINAL, []
+            to_move = TERMINAL
             outcome = None
             summary = clocks.forfeit_summary(labels, self.forfeit)
-        return {
+        shared = {
             "match": self.match_id,
             "game": self.game.name,
             "config": self.game.config.model_dump(mode="json"),
             "version": self.version,
-            "seat": seat,
             "status": "finished" if self.finished else "running",
             "to_move": to_move if to_move >= 0 else None,
             "terminal": to_move == TERMINAL,
@@ -892,17 +920,16 @@ class MatchRuntime:
                 }
                 for s in self.seats
             ],
-            "view": view,
-            "legal": legal,
-            "log": self._log(seat),
-            "scores": self.scores_for(view),
             "outcome": self._outcome(outcome),
             "summary": summary,
             "clock": clocks.view(self.clock, self.game.name, self._passes()),
-            "can_undo": self.undo_allowed(seat),
             "seed_sha256": self.seed_sha256,
             "seed": str(self.seed) if self.finished else None,
         }
+        if as_json:
+            shared = json.loads(json.dumps(shared, default=str))
+        self._cache.shared[key] = shared
+        return shared
 
     def _passes(self) -> bool:
         """Whether a late seat's turn can be skipped now with its game's pass."""
@@ -955,7 +982,7 @@ class MatchRuntime:
             frame = cache.frames.get(key)
             if frame is None:
                 layers = self.layers(seat)
-                fields = _as_json(self.fields(seat))
+                fields = self._fields(seat, as_json=True)
                 if is_single(layers):
                     board = BoardFrame(0, 0, None, (), layers.seat)
                 else:
