@@ -185,6 +185,9 @@ class Match:
     mover: int = -1
     seen: set[int] = field(default_factory=set)
     over: set[int] = field(default_factory=set)
+    settled: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set when the move in flight has reached every player: the next mover may go (it
+    may have got the new state before the other player did)."""
 
 
 async def create_match(http: httpx.AsyncClient, args: argparse.Namespace) -> Match:
@@ -221,6 +224,7 @@ def _arrived(m: Match, seat: int, version: int, stats: Stats, players: int) -> N
         if measured:
             stats.both.append(now - m.sent_at)
         m.sent_at = None
+        m.settled.set()
 
 
 async def play_seat(
@@ -260,13 +264,20 @@ async def play_seat(
             if s["terminal"]:
                 m.over.add(seat)
                 return
-            if s["to_move"] == seat and s["version"] > moved_at and m.sent_at is None:
+            if s["to_move"] == seat and s["version"] > moved_at:
+                if m.sent_at is not None:  # the other player has not got it yet
+                    try:
+                        await asyncio.wait_for(m.settled.wait(), timeout=STALL)
+                    except TimeoutError:
+                        stats.error("client:stalled")
+                        return
                 if args.think:
                     await asyncio.sleep(args.think * (0.5 + rng.random()))
                 legal: list[dict[str, Any]] = s["legal"]
                 moved_at = s["version"]
                 m.sent_version, m.seen, m.mover = moved_at, set(), seat
                 m.sent_at = time.perf_counter()
+                m.settled.clear()
                 stats.moves += time.monotonic() >= stats.warm
                 action = legal[rng.randrange(len(legal))]["text"]
                 await ws.send(json.dumps({"type": "move", "action": action, "version": moved_at}))

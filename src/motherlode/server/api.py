@@ -9,6 +9,7 @@ is refused in the same shape (``malformed``); the schema still describes them.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -21,7 +22,7 @@ from motherlode.server import clocks
 from motherlode.server.deps import SeatNumber, Service, bearer, json_errors
 from motherlode.server.fairness import verify_record
 from motherlode.server.ratings import set_rated
-from motherlode.server.runtime import ServerError, strip_actions
+from motherlode.server.runtime import MatchRuntime, ServerError, strip_actions
 from motherlode.server.service import SeatRequest, file_options
 
 router = APIRouter(prefix="/api")
@@ -252,7 +253,7 @@ async def api_games() -> list[dict[str, Any]]:
     "/matches", response_model=None, responses={**_ok(list[MatchSummary]), **json_errors(422)}
 )
 async def api_matches(service: Service, status: str | None = None) -> list[dict[str, Any]]:
-    return service.list_matches(status=status)
+    return await asyncio.to_thread(service.list_matches, status)  # a query: off the loop
 
 
 def _seat_requests(body: dict[str, Any]) -> list[SeatRequest]:
@@ -316,6 +317,13 @@ def _state(payload: str) -> Response:
     return Response(payload, media_type="application/json")
 
 
+async def _payload(rt: MatchRuntime, seat: int | None) -> str:
+    """The match's state as ``seat`` sees it, drawn off the event loop (a big board
+    takes tens of milliseconds) unless it is ready."""
+    future = rt.payload_soon(seat)
+    return future.result() if future.done() else await asyncio.wrap_future(future)
+
+
 @router.get(
     "/matches/{match_id}",
     response_model=None,
@@ -324,7 +332,7 @@ def _state(payload: str) -> Response:
 async def api_state(request: Request, match_id: str, service: Service) -> Response:
     seat = service.authenticate(match_id, bearer(request))
     await service.check_clock(match_id)
-    return _state(service.runtime(match_id).payload_json(seat))
+    return _state(await _payload(service.runtime(match_id), seat))
 
 
 async def _body(request: Request) -> dict[str, Any]:
@@ -358,7 +366,7 @@ async def api_move(request: Request, match_id: str, service: Service) -> Respons
     rt = await service.move(
         match_id, seat, body.get("action"), body.get("version"), command=body.get("command")
     )
-    return _state(rt.payload_json(seat))
+    return _state(await _payload(rt, seat))
 
 
 @router.post(
@@ -386,7 +394,7 @@ async def api_undo(request: Request, match_id: str, service: Service) -> Respons
     body = await _body(request)
     seat = service.authenticate(match_id, bearer(request))
     rt = await service.undo(match_id, seat, body.get("version"))
-    return _state(rt.payload_json(seat))
+    return _state(await _payload(rt, seat))
 
 
 @router.post(
@@ -404,7 +412,7 @@ async def api_clock(request: Request, match_id: str, service: Service) -> Respon
     body = await _body(request)
     seat = service.authenticate(match_id, bearer(request))
     rt = await service.clock_action(match_id, seat, body.get("what"), body.get("version"))
-    return _state(rt.payload_json(seat))
+    return _state(await _payload(rt, seat))
 
 
 @router.post(

@@ -6,6 +6,7 @@ over its limit is answered as the API answers it (JSON, 413).
 
 from __future__ import annotations
 
+import asyncio
 import time
 from typing import Any
 
@@ -34,7 +35,7 @@ VERIFY_FORM_LIMIT = 8 * 1024 * 1024
 
 @router.get("/", responses=html_errors())
 async def lobby(request: Request, service: Service) -> HTMLResponse:
-    matches = service.list_matches(limit=100)
+    matches = await asyncio.to_thread(service.list_matches, None, 100)  # off the loop
     running = [m for m in matches if m["status"] == "running"]
     return page(
         request,

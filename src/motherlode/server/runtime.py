@@ -21,13 +21,15 @@ from __future__ import annotations
 import copy
 import dataclasses
 import hashlib
+import itertools
 import json
 import logging
 import random
 import re
 import threading
+import time
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -321,6 +323,13 @@ def static_svg(game: Game) -> str | None:
     return svg_document(layers.width, layers.height, [layers.static])
 
 
+FIELDS = (
+    *("match", "game", "config", "version", "seat", "status", "to_move", "terminal"),
+    *("players", "view", "legal", "log", "scores", "outcome", "summary", "clock"),
+    *("can_undo", "seed_sha256", "seed"),
+)
+"""The fields of a state (the API's, a snapshot's), in their order."""
+
 HISTORY = 4
 """Revisions of a match whose frames are kept: a socket that last got one of them is sent
 a diff, one further behind a snapshot."""
@@ -330,10 +339,40 @@ DRAWING = ThreadPoolExecutor(max_workers=2, thread_name_prefix="motherlode-draw"
 """Where pushes are drawn and encoded: off the event loop, so that a big board (Eurorails'
 map) never stalls every other match's sockets while it is drawn."""
 
+INLINE_DRAW_SECONDS = 0.002
+"""A push of a game whose pushes take less CPU than this is drawn on the event loop: the
+hand-off to a thread and back (a copy of the runtime, two wake-ups) costs more than such a
+draw. Slower games (Eurorails' map) are drawn in :data:`DRAWING`."""
+
+_draw_cost: dict[str, float] = {}
+"""Per game: the CPU seconds of its recent pushes (the last one timed, or more while a
+slower one is recent), what :meth:`MatchRuntime.push` decides by. Unknown: in a thread."""
+
+DRAW_SAMPLE = 8
+"""Every this many pushes one is timed (reading a thread's CPU clock is a system call)."""
+_draws = itertools.count()
+
+
+def _note_draw_cost(game: str, seconds: float) -> None:
+    """Remember a push's cost: a slow one at once, a fast one only as the memory of the
+    slow ones fades (so one cheap position of a heavy game does not bring it inline)."""
+    _draw_cost[game] = max(seconds, 0.75 * _draw_cost.get(game, seconds))
+
 
 def _done(value: Any) -> Future[Any]:
     future: Future[Any] = Future()
     future.set_result(value)
+    return future
+
+
+def _called(fn: Callable[..., Any], *args: Any) -> Future[Any]:
+    """``fn(*args)`` called now, as a finished future (its exception kept in it, as a
+    drawing thread's would be)."""
+    future: Future[Any] = Future()
+    try:
+        future.set_result(fn(*args))
+    except Exception as err:
+        future.set_exception(err)
     return future
 
 
@@ -351,6 +390,10 @@ class Views:
         self.frames: dict[tuple[int, Player | None], Frame] = {}
         self.layers: dict[tuple[int, Player | None], Layers] = {}
         self.texts: dict[Any, str] = {}
+        self.logs: dict[Any, list[dict[str, Any]]] = {}
+        """The log as each viewer reads it (one entry for all when it is the same)."""
+        self.shared: dict[Any, dict[str, Any]] = {}
+        """The fields every viewer is told alike (raw, and as JSON values)."""
         self.drawn: dict[Any, Any] = {}
         """What the renderer draws once for every viewer of this revision (svg.once)."""
         self.pushes: dict[Any, Future[tuple[int, str] | None]] = {}
@@ -365,6 +408,8 @@ class Views:
             self.frames.pop(key, None)  # with drawing threads that may still add to it)
         self.layers = {}
         self.texts = {}
+        self.logs = {}
+        self.shared = {}
         self.drawn = {}
         self.pushes = {}
 
@@ -767,6 +812,19 @@ class MatchRuntime:
             out.extend(events[at])
         return out
 
+    def _log(self, seat: Player | None) -> list[dict[str, Any]]:
+        """:meth:`log_for`, built once per revision, and once for every viewer when no
+        entry reads differently to one (a perfect-information game's log). Shared: read
+        it, never change it."""
+        shared = self.game.perfect_information or all(
+            e.visible is None and len(e.said) <= 1 for e in self.entries
+        )
+        key = (self._cache.rev, None if shared else seat)
+        entries = self._cache.logs.get(key)
+        if entries is None:
+            entries = self._cache.logs[key] = self.log_for(seat)
+        return entries
+
     def _clock_entries(self) -> dict[int, list[dict[str, Any]]]:
         """The clock's events as log entries, by how many engine entries came before."""
         out: dict[int, list[dict[str, Any]]] = {}
@@ -804,25 +862,50 @@ class MatchRuntime:
     def fields(self, seat: Player | None) -> dict[str, Any]:
         """Everything a seat (``None``: a spectator) is told about the match now but the
         board."""
+        return self._fields(seat, as_json=False)
+
+    def _fields(self, seat: Player | None, *, as_json: bool) -> dict[str, Any]:
+        """:meth:`fields`; ``as_json``: as the JSON values a client decodes (tuples as
+        lists, odd values as text). What every viewer is told alike is built (and made
+        JSON) once per revision, the rest per viewer."""
+        shared = self._shared_fields(as_json)
         state = self.state
         to_move = state.current_player()
         view = state.observation(seat)
         legal: list[dict[str, Any]] = []
-        if seat is not None and seat == to_move:
+        if seat is not None and seat == to_move and self.forfeit is None:
             legal = [{"id": a, "text": state.action_to_string(a)} for a in state.legal_actions()]
+        own: dict[str, Any] = {
+            "seat": seat,
+            "view": view,
+            "legal": legal,
+            "scores": self.scores_for(view),
+            "can_undo": self.undo_allowed(seat),
+        }
+        if as_json:
+            own = json.loads(json.dumps(own, default=str))
+        own["log"] = self._log(seat)  # JSON values already, and shared
+        return {k: own[k] if k in own else shared[k] for k in FIELDS}
+
+    def _shared_fields(self, as_json: bool) -> dict[str, Any]:
+        key = (self._cache.rev, as_json)
+        shared = self._cache.shared.get(key)
+        if shared is not None:
+            return shared
+        state = self.state
+        to_move = state.current_player()
         outcome = state.outcome()
         labels = [s.label for s in self.seats]
         summary = summary_view(state, labels)
         if self.forfeit is not None:  # ended on time: nobody moves, the others share the win
-            to_move, legal = TERMINAL, []
+            to_move = TERMINAL
             outcome = None
             summary = clocks.forfeit_summary(labels, self.forfeit)
-        return {
+        shared = {
             "match": self.match_id,
             "game": self.game.name,
             "config": self.game.config.model_dump(mode="json"),
             "version": self.version,
-            "seat": seat,
             "status": "finished" if self.finished else "running",
             "to_move": to_move if to_move >= 0 else None,
             "terminal": to_move == TERMINAL,
@@ -837,17 +920,16 @@ class MatchRuntime:
                 }
                 for s in self.seats
             ],
-            "view": view,
-            "legal": legal,
-            "log": self.log_for(seat),
-            "scores": self.scores_for(view),
             "outcome": self._outcome(outcome),
             "summary": summary,
             "clock": clocks.view(self.clock, self.game.name, self._passes()),
-            "can_undo": self.undo_allowed(seat),
             "seed_sha256": self.seed_sha256,
             "seed": str(self.seed) if self.finished else None,
         }
+        if as_json:
+            shared = json.loads(json.dumps(shared, default=str))
+        self._cache.shared[key] = shared
+        return shared
 
     def _passes(self) -> bool:
         """Whether a late seat's turn can be skipped now with its game's pass."""
@@ -875,6 +957,16 @@ class MatchRuntime:
             text = self._cache.texts[key] = json.dumps(self.payload(seat), default=str)
         return text
 
+    def payload_soon(self, seat: Player | None) -> Future[str]:
+        """:meth:`payload_json` drawn off the event loop, in :data:`DRAWING` (here when it
+        is cached already or the game draws in under :data:`INLINE_DRAW_SECONDS`)."""
+        text = self._cache.texts.get(("payload", self._cache.rev, seat))
+        if text is not None:
+            return _done(text)
+        if _draw_cost.get(self.game.name, INLINE_DRAW_SECONDS) < INLINE_DRAW_SECONDS:
+            return _called(self.payload_json, seat)
+        return DRAWING.submit(self._still().payload_json, seat)
+
     # -- pushes (server/push.py) ------------------------------------------------------
 
     @property
@@ -890,7 +982,7 @@ class MatchRuntime:
             frame = cache.frames.get(key)
             if frame is None:
                 layers = self.layers(seat)
-                fields = json.loads(json.dumps(self.fields(seat), default=str))
+                fields = self._fields(seat, as_json=True)
                 if is_single(layers):
                     board = BoardFrame(0, 0, None, (), layers.seat)
                 else:
@@ -910,16 +1002,22 @@ class MatchRuntime:
         return snap
 
     def _encode(self, seat: Player | None, base: Frame | None) -> tuple[int, str]:
+        timed = next(_draws) % DRAW_SAMPLE == 0 or self.game.name not in _draw_cost
+        started = time.thread_time() if timed else 0.0
         new = self.frame(seat)
         msg = diff(base, new) if base is not None else None
-        return new.rev, json.dumps(new.snapshot() if msg is None else msg)
+        text = json.dumps(new.snapshot() if msg is None else msg)
+        if timed:
+            _note_draw_cost(self.game.name, time.thread_time() - started)
+        return new.rev, text
 
     def push(self, seat: Player | None, last: int | None) -> Future[tuple[int, str] | None]:
         """The push that brings a viewer of ``seat`` who last got revision ``last``
         (``None``: nothing yet, or it asked for a snapshot) to the current one: a diff
         from ``last`` while its frame is kept, else a snapshot; ``None`` when it is up to
-        date. Drawn and encoded once per (base, revision, seat), in :data:`DRAWING`, and
-        shared by every such socket (call it on the event loop)."""
+        date. Drawn and encoded once per (base, revision, seat), in :data:`DRAWING` (here,
+        for a game that draws in under :data:`INLINE_DRAW_SECONDS`), and shared by every
+        such socket (call it on the event loop)."""
         cache = self._cache
         if last == cache.rev:
             return _done(None)
@@ -927,7 +1025,11 @@ class MatchRuntime:
         key = (None if base is None else base.rev, cache.rev, seat)
         future = cache.pushes.get(key)
         if future is None:
-            future = cache.pushes[key] = DRAWING.submit(self._still()._encode, seat, base)
+            if _draw_cost.get(self.game.name, INLINE_DRAW_SECONDS) < INLINE_DRAW_SECONDS:
+                future = _called(self._encode, seat, base)
+            else:
+                future = DRAWING.submit(self._still()._encode, seat, base)
+            cache.pushes[key] = future
         return future
 
     def message(self, seat: Player | None, last: int | None) -> tuple[int, str] | None:
