@@ -62,8 +62,6 @@ TELE_DIRS = ("up", "down", "left", "right")
 DISC0 = 27
 DRAW0 = 36
 MAX_CHANCE = 52
-_RANDOM = random.Random
-_BITS = tuple(n.bit_length() for n in range(1 << 12))  # n.bit_length() for card counts
 
 
 class YukonConfig(GameConfig):
@@ -303,7 +301,6 @@ class YukonState(State):
         super().__init__(game)
         n = game.num_players
         self.grid: list[int] = [UNDEALT] * game.cells
-        self._cells = game.cells  # (the per-step queries read it without game's lookup)
         self.deck: list[int] = list(game.deck)  # cards not yet dealt, by kind
         self._cards_cache: list[int] | None = None  # the same, one entry per base card
         self._takes_cache: list[int] | None = None  # legal takes of the player to move
@@ -331,7 +328,6 @@ class YukonState(State):
     def clone(self) -> Self:
         new = object.__new__(type(self))
         new.game = self.game
-        new._cells = self._cells
         new._history = self._history.copy()
         new.grid = self.grid.copy()
         new.deck = self.deck.copy()
@@ -360,7 +356,7 @@ class YukonState(State):
     def current_player(self) -> Player:
         if self.over:
             return TERMINAL
-        if self.dealt < self._cells or self.pending >= TEACH_DRAW:
+        if self.dealt < self.game.cells or self.pending >= TEACH_DRAW:
             return CHANCE
         return self.player
 
@@ -369,7 +365,7 @@ class YukonState(State):
         return self.over
 
     def is_chance_node(self) -> bool:
-        return not self.over and (self.dealt < self._cells or self.pending >= TEACH_DRAW)
+        return not self.over and (self.dealt < self.game.cells or self.pending >= TEACH_DRAW)
 
     def _legal_actions(self) -> list[Action]:
         g = self.game
@@ -451,12 +447,12 @@ class YukonState(State):
         return [(DRAW0 + k, n / total) for k, n in enumerate(victim) if n]
 
     def sample_chance(self, rng: random.Random) -> Action:
-        if self.dealt < self._cells:
+        if self.dealt < self.game.cells:
             # fast path for the deal: one uniform pick among the cards left (base cards and
             # Townsfolk apart, as the 15 Townsfolk places are fixed)
             if self.townsfolk_slots:
                 deck = self.deck
-                base_left = self._cells - self.dealt - self.townsfolk_slots
+                base_left = self.game.cells - self.dealt - self.townsfolk_slots
                 if rng.random() * (base_left + self.townsfolk_slots) >= base_left:
                     x = rng.randrange(sum(deck[TOWNSFOLK0:]))
                     for k in range(TOWNSFOLK0, EMPTY):
@@ -467,11 +463,11 @@ class YukonState(State):
             if cards is None:
                 cards = self._base_cards()
             n = len(cards)
-            if type(rng) is _RANDOM:
+            if type(rng) is random.Random:
                 # randrange(n), n > 0, is random.py's _randbelow_with_getrandbits(n) for a
                 # plain Random: the same loop here, the same draw from the same stream,
                 # without two Python calls per card (tests/perf replays the recorded games)
-                bits = _BITS[n]  # n.bit_length()
+                bits = n.bit_length()
                 r = rng.getrandbits(bits)
                 while r >= n:
                     r = rng.getrandbits(bits)
@@ -498,7 +494,7 @@ class YukonState(State):
     # The protocol's legal_actions and apply_unchecked, in one call on the paths a playout
     # takes at nearly every step (a take, a card dealt); the rest goes the general way.
     def legal_actions(self) -> list[Action]:
-        if self.pending == NONE and not self.over and self.dealt == self._cells:
+        if self.pending == NONE and not self.over and self.dealt == self.game.cells:
             cached = self._takes_cache
             legal = cached.copy() if cached is not None else self._takes(self.player)
             self._legal_cache = (len(self._history), legal)
@@ -510,7 +506,7 @@ class YukonState(State):
         # possible deal, and a take found in the list legal_actions() just gave is legal;
         # anything else, refusals included, gets the protocol's full check
         if type(action) is int and not self.over:
-            if self.dealt < self._cells:
+            if self.dealt < self.game.cells:
                 if 0 <= action < TOWNSFOLK0 and self.deck[action]:
                     self.apply_unchecked(action)
                     return
@@ -523,7 +519,7 @@ class YukonState(State):
 
     def apply_unchecked(self, action: Action) -> None:
         dealt = self.dealt
-        cells = self._cells
+        cells = self.game.cells
         if dealt < cells - 1 and action < TOWNSFOLK0:
             # a Gold, Pebble or Sheriff card, not the last: _deal's work, inlined (it is
             # most of a playout's steps); the last card and Townsfolk go through _deal
@@ -773,7 +769,8 @@ class YukonState(State):
         if all(k == EMPTY for k in self.grid):
             return "all the cards of the playing area have been taken"
         return (
-            f"P{self.player + 1} cannot take a card: none is left in the Prospector's row or column"
+            f"P{self.player + 1} cannot take a card: none is left in the Prospector's"
+            " row or column"
         )
 
     def team_scores(self) -> list[float]:
