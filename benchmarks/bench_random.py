@@ -7,9 +7,10 @@ and prints games/s and decisions/s (decisions = non-chance actions) on the fast 
 path that search agents use, and games/s on the checked path (``apply_action``). Both are
 timed warm: each path first plays for a quarter of the budget untimed (per-game memos,
 caches and the interpreter's specialisation filled), so that whichever runs first is not
-penalised. ``--compare REF`` runs the same load on the git revision REF in the same
-sitting, game by game alternately, and prints this checkout's figures beside REF's and
-their ratios.
+penalised. Time is CPU time of this process (``time.process_time``), so that other jobs
+on a shared machine slow neither side. ``--compare REF`` runs the same load on the git
+revision REF in the same sitting, game by game alternately, and prints this checkout's
+figures beside REF's and their ratios.
 """
 
 from __future__ import annotations
@@ -41,18 +42,20 @@ def playout(game: motherlode.Game, rng: random.Random, checked: bool) -> int:
 
 
 def measure(game: motherlode.Game, seconds: float, checked: bool) -> tuple[float, float]:
-    """Warm up for a quarter of ``seconds`` untimed, then ``(games/s, decisions/s)``."""
+    """Warm up for a quarter of ``seconds`` untimed, then ``(games/s, decisions/s)`` per
+    CPU second."""
+    clock = time.process_time
     rng = random.Random(0)
-    warm = time.perf_counter() + seconds / 4
-    while time.perf_counter() < warm:
+    warm = clock() + seconds / 4
+    while clock() < warm:
         playout(game, rng, checked)
     rng = random.Random(1)
     games = decisions = 0
-    start = time.perf_counter()
+    start = clock()
     while True:
         decisions += playout(game, rng, checked)
         games += 1
-        elapsed = time.perf_counter() - start
+        elapsed = clock() - start
         if elapsed >= seconds:
             return games / elapsed, decisions / elapsed
 
@@ -67,8 +70,15 @@ def rows(games: list[str] | None, seconds: float) -> list[dict[str, Any]]:
             gps, dps = measure(game, seconds, checked=False)
             cgps, _ = measure(game, seconds, checked=True)
             label = ",".join(f"{k}={v}" for k, v in cfg.items())
-            out.append({"game": name, "config": label, "games_s": gps, "decisions_s": dps,
-                        "checked_games_s": cgps})
+            out.append(
+                {
+                    "game": name,
+                    "config": label,
+                    "games_s": gps,
+                    "decisions_s": dps,
+                    "checked_games_s": cgps,
+                }
+            )
     return out
 
 
@@ -80,8 +90,10 @@ def compare(ref: str, games: list[str] | None, seconds: float) -> None:
     script = Path(__file__).resolve()
     names = games or list(registry())
     print(f"this checkout against {ref}, the same load, alternating game by game")
-    print(f"{'game':<10} {'config':<34} {'games/s':>9} {ref[:9]:>9} {'ratio':>6}"
-          f" {'checked':>9} {ref[:9]:>9} {'ratio':>6}")
+    print(
+        f"{'game':<10} {'config':<34} {'games/s':>9} {ref[:9]:>9} {'ratio':>6}"
+        f" {'checked':>9} {ref[:9]:>9} {'ratio':>6}"
+    )
     for name in names:
         args = ["--game", name, "--seconds", str(seconds)]
         new = run_json(ROOT / "src", script, args)
@@ -116,8 +128,11 @@ def main() -> None:
     print(f"{'game':<10} {'config':<40} {'games/s':>10} {'decisions/s':>12} {'checked g/s':>12}")
     for name in args.game or list(registry()):
         for r in rows([name], args.seconds):
-            print(f"{r['game']:<10} {r['config']:<40} {r['games_s']:>10.1f}"
-                  f" {r['decisions_s']:>12.0f} {r['checked_games_s']:>12.1f}", flush=True)
+            print(
+                f"{r['game']:<10} {r['config']:<40} {r['games_s']:>10.1f}"
+                f" {r['decisions_s']:>12.0f} {r['checked_games_s']:>12.1f}",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

@@ -63,6 +63,20 @@ def same_kept(s: EurorailsState, rng: random.Random, sample: int) -> None:
         p = (q + 1) % s.game.num_players
         x, y = b.edge_ends[e]
         assert s._blocks(q, p, e, x, y, -1) == ref._blocks_reference(q, p, e, x, y, -1), key
+    # the kept "last place on a line" answers (key -1 - (line * 8 + seat)), asked again where
+    # the line is still one place short of full without q
+    lines = [k for k in s._cut_cache if k < 0]
+    for key in rng.sample(lines, min(sample, len(lines))):
+        k, q = divmod(-1 - key, 8)
+        owners = s.link_owners[k]
+        if q in owners or len(owners) + 1 != b.links[k].capacity:
+            continue
+        takers = [p for p in range(s.game.num_players) if p != q and p not in owners]
+        port = b.links[k].ends[0]
+        free = [e for _, e, _ in s.game.build_out[port] if s.edge_owner[e] < 0]
+        if takers and free:
+            p, e = takers[0], free[0]
+            assert s._fill_blocks(q, p, e, k, keep=True) == ref._fill_blocks(q, p, e, k), key
 
 
 def corridors(players: int, rng: random.Random) -> EurorailsState:

@@ -105,6 +105,16 @@ class GameBase(Game):
                 self.base_of[top + k] = a
             top += len(mirrored)
         self._num_actions = top
+        # turn order (turns.TurnRules.turn_player): the seats, the turns of the initial
+        # building turns, and in them each turn's seat counted from the first player
+        # (snake order: P1..Pn, then Pn..P1, and so on)
+        seats = config.players
+        self.seats: int = seats
+        self.building_end: int = config.building_turns * seats
+        self.snake: tuple[int, ...] = tuple(
+            t % seats if (t // seats) % 2 == 0 else seats - 1 - t % seats
+            for t in range(self.building_end)
+        )
         # movement per train (Fast Trains: 12/16, half rate 6/8)
         self.speed: tuple[int, ...] = self.board.train_speed
         self.half: tuple[int, ...] = self.board.train_half

@@ -291,7 +291,7 @@ class BlockingRules(StateBase):
                 return hit
             if self._still_open(q, hit):
                 return False
-        side, path = self._split_path(q, a, to, e, self._closed(q))
+        side, path = self._split_path(q, [a], [to], e, self._closed(q))
         answer: bool | tuple[int, ...] = path if side is None else self._cuts(q, side)
         self._keep(key, answer)
         return answer is True
@@ -316,16 +316,17 @@ class BlockingRules(StateBase):
         return self._cuts(q, self._split(q, [a], [to], e, self._closed(q)))
 
     def _split_path(
-        self, q: int, a: int, c: int, skip: int, closed: set[int]
+        self, q: int, a: list[int], c: list[int], skip: int, closed: set[int]
     ) -> tuple[set[int] | None, tuple[int, ...]]:
-        """:meth:`_split` of mileposts ``a`` and ``c``, and when they are connected the
+        """:meth:`_split` of the mileposts ``a`` and ``c``, and when they are connected the
         lattice edges of a path joining them (its other steps are ferry lines, the Chunnel
         and major cities' joins, which last until ``_cut_cache`` is reset)."""
         g = self.game
         adj, joined, owner, internal = g.adj, g.joined, self.edge_owner, g.board.edge_internal
-        from_a: dict[int, tuple[int, int]] = {a: (-1, -1)}  # milepost -> (previous, edge)
-        from_c: dict[int, tuple[int, int]] = {c: (-1, -1)}
-        todo_a, todo_c = deque([a]), deque([c])
+        # milepost -> (previous, edge)
+        from_a: dict[int, tuple[int, int]] = dict.fromkeys(a, (-1, -1))
+        from_c: dict[int, tuple[int, int]] = dict.fromkeys(c, (-1, -1))
+        todo_a, todo_c = deque(a), deque(c)
         while todo_a and todo_c:
             if len(from_a) <= len(from_c):
                 seen, other, todo = from_a, from_c, todo_a
@@ -405,8 +406,9 @@ class BlockingRules(StateBase):
         ends = self.game.board.links[k].ends
         closed = self._closed(q) | set(ends)
         sides = []
+        ring: list[int] = []  # the hexagon edges that join each port's neighbours
         for port in ends:
-            side = self._around(q, port, closed)
+            side = self._around(q, port, closed, ring)
             if side is None:
                 if not self.majors_reachable(q):
                     return False
@@ -414,18 +416,28 @@ class BlockingRules(StateBase):
             sides.append(side)
         if not sides[0] or not sides[1]:
             return False
-        cut = self._split(q, sides[0], sides[1], -1, closed)
+        cut, path = self._split_path(q, sides[0], sides[1], -1, closed)
         if cut is None:
-            return False  # not kept: the joins round the ports are not recorded
+            # "does not block" lasts while the path and the hexagon edges stay in q's graph
+            # (``_still_open``): q's graph only loses edges, so the ports' neighbours left
+            # in it are still joined round each port by those hexagon edges, and the two
+            # sides by the path
+            # (a side's milepost that is itself a port may leave by its line at once, a
+            # step no edge of the path records: then not kept)
+            link_at = self.game.board.link_at
+            if keep and all(link_at[x] < 0 for x in (*sides[0], *sides[1])):
+                self._keep(key, path + tuple(ring))
+            return False
         answer = self._cuts(q, cut)
         if keep:
             self._keep(key, answer)
         return answer
 
-    def _around(self, q: int, u: int, closed: set[int]) -> list[int] | None:
+    def _around(self, q: int, u: int, closed: set[int], ring_out: list[int]) -> list[int] | None:
         """The neighbours of ``u`` joined to it in ``q``'s graph (before ``u`` closes), when
         they are all joined to each other through the hexagon around ``u`` once ``closed``
-        are closed; else None."""
+        are closed (then ``ring_out`` receives the hexagon's edges open to q, which join
+        them); else None."""
         b = self.game.board
         owner = self.edge_owner
         ring = [b.nb[u * 6 + j] for j in range(6)]
@@ -443,6 +455,8 @@ class BlockingRules(StateBase):
             opn.append(
                 e >= 0 and x not in closed and y not in closed and (owner[e] == q or owner[e] < 0)
             )
+            if opn[-1]:
+                ring_out.append(e)
         if not all(opn):
             start = next(j for j in range(6) if not opn[(j - 1) % 6])
             label = [0] * 6

@@ -29,13 +29,11 @@ class TurnRules(SecondTrainRules, BuildingRules, TradingRules, VictoryRules):
     """The turn: whose move, what is legal, what an action does (a part of the state)."""
 
     def turn_player(self) -> int:
-        n = self.game.num_players
-        bt = self.game.cfg.building_turns
+        g = self.game  # (asked several times a step: the game's tables, no arithmetic)
         t = self.t
-        if t < bt * n:
-            rnd, k = divmod(t, n)
-            return (self.first + (k if rnd % 2 == 0 else n - 1 - k)) % n
-        return (self.first + (t - bt * n)) % n
+        if t < g.building_end:
+            return (self.first + g.snake[t]) % g.seats
+        return (self.first + t - g.building_end) % g.seats
 
     def normal_round(self) -> int:
         """The index of the current round of normal turns (-1 while building turns last)."""
