@@ -1109,10 +1109,22 @@ def test_fields_and_payload() -> None:
         "seed": None,
     }
     assert p0["players"] == [
-        {"seat": 0, "kind": "human", "spec": "human", "name": "Ann", "joined": True,
-         "account": None},
-        {"seat": 1, "kind": "human", "spec": "human", "name": "P2", "joined": False,
-         "account": None},
+        {
+            "seat": 0,
+            "kind": "human",
+            "spec": "human",
+            "name": "Ann",
+            "joined": True,
+            "account": None,
+        },
+        {
+            "seat": 1,
+            "kind": "human",
+            "spec": "human",
+            "name": "P2",
+            "joined": False,
+            "account": None,
+        },
     ]
     assert p0["clock"] is None  # a match without a clock
     assert p0["view"] == rt.state.observation(0) and p0["view"]["my_card"] == "PUMA"
@@ -1433,7 +1445,7 @@ def test_a_level_name_is_made_to_fit_the_caps() -> None:
         [SeatInfo(0, "human", "human"), SeatInfo(1, "bot", "strongest")],
         caps=BotCaps(max_seconds=0.5),
     )
-    assert rt.bot_spec(1) == "mcts:seconds=0.5"
+    assert rt.bot_spec(1) == "mcts:iterations=12000,seconds=0.5"
 
 
 class _Fog(WheelState):

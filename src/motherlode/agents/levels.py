@@ -7,13 +7,18 @@ makes it, and the lobby and ``--seat`` take the level names as they take specs.
 * ``easy``: uniformly random legal moves;
 * ``medium``: the game's greedy bot (the one that ships with its rules);
 * ``hard``: a search with a fixed budget that beat the greedy bot in the arena;
-* ``strongest``: the strongest measured setting at about a second a move. On a server,
-  the server's caps bound it (server/bots.py): ``strongest`` is what fits them.
+* ``strongest``: the strongest measured setting at about a CPU second a move. On a
+  server, the server's caps bound it (server/bots.py): ``strongest`` is what fits them.
+
+Every budget is a count (iterations), never a time: a timed search on a loaded machine
+plays weaker than on an idle one (at load 16 a one-second move got 0.05 CPU seconds), so
+a level's measured strength holds only for a count. The counts were chosen with
+``benchmarks/bench_levels.py`` so that a move takes about a CPU second on an idle core.
 
 >>> level_spec("yukon", "medium")
 'greedy'
 >>> level_spec("chinagold", "strongest")
-'mcts:seconds=1,rollout=none,bias=1'
+'mcts:iterations=4000,rollout=none,bias=1'
 """
 
 from __future__ import annotations
@@ -23,11 +28,11 @@ LEVELS = ("easy", "medium", "hard", "strongest")
 SPECS: dict[str, dict[str, str]] = {
     "yukon": {
         "hard": "mcts:iterations=2000",
-        "strongest": "mcts:seconds=1",
+        "strongest": "mcts:iterations=12000",
     },
     "chinagold": {
         "hard": "mcts:iterations=1500,rollout=none,bias=1",
-        "strongest": "mcts:seconds=1,rollout=none,bias=1",
+        "strongest": "mcts:iterations=4000,rollout=none,bias=1",
     },
     "eldorado": {
         "hard": "mcts:iterations=1000,rollout=none,bias=1,widening=1,c=0.1",
@@ -35,7 +40,7 @@ SPECS: dict[str, dict[str, str]] = {
     },
     "eureka": {
         "hard": "mcts:iterations=1000,rollout=greedy,depth=12,bias=3,widening=1,c=0.1",
-        "strongest": "mcts:seconds=1,rollout=greedy,depth=6,bias=3,widening=1,c=0.1",
+        "strongest": "mcts:iterations=2500,rollout=greedy,depth=6,bias=3,widening=1,c=0.1",
     },
     "eurorails": {
         "hard": "plans:iterations=24,depth=12",
