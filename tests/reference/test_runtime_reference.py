@@ -1109,22 +1109,10 @@ def test_fields_and_payload() -> None:
         "seed": None,
     }
     assert p0["players"] == [
-        {
-            "seat": 0,
-            "kind": "human",
-            "spec": "human",
-            "name": "Ann",
-            "joined": True,
-            "account": None,
-        },
-        {
-            "seat": 1,
-            "kind": "human",
-            "spec": "human",
-            "name": "P2",
-            "joined": False,
-            "account": None,
-        },
+        {"seat": 0, "kind": "human", "spec": "human", "name": "Ann", "joined": True,
+         "account": None},
+        {"seat": 1, "kind": "human", "spec": "human", "name": "P2", "joined": False,
+         "account": None},
     ]
     assert p0["clock"] is None  # a match without a clock
     assert p0["view"] == rt.state.observation(0) and p0["view"]["my_card"] == "PUMA"
