@@ -52,21 +52,24 @@ SPECS: dict[str, dict[str, str]] = {
 MEASURED: dict[str, dict[str, str]] = {
     "yukon": {
         "hard": "Yukon + Townsfolk 2p: 19/20 against greedy (docs/agents.md)",
-        "strongest": "2p: 16.5/20 = 0.825 against greedy, 20/20 against random",
+        "strongest": "2p at seconds=1: 16.5/20 = 0.825 against greedy; against hard"
+        " 2p 13/20 = 0.65 [0.43, 0.82], 3p 0.50 [0.25, 0.75] of 12",
     },
     "chinagold": {
         "hard": "18/20 = 0.90 against greedy, 10/10 against random",
-        "strongest": "12/12 against greedy",
+        "strongest": "at seconds=1: 12/12 against greedy; against hard 3/7 (stopped)",
     },
     "eldorado": {
         "hard": "map 1: 15/20 = 0.75 against greedy; maps 2-4 hard: 8.5-10/10;"
         " 4p head to head against medium 5/7",
-        "strongest": "map 1 hard: 19/20 = 0.95 against greedy; map 2: 19/23 = 0.83",
+        "strongest": "map 1 hard: 19/20 = 0.95 against greedy; map 2: 19/23 = 0.83;"
+        " against hard 2p 1/2 (stopped)",
     },
     "eureka": {
         "hard": "4p: 111/268 = 0.41 against three greedy seats; head to head against"
         " medium 4p 7/10 (the old hard 3.5/10 on the same games), 2p 4/5",
-        "strongest": "2p: 66.5/90 = 0.74 against greedy; 6p with opponents=greedy: 0.23",
+        "strongest": "2p at seconds=1: 66.5/90 = 0.74 against greedy; 6p with"
+        " opponents=greedy: 0.23; against hard 2p 3/3 (stopped)",
     },
     "eurorails": {
         "hard": "2p: 15/20 = 0.75 against greedy (twice), 10/10 against random",
