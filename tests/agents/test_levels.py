@@ -10,6 +10,7 @@ from motherlode.agents import available, create
 from motherlode.agents.levels import LEVELS, MEASURED, SPECS, level_spec
 from motherlode.agents.mcts import MCTSAgent
 from motherlode.agents.plans import PlanSearchAgent
+from motherlode.core.errors import AgentSpecError
 from motherlode.server.bots import BotCaps
 
 
@@ -26,8 +27,12 @@ def test_every_game_has_the_four_levels_each_a_working_measured_spec(name: str) 
 
 
 def test_levels_are_the_documented_specs() -> None:
+    # Every level is a count, not a time: its strength does not depend on the machine's load.
     agent = create("strongest", motherlode.load("yukon"))
-    assert isinstance(agent, MCTSAgent) and agent.seconds == 1.0
+    assert isinstance(agent, MCTSAgent) and (agent.iterations, agent.seconds) == (12000, 0.0)
+    for name in motherlode.games():
+        for level in ("hard", "strongest"):
+            assert "seconds" not in SPECS[name][level], (name, level)
     hard = create("hard", motherlode.load("chinagold"))
     assert isinstance(hard, MCTSAgent) and hard.iterations == 1500
     # Eureka's hard searches with greedy rollouts: the setting that beat greedy seats at
@@ -45,9 +50,16 @@ def test_levels_are_the_documented_specs() -> None:
 
 def test_a_server_fits_strongest_to_its_caps_instead_of_refusing_it() -> None:
     eureka = motherlode.load("eureka")
-    fitted = BotCaps(max_seconds=0.25).apply("strongest", eureka)
-    assert fitted == "mcts:seconds=0.25,rollout=greedy,depth=6,bias=3,widening=1,c=0.1"
-    assert BotCaps(max_seconds=5).apply("strongest", eureka) == SPECS["eureka"]["strongest"]
+    strongest = "mcts:iterations=2500,rollout=greedy,depth=6,bias=3,widening=1,c=0.1"
+    assert SPECS["eureka"]["strongest"] == strongest
+    # the count stays; the time cap is added, so a slow machine stops it at the cap
+    assert BotCaps(max_seconds=0.25).apply("strongest", eureka) == strongest + ",seconds=0.25"
+    assert BotCaps(max_seconds=5).apply("strongest", eureka) == strongest + ",seconds=5"
+    # a count cap below the level's count cuts it instead of refusing the level
+    fitted = BotCaps(max_seconds=1, max_count=2000).apply("strongest", eureka)
+    assert fitted == strongest.replace("2500", "2000") + ",seconds=1"
+    with pytest.raises(AgentSpecError, match="iterations=2500; this server allows at most 2000"):
+        BotCaps(max_count=2000).apply(strongest, eureka)
     assert BotCaps().apply("easy", eureka) == "random"
 
 

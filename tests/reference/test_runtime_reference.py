@@ -1433,7 +1433,7 @@ def test_a_level_name_is_made_to_fit_the_caps() -> None:
         [SeatInfo(0, "human", "human"), SeatInfo(1, "bot", "strongest")],
         caps=BotCaps(max_seconds=0.5),
     )
-    assert rt.bot_spec(1) == "mcts:seconds=0.5"
+    assert rt.bot_spec(1) == "mcts:iterations=12000,seconds=0.5"
 
 
 class _Fog(WheelState):

@@ -7,13 +7,18 @@ makes it, and the lobby and ``--seat`` take the level names as they take specs.
 * ``easy``: uniformly random legal moves;
 * ``medium``: the game's greedy bot (the one that ships with its rules);
 * ``hard``: a search with a fixed budget that beat the greedy bot in the arena;
-* ``strongest``: the strongest measured setting at about a second a move. On a server,
-  the server's caps bound it (server/bots.py): ``strongest`` is what fits them.
+* ``strongest``: the strongest measured setting at about a CPU second a move. On a
+  server, the server's caps bound it (server/bots.py): ``strongest`` is what fits them.
+
+Every budget is a count (iterations), never a time: a timed search on a loaded machine
+plays weaker than on an idle one (at load 16 a one-second move got 0.05 CPU seconds), so
+a level's measured strength holds only for a count. The counts were chosen with
+``benchmarks/bench_levels.py`` so that a move takes about a CPU second on an idle core.
 
 >>> level_spec("yukon", "medium")
 'greedy'
 >>> level_spec("chinagold", "strongest")
-'mcts:seconds=1,rollout=none,bias=1'
+'mcts:iterations=4000,rollout=none,bias=1'
 """
 
 from __future__ import annotations
@@ -23,11 +28,11 @@ LEVELS = ("easy", "medium", "hard", "strongest")
 SPECS: dict[str, dict[str, str]] = {
     "yukon": {
         "hard": "mcts:iterations=2000",
-        "strongest": "mcts:seconds=1",
+        "strongest": "mcts:iterations=12000",
     },
     "chinagold": {
         "hard": "mcts:iterations=1500,rollout=none,bias=1",
-        "strongest": "mcts:seconds=1,rollout=none,bias=1",
+        "strongest": "mcts:iterations=4000,rollout=none,bias=1",
     },
     "eldorado": {
         "hard": "mcts:iterations=1000,rollout=none,bias=1,widening=1,c=0.1",
@@ -35,7 +40,7 @@ SPECS: dict[str, dict[str, str]] = {
     },
     "eureka": {
         "hard": "mcts:iterations=1000,rollout=greedy,depth=12,bias=3,widening=1,c=0.1",
-        "strongest": "mcts:seconds=1,rollout=greedy,depth=6,bias=3,widening=1,c=0.1",
+        "strongest": "mcts:iterations=2500,rollout=greedy,depth=6,bias=3,widening=1,c=0.1",
     },
     "eurorails": {
         "hard": "plans:iterations=24,depth=12",
@@ -47,21 +52,24 @@ SPECS: dict[str, dict[str, str]] = {
 MEASURED: dict[str, dict[str, str]] = {
     "yukon": {
         "hard": "Yukon + Townsfolk 2p: 19/20 against greedy (docs/agents.md)",
-        "strongest": "2p: 16.5/20 = 0.825 against greedy, 20/20 against random",
+        "strongest": "2p at seconds=1: 16.5/20 = 0.825 against greedy; against hard"
+        " 2p 13/20 = 0.65 [0.43, 0.82], 3p 0.50 [0.25, 0.75] of 12",
     },
     "chinagold": {
         "hard": "18/20 = 0.90 against greedy, 10/10 against random",
-        "strongest": "12/12 against greedy",
+        "strongest": "at seconds=1: 12/12 against greedy; against hard 3/7 (stopped)",
     },
     "eldorado": {
         "hard": "map 1: 15/20 = 0.75 against greedy; maps 2-4 hard: 8.5-10/10;"
         " 4p head to head against medium 5/7",
-        "strongest": "map 1 hard: 19/20 = 0.95 against greedy; map 2: 19/23 = 0.83",
+        "strongest": "map 1 hard: 19/20 = 0.95 against greedy; map 2: 19/23 = 0.83;"
+        " against hard 2p 1/2 (stopped)",
     },
     "eureka": {
         "hard": "4p: 111/268 = 0.41 against three greedy seats; head to head against"
         " medium 4p 7/10 (the old hard 3.5/10 on the same games), 2p 4/5",
-        "strongest": "2p: 66.5/90 = 0.74 against greedy; 6p with opponents=greedy: 0.23",
+        "strongest": "2p at seconds=1: 66.5/90 = 0.74 against greedy; 6p with"
+        " opponents=greedy: 0.23; against hard 2p 3/3 (stopped)",
     },
     "eurorails": {
         "hard": "2p: 15/20 = 0.75 against greedy (twice), 10/10 against random",

@@ -18,7 +18,7 @@ agent (after a restart too, for specs stored before the caps or under looser one
 'mcts:iterations=1000,seconds=2'
 >>> import motherlode
 >>> BotCaps(max_seconds=0.5).apply("strongest", motherlode.load("yukon"))  # fits the cap
-'mcts:seconds=0.5'
+'mcts:iterations=12000,seconds=0.5'
 >>> try:
 ...     caps.apply("mcts:seconds=30")
 ... except AgentSpecError as err:
@@ -106,9 +106,21 @@ class BotCaps:
         return f"{name}:" + ",".join(f"{k}={v}" for k, v in capped.items())
 
     def _fit(self, spec: str) -> str:
+        """A level's spec cut to the caps: its time to ``max_seconds``, its count (the
+        levels are iteration budgets, so that their strength does not depend on the
+        machine's load) to ``max_count``; ``apply`` then adds the time cap to a count.
+
+        >>> BotCaps(max_count=5000)._fit("mcts:iterations=12000,rollout=none")
+        'mcts:iterations=5000,rollout=none'
+        """
         name, params = parse_spec(spec)
+        fitted = dict(params)
         seconds = params.get("seconds")
-        if seconds is None or float(seconds) <= self.max_seconds:
+        if seconds is not None and float(seconds) > self.max_seconds:
+            fitted["seconds"] = _number(str(self.max_seconds))
+        for key in COUNTS:
+            if key in params and float(params[key]) > self.max_count:
+                fitted[key] = str(self.max_count)
+        if fitted == params:
             return spec
-        params["seconds"] = _number(str(self.max_seconds))
-        return f"{name}:" + ",".join(f"{k}={v}" for k, v in params.items())
+        return f"{name}:" + ",".join(f"{k}={v}" for k, v in fitted.items())
