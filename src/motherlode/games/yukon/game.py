@@ -230,15 +230,17 @@ class YukonGame(Game):
         """The flat tensor's named slices, ``(name, offset, shape)``, in order.
 
         ``cells`` is spatial, ``(rows, columns, planes)``: per cell the 29 kind planes
-        (27 kinds, empty, undealt) and the Prospector; ``players`` is per seat slot (4):
-        pile 16, front 10, taught 16, discs 1, to-move 1, me 1.
+        (27 kinds, empty, undealt) and the Prospector; ``players`` is per seat slot (4),
+        observer first (slot ``k`` is seat ``(observer + k) % players``, a spectator's
+        slot ``k`` seat ``k``; slots past the player count are zero): pile 16, front 10,
+        taught 16, discs 1, to-move 1.
 
         >>> [(n, o, s) for n, o, s in YukonGame(YukonConfig()).observation_layout()][:2]
-        [('cells', 0, (7, 7, 30)), ('players', 1470, (4, 45))]
+        [('cells', 0, (7, 7, 30)), ('players', 1470, (4, 44))]
         """
         parts: list[tuple[str, tuple[int, ...]]] = [
             ("cells", (self.size, self.size, 30)),
-            ("players", (4, 45)),
+            ("players", (4, 44)),
             ("axis", (3,)),
             ("pending", (7,)),
             ("order", (1,)),
@@ -250,6 +252,26 @@ class YukonGame(Game):
             out.append((name, offset, shape))
             offset += math.prod(shape)
         return out
+
+    def observation_bounds(self) -> dict[str, tuple[Any, Any]]:
+        """Each slice's ``(low, high)``: flags 0..1, counts up to the copies the game has
+        of that kind, discs up to all the discs' points, ``order`` -1 or +1.
+
+        >>> YukonGame(YukonConfig()).observation_bounds()["pan_discs_left"]
+        (0.0, 9.0)
+        """
+        deck = self.deck
+        points = sum(v * c for v, c in zip(self.disc_values, self.disc_counts, strict=True))
+        slot = (*deck[:16], *deck[TOWNSFOLK0:EMPTY], *deck[:16], points, 1)
+        return {
+            "cells": (0.0, 1.0),
+            "players": (0.0, slot),
+            "axis": (0.0, 1.0),
+            "pending": (0.0, 1.0),
+            "order": (-1.0, 1.0),
+            "beside": (0.0, deck[:26]),
+            "pan_discs_left": (0.0, float(sum(self.disc_counts))),
+        }
 
     _tensor_cache: tuple[int, np.ndarray]
 
@@ -263,9 +285,9 @@ class YukonGame(Game):
 
     def _tensor_size(self) -> int:
         # per cell: 29 kind planes (27 kinds, empty, undealt) + prospector
-        # per player (4 slots): pile 16, front 10, taught 16, discs 1, to-move 1, me 1
+        # per seat slot (4, observer first): pile 16, front 10, taught 16, discs 1, to-move 1
         # globals: axis 3, pending 7, order 1, beside 26, pan discs left 1
-        return self.cells * 30 + 4 * 45 + 3 + 7 + 1 + 26 + 1
+        return self.cells * 30 + 4 * 44 + 3 + 7 + 1 + 26 + 1
 
     def new_initial_state(self) -> YukonState:
         # a copy of one fresh state made once: cheaper than building every list again
@@ -830,30 +852,42 @@ class YukonState(State):
         }
 
     def observation_tensor(self, player: Player | None = None) -> np.ndarray:
+        """The layout of :meth:`YukonGame.observation_layout`, observer first.
+
+        The counts and flags go into one ``bytearray`` (slices assigned in C), converted to
+        float32 at once, then the cells' kind planes by one fancy-indexed write: numpy's
+        per-element writes cost several times more, and this tensor is every learner's
+        hot path.
+        """
         g = self.game
         size, cell_base = g._tensor_parts()
-        t = np.zeros(size, dtype=np.float32)
-        t[cell_base + np.fromiter(self.grid, np.intp, len(self.grid))] = 1.0  # kind planes
+        n = g.num_players
+        me = 0 if player is None else player
+        cp = self.current_player()
+        seats = [me + k if me + k < n else me + k - n for k in range(n)]
+        raw = bytearray(size)
+        o = base = g.cells * 30
+        for p in seats:
+            raw[o : o + 16] = self.pile[p]
+            raw[o + 16 : o + 26] = self.front[p]
+            raw[o + 26 : o + 42] = self.taught[p]
+            raw[o + 43] = cp == p
+            o += 44
+        o = base + 4 * 44  # the globals
+        raw[o + self.axis] = 1
+        raw[o + 3 + self.pending] = 1
+        raw[o + 11 : o + 37] = self.beside[:26]
+        t = np.frombuffer(raw, np.uint8).astype(np.float32)
+        t[cell_base + np.frombuffer(bytes(self.grid), np.uint8)] = 1.0  # kind planes
         if self.pos >= 0:
             t[self.pos * 30 + 29] = 1.0
-        base = g.cells * 30
-        cp = self.current_player()
-        for p in range(g.num_players):
-            o = base + p * 45
-            t[o : o + 16] = self.pile[p]
-            t[o + 16 : o + 26] = self.front[p]
-            t[o + 26 : o + 42] = self.taught[p]
+        for k, p in enumerate(seats):  # the discs' points may not fit a byte
             discs = self.discs[p]
             if any(discs):
-                t[o + 42] = sum(v * c for v, c in zip(g.disc_values, discs, strict=True))
-            t[o + 43] = 1.0 if cp == p else 0.0
-            t[o + 44] = 1.0 if player == p else 0.0
-        o = base + 4 * 45
-        t[o + self.axis] = 1.0
-        t[o + 3 + self.pending] = 1.0
-        t[o + 10] = float(self.order)
-        t[o + 11 : o + 37] = self.beside[:26]
-        t[o + 37] = sum(self.pan_left.values())
+                t[base + 44 * k + 42] = sum([v * c for v, c in zip(g.disc_values, discs)])
+        t[o + 10] = self.order  # -1 or +1
+        if self.pan_left:
+            t[o + 37] = sum(self.pan_left.values())
         return t
 
     def check_invariants(self) -> None:
