@@ -14,8 +14,6 @@ import argparse
 import random
 import time
 
-import numpy as np
-
 import motherlode
 from motherlode.adapters import pettingzoo as mpz
 

@@ -89,7 +89,9 @@ def test_tensor_shape_and_seat_dependence() -> None:
         assert (np.roll(a, -1, axis=axis) == b).all(), name
     miles0, miles1 = parts["mileposts"].view(seen[0]), parts["mileposts"].view(seen[1])
     order = [1, 2, 0]  # seat 1's slots: seats 1, 2, 0
-    assert (miles1[:, :3] == miles0[:, order]).all() and (miles1[:, 3:6] == miles0[:, 3:6][:, order]).all()
+    assert (miles1[:, :3] == miles0[:, order]).all() and (
+        miles1[:, 3:6] == miles0[:, 3:6][:, order]
+    ).all()
 
 
 def test_text_board_shows_a_window_around_the_train() -> None:

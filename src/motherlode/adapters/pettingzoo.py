@@ -57,12 +57,9 @@ from pettingzoo.utils.conversions import (  # type: ignore[import-untyped,import
 import motherlode
 from motherlode.adapters.raster import svg_to_rgb
 from motherlode.core.protocol import Game, Player, State
-from motherlode.research.layout import bounds
+from motherlode.research.layout import OBS_BOUND, observation_box
 
 __all__ = ["OBS_BOUND", "MotherlodeEnv", "env", "observation_box", "parallel_env", "raw_env"]
-
-OBS_BOUND = 1e9
-"""The observation box of a game that declares no bounds: ``[-OBS_BOUND, OBS_BOUND]``."""
 
 Observation = dict[str, np.ndarray[Any, Any]]
 
@@ -268,24 +265,6 @@ class MotherlodeEnv(AECEnv, EzPickle):  # type: ignore[misc]  # AECEnv is untype
 
     def __str__(self) -> str:
         return f"motherlode_{self.game.name}"
-
-
-def observation_box(
-    game: Game,
-) -> tuple[np.ndarray[Any, np.dtype[np.float32]], np.ndarray[Any, np.dtype[np.float32]]]:
-    """The observation Box's ``(low, high)``: the game's declared bounds, with
-    ``[-OBS_BOUND, OBS_BOUND]`` where it declares none (a Box's bounds must be finite for
-    its ``sample``).
-
-    >>> low, high = observation_box(motherlode.load("yukon"))
-    >>> float(low.min()), float(high.max()), low.shape
-    (-1.0, 18.0, (1684,))
-    """
-    low, high = bounds(game)
-    return (
-        np.maximum(low, -OBS_BOUND).astype(np.float32),
-        np.minimum(high, OBS_BOUND).astype(np.float32),
-    )
 
 
 def raw_env(game: str | Game, **options: Any) -> MotherlodeEnv:

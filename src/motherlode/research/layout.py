@@ -39,7 +39,10 @@ import numpy as np
 
 from motherlode.core.protocol import Game
 
-__all__ = ["TensorSlice", "bounds", "layout", "layout_json"]
+__all__ = ["OBS_BOUND", "TensorSlice", "bounds", "layout", "layout_json", "observation_box"]
+
+OBS_BOUND = 1e9
+"""The observation box of a game that declares no bounds: ``[-OBS_BOUND, OBS_BOUND]``."""
 
 Bound = float | tuple[float, ...]
 
@@ -105,6 +108,26 @@ def bounds(
     low = np.concatenate([p.low.reshape(-1) for p in parts]).reshape(shape)
     high = np.concatenate([p.high.reshape(-1) for p in parts]).reshape(shape)
     return low, high
+
+
+def observation_box(
+    game: Game,
+) -> tuple[np.ndarray[Any, np.dtype[np.float32]], np.ndarray[Any, np.dtype[np.float32]]]:
+    """The PettingZoo and Gymnasium observation Box's ``(low, high)``: the game's declared
+    bounds, with ``[-OBS_BOUND, OBS_BOUND]`` where it declares none (a Box's bounds must
+    be finite for its ``sample``). A value that is constant in this config (``low ==
+    high``, such as Yukon's Townsfolk counts without the expansion) gets ``[low, low +
+    1]``: Gymnasium's checker warns about a Box with an empty range.
+
+    >>> import motherlode
+    >>> low, high = observation_box(motherlode.load("yukon"))
+    >>> float(low.min()), float(high.max()), low.shape
+    (-1.0, 18.0, (1684,))
+    """
+    low, high = bounds(game)
+    low = np.maximum(low, -OBS_BOUND).astype(np.float32)
+    high = np.minimum(high, OBS_BOUND).astype(np.float32)
+    return low, np.where(high > low, high, low + 1).astype(np.float32)
 
 
 def _json_bound(values: np.ndarray[Any, Any]) -> Any:

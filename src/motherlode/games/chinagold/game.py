@@ -235,7 +235,9 @@ class ChinagoldGame(Game):
         (0.0, 1.0)
         """
         largest = max(m.bit_count() for seat in self.spot_area for m in seat)
-        bounds: dict[str, tuple[Any, Any]] = {n: (0.0, 1.0) for n, _, _ in self.observation_layout()}
+        bounds: dict[str, tuple[Any, Any]] = {
+            n: (0.0, 1.0) for n, _, _ in self.observation_layout()
+        }
         bounds["areas"] = (0.0, largest / 8.0)
         return bounds
 
@@ -258,8 +260,10 @@ class ChinagoldGame(Game):
     def new_initial_state(self) -> ChinagoldState:
         return ChinagoldState(self)
 
+
 OBS_PLANES = 7
 OBS_GLOBALS = 15
+
 
 class ChinagoldState(State):
     """A Chinagold position. See ``docs/rules/chinagold.md`` for the notation."""
@@ -479,6 +483,7 @@ class ChinagoldState(State):
         out[g + 13] = 1.0 if self.current_player() == me else 0.0
         out[g + 14] = 1.0 if game.cfg.mountains_player == me else 0.0
         return out
+
 
 Chinagold = ChinagoldGame  # alias for one release
 

@@ -287,7 +287,6 @@ class EurekaGame(Game):
         return EurekaState.initial(self)
 
 
-
 CHANCE_BASE_END = CHIP_BASE + NUM_KINDS
 
 

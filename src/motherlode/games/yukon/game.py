@@ -791,8 +791,7 @@ class YukonState(State):
         if all(k == EMPTY for k in self.grid):
             return "all the cards of the playing area have been taken"
         return (
-            f"P{self.player + 1} cannot take a card: none is left in the Prospector's"
-            " row or column"
+            f"P{self.player + 1} cannot take a card: none is left in the Prospector's row or column"
         )
 
     def team_scores(self) -> list[float]:
@@ -884,7 +883,8 @@ class YukonState(State):
         for k, p in enumerate(seats):  # the discs' points may not fit a byte
             discs = self.discs[p]
             if any(discs):
-                t[base + 44 * k + 42] = sum([v * c for v, c in zip(g.disc_values, discs)])
+                points = zip(g.disc_values, discs, strict=True)
+                t[base + 44 * k + 42] = sum([v * c for v, c in points])
         t[o + 10] = self.order  # -1 or +1
         if self.pan_left:
             t[o + 37] = sum(self.pan_left.values())
