@@ -109,3 +109,18 @@ def test_yukons_players_are_four_slots_of_44_observer_first() -> None:
         assert [int(rows[k, 43]) for k in range(3)] == [
             int((me + k) % 3 == to_move) for k in range(3)
         ]
+
+
+def test_yukons_disc_points_past_a_byte_are_exact() -> None:
+    """Custom Pan discs can be worth more than a byte holds: the tensor still says them."""
+    game = motherlode.load("yukon", expansion=True, pan_discs=[200] * 9)
+    high = layout(game)["players"].high[0, 42]
+    assert high == 200 * 9
+    seen = 0
+    for state in _positions(game, 7, cap=400) + _positions(game, 8, cap=400):
+        rows = layout(game)["players"].view(state.observation_tensor(1))
+        for k in range(game.num_players):
+            seat = (1 + k) % game.num_players
+            assert rows[k, 42] == 200 * sum(state.discs[seat])  # type: ignore[attr-defined]
+            seen += rows[k, 42] > 127
+    assert seen > 0

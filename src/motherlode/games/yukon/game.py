@@ -853,41 +853,44 @@ class YukonState(State):
     def observation_tensor(self, player: Player | None = None) -> np.ndarray:
         """The layout of :meth:`YukonGame.observation_layout`, observer first.
 
-        The counts and flags go into one ``bytearray`` (slices assigned in C), converted to
-        float32 at once, then the cells' kind planes by one fancy-indexed write: numpy's
-        per-element writes cost several times more, and this tensor is every learner's
-        hot path.
+        Every value goes into one ``bytearray`` (a cell's planes are a ready-made 30-byte
+        pattern, a slot's counts one ``bytes`` of its lists; -1 is the byte 255, read back
+        as int8), converted to float32 at once: numpy's per-element writes cost several
+        times more, and this tensor is every learner's hot path. Values past a signed byte
+        (disc points of custom ``pan_discs``) are written afterwards.
         """
         g = self.game
-        size, cell_base = g._tensor_parts()
         n = g.num_players
         me = 0 if player is None else player
         cp = self.current_player()
-        seats = [me + k if me + k < n else me + k - n for k in range(n)]
-        raw = bytearray(size)
-        o = base = g.cells * 30
-        for p in seats:
-            raw[o : o + 16] = self.pile[p]
-            raw[o + 16 : o + 26] = self.front[p]
-            raw[o + 26 : o + 42] = self.taught[p]
-            raw[o + 43] = cp == p
-            o += 44
-        o = base + 4 * 44  # the globals
+        raw = bytearray(b"".join([_CELL_PLANES[k] for k in self.grid]))
+        if self.pos >= 0:
+            raw[self.pos * 30 + 29] = 1
+        pile, front, taught, discs = self.pile, self.front, self.taught, self.discs
+        late: list[tuple[int, int]] = []
+        for k in range(n):
+            p = me + k if me + k < n else me + k - n
+            raw += bytes(pile[p] + front[p] + taught[p])
+            d = discs[p]
+            points = sum([v * c for v, c in zip(g.disc_values, d, strict=True)]) if any(d) else 0
+            if points > 127:
+                late.append((len(raw), points))
+                points = 0
+            raw.append(points)
+            raw.append(cp == p)
+        raw += bytes(44 * (4 - n) + 10)  # the empty slots, the axis and pending one-hots
+        raw.append(self.order & 0xFF)  # +1 or -1
+        raw += bytes(self.beside[:26])
+        left = sum(self.pan_left.values()) if self.pan_left else 0
+        raw.append(left if left < 128 else 0)
+        o = g.cells * 30 + 4 * 44  # the globals
         raw[o + self.axis] = 1
         raw[o + 3 + self.pending] = 1
-        raw[o + 11 : o + 37] = self.beside[:26]
-        t = np.frombuffer(raw, np.uint8).astype(np.float32)
-        t[cell_base + np.frombuffer(bytes(self.grid), np.uint8)] = 1.0  # kind planes
-        if self.pos >= 0:
-            t[self.pos * 30 + 29] = 1.0
-        for k, p in enumerate(seats):  # the discs' points may not fit a byte
-            discs = self.discs[p]
-            if any(discs):
-                points = zip(g.disc_values, discs, strict=True)
-                t[base + 44 * k + 42] = sum([v * c for v, c in points])
-        t[o + 10] = self.order  # -1 or +1
-        if self.pan_left:
-            t[o + 37] = sum(self.pan_left.values())
+        t = np.frombuffer(raw, np.int8).astype(np.float32)
+        for i, v in late:
+            t[i] = v
+        if left >= 128:
+            t[o + 37] = left
         return t
 
     def check_invariants(self) -> None:
@@ -929,6 +932,10 @@ class YukonState(State):
             assert townsfolk_seen == g.townsfolk_slots, "a Townsfolk card went missing"
         else:
             assert townsfolk_seen <= g.townsfolk_slots, "more Townsfolk than the 15 dealt"
+
+
+_CELL_PLANES = tuple(bytes(k) + b"\x01" + bytes(29 - k) for k in range(29))
+"""A cell's 30 planes for each of its 29 kinds (27 cards, empty, undealt), as bytes."""
 
 
 def _counts_to_tokens(counts: list[int]) -> list[str]:
