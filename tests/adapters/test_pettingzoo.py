@@ -143,3 +143,35 @@ def test_state_and_spaces() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         assert env.render() is None  # no render_mode
+
+
+@pytest.mark.parametrize(("name", "config"), CASES)
+def test_every_observation_lies_in_the_box(name: str, config: dict[str, Any]) -> None:
+    """The Box is the game's declared bounds (not +-1e9): random games stay inside it."""
+    env = mpz.raw_env(name, **config)
+    box = env.observation_space(env.possible_agents[0])["observation"]
+    assert float(box.high.max()) < mpz.OBS_BOUND and float(box.low.min()) > -mpz.OBS_BOUND
+    assert env.state_space == box
+    rng = np.random.default_rng(0)
+    env.reset(seed=5)
+    for _agent in env.agent_iter(max_iter=300):
+        obs, _, terminated, truncated, _ = env.last()
+        for agent in env.agents:
+            assert box.contains(env.observe(agent)["observation"]), agent
+        assert box.contains(env.state())
+        mask = obs["action_mask"]
+        env.step(None if terminated or truncated else int(rng.choice(np.flatnonzero(mask))))
+
+
+def test_observations_are_built_once_per_position_and_read_only() -> None:
+    env = mpz.raw_env("yukon")
+    env.reset(seed=1)
+    agent = env.agent_selection
+    first, again = env.observe(agent), env.observe(agent)
+    assert first["observation"] is again["observation"]
+    assert first["action_mask"] is again["action_mask"]
+    assert not first["observation"].flags.writeable and not first["action_mask"].flags.writeable
+    legal = env.position.legal_actions()
+    assert np.flatnonzero(first["action_mask"]).tolist() == sorted(legal)
+    env.step(legal[0])
+    assert env.observe(agent)["observation"] is not first["observation"]

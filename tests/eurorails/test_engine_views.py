@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 
+import numpy as np
 import pytest
 from tests.eurorails.helpers import city, lay, nm, path, place, set_turn, standard
 
@@ -12,6 +13,7 @@ from motherlode.core.agent import RandomAgent
 from motherlode.core.errors import IllegalActionError, NotationError
 from motherlode.games.eurorails.bot import GreedyAgent
 from motherlode.games.eurorails.game import EurorailsGame
+from motherlode.research.layout import layout
 
 
 def _played(seed: int = 0, steps: int = 400, players: int = 3) -> object:
@@ -76,10 +78,20 @@ def test_tensor_shape_and_seat_dependence() -> None:
     t1 = s.observation_tensor(1)
     assert t0.shape == s.game.observation_tensor_shape()
     assert (t0 != t1).any(), "each seat sees only its own cash"
-    # the difference is the cash alone: with the cash public, every seat's tensor is one
+    # with the cash public, seat 1's tensor is seat 0's with the seats rotated (observer
+    # first): its own slot first, and a spectator's is seat 0's
     s.cash_public = 1
-    assert (s.observation_tensor(0) == s.observation_tensor(1)).all()
-    assert (s.observation_tensor(None) == s.observation_tensor(2)).all()
+    parts = layout(s.game)
+    seen = {seat: s.observation_tensor(seat) for seat in (None, 0, 1)}
+    assert (seen[None] == seen[0]).all()
+    for name, axis in (("players", 0), ("to_move", 0)):
+        a, b = parts[name].view(seen[0]), parts[name].view(seen[1])
+        assert (np.roll(a, -1, axis=axis) == b).all(), name
+    miles0, miles1 = parts["mileposts"].view(seen[0]), parts["mileposts"].view(seen[1])
+    order = [1, 2, 0]  # seat 1's slots: seats 1, 2, 0
+    assert (miles1[:, :3] == miles0[:, order]).all() and (
+        miles1[:, 3:6] == miles0[:, 3:6][:, order]
+    ).all()
 
 
 def test_text_board_shows_a_window_around_the_train() -> None:

@@ -12,7 +12,9 @@ segments taken and given); Additional Trains (per seat the second train's type 4
 loads 32); four demand cards (per seat the 4th card's 3 demands, when visible).
 
 Every test compares the whole tensor: the cells that are not zero, each worked out from the
-position below and the printed cards, and every other cell zero.
+position below and the printed cards, and every other cell zero. The cells are written in
+seat order (P1's first); the tensor is observer first (slot ``k`` is seat ``(seat + k) %
+n``), so :func:`absolute` turns it back to seat order before comparing.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import numpy as np
 import pytest
 
 from motherlode.games.eurorails.game import EurorailsGame, EurorailsState
+from motherlode.research.layout import layout
 from tests.eurorails.helpers import dealt, lay, place, place2, set_turn
 
 # the printed demand cards dealt below: card -> (load, payment) x 3 (cities do not reach
@@ -70,6 +73,24 @@ def standard(players: int = 2, **options: object) -> EurorailsState:
     return dealt(
         game(players, **options), [[3 * q + 1, 3 * q + 2, 3 * q + 3] for q in range(players)]
     )
+
+
+def absolute(s: EurorailsState, seat: int | None) -> np.ndarray:
+    """``seat``'s tensor with its seat slots put back in seat order (P1 first)."""
+    t = s.observation_tensor(seat)
+    n = s.game.num_players
+    me = 0 if seat is None else seat
+    rows = [(q - me) % n for q in range(n)]  # seat q's slot
+    perm = np.arange(t.size)
+    for part in layout(s.game).values():
+        view = part.view(perm)  # a reshaped view: writes go to perm
+        if part.name == "mileposts":
+            view[:, :n], view[:, n : 2 * n] = view[:, rows].copy(), view[:, n : 2 * n][:, rows]
+        elif part.name in ("players", "to_move", "second_trains", "fourth_card"):
+            view[...] = view[rows].copy()
+        elif part.name == "offer":
+            view[:n] = view[rows].copy()
+    return t[perm]
 
 
 def nonzero(t: np.ndarray) -> dict[int, float]:
@@ -151,9 +172,9 @@ def base_cells(s: EurorailsState, cash: tuple[bool, bool]) -> dict[int, float]:
 
 def test_the_base_layout_is_the_documented_size() -> None:
     s = standard(2)
-    assert s.observation_tensor(0).shape == (2084 * 5 + 2 * SEAT + 22 + 32 + 2 + 4,)
+    assert absolute(s, 0).shape == (2084 * 5 + 2 * SEAT + 22 + 32 + 2 + 4,)
     s3 = standard(3)
-    assert s3.observation_tensor(None).shape == (2084 * 7 + 3 * SEAT + 22 + 32 + 3 + 4,)
+    assert absolute(s3, None).shape == (2084 * 7 + 3 * SEAT + 22 + 32 + 3 + 4,)
 
 
 @pytest.mark.parametrize(
@@ -161,14 +182,14 @@ def test_the_base_layout_is_the_documented_size() -> None:
 )
 def test_base_position_cell_by_cell(seat: int | None, cash: tuple[bool, bool]) -> None:
     s = base_position()
-    assert_cells(s.observation_tensor(seat), base_cells(s, cash))
+    assert_cells(absolute(s, seat), base_cells(s, cash))
 
 
 def test_public_cash_shows_every_seats_cash() -> None:
     s = base_position()
     s.cash_public = 1
     for seat in (0, 1, None):
-        assert_cells(s.observation_tensor(seat), base_cells(s, (True, True)))
+        assert_cells(absolute(s, seat), base_cells(s, (True, True)))
 
 
 def test_public_cash_in_the_observation() -> None:
@@ -197,7 +218,7 @@ def test_the_seat_to_move_is_p1_and_none_at_a_chance_node() -> None:
     cells = base_cells(s, (True, False))
     e = tail(s)
     del cells[e + 22 + 32 + 1]
-    assert_cells(s.observation_tensor(0), cells | {e + 22 + 32: 1.0})
+    assert_cells(absolute(s, 0), cells | {e + 22 + 32: 1.0})
     fresh = game(2).new_initial_state()  # the deal: a chance node, phase "deal"
     e = tail(fresh)
     assert_cells(
@@ -220,9 +241,9 @@ def test_hidden_hands_show_only_the_seats_own() -> None:
     p1, p2 = g.board.n * 5, g.board.n * 5 + SEAT
     e = tail(s)
     common = {p1 + 2: 1.0, p2 + 2: 1.0} | chips(s, e + 22) | {e + 54: 1.0, e + 56 + MOVE: 1.0}
-    assert_cells(s.observation_tensor(0), common | {p1: 0.5, p1 + 1: 1.0} | demands(p1, [1, 2, 3]))
-    assert_cells(s.observation_tensor(1), common | {p2: 0.5, p2 + 1: 1.0} | demands(p2, [4, 5, 6]))
-    assert_cells(s.observation_tensor(None), common)
+    assert_cells(absolute(s, 0), common | {p1: 0.5, p1 + 1: 1.0} | demands(p1, [1, 2, 3]))
+    assert_cells(absolute(s, 1), common | {p2: 0.5, p2 + 1: 1.0} | demands(p2, [4, 5, 6]))
+    assert_cells(absolute(s, None), common)
     obs = s.observation(0)
     assert [p["hand"] for p in obs["players"]] == [[card_view(s, c) for c in (1, 2, 3)], None]
     assert [p["hand_size"] for p in obs["players"]] == [3, 3]
@@ -231,9 +252,9 @@ def test_hidden_hands_show_only_the_seats_own() -> None:
 
 def test_hands_of_more_than_nine_demands_encode_the_first_nine() -> None:
     s = base_position()
-    three = s.observation_tensor(0)
+    three = absolute(s, 0)
     s.hands[0] = [1, 2, 3, 4]  # the Fast Game's deal: more than 3 cards for a while
-    assert_cells(s.observation_tensor(0), nonzero(three))
+    assert_cells(absolute(s, 0), nonzero(three))
 
 
 def test_the_weather_plane_under_fog() -> None:
@@ -243,7 +264,7 @@ def test_the_weather_plane_under_fog() -> None:
     assert len(area) == 61
     e = tail(s)
     cells = {k: v for k, v in base_cells(s, (True, False)).items() if k not in (e, e + 21)}
-    assert_cells(s.observation_tensor(0), cells | {e + 8: 1.0} | {m * 5 + 4: 1.0 for m in area})
+    assert_cells(absolute(s, 0), cells | {e + 8: 1.0} | {m * 5 + 4: 1.0 for m in area})
 
 
 # -- the variants ----------------------------------------------------------------------
@@ -276,14 +297,14 @@ def test_track_trading_cells() -> None:
     expected |= {o + 1: 1.0, o + n + 2: 1.0, o + n + 3: 0.07, o + n + 4: 1.0}
     m = o + n + 5
     expected |= {m + 2 * 300: 1.0, m + 2 * 301: 1.0, m + 2 * 100 + 1: 1.0, m + 2 * 101 + 1: 1.0}
-    t = s.observation_tensor(0)
+    t = absolute(s, 0)
     assert t.shape == (m + 2 * s.game.board.n,)
     assert_cells(t, expected)
     # no offer: only "bought" is left of the trade cells, and the buyer, P1, moves
     s.offer, s.offer_take, s.offer_give = [], [], []
     rest = {k: v for k, v in expected.items() if k < o or k == o + n + 4}
     del rest[e + 55]
-    assert_cells(s.observation_tensor(0), rest | {e + 54: 1.0})
+    assert_cells(absolute(s, 0), rest | {e + 54: 1.0})
 
 
 def test_additional_trains_cells() -> None:
@@ -306,7 +327,7 @@ def test_additional_trains_cells() -> None:
     expected |= demands(p1, [1, 2, 3]) | demands(p2, [4, 5, 6]) | chips(s, e + 22)
     expected |= {e + 55: 1.0, e + 56 + MOVE: 1.0}
     expected |= {o + 1: 1.0, o + 4 + WOOD: 2.0, o + 36 + 3: 1.0, o + 36 + 4 + OIL: 1.0}
-    t = s.observation_tensor(1)
+    t = absolute(s, 1)
     assert t.shape == (o + 72,)
     assert_cells(t, expected)
 
@@ -326,11 +347,11 @@ def test_the_fourth_card_is_encoded_apart_and_hidden_like_the_hand() -> None:
         for k, (load, pay) in enumerate(CARDS[4])
         for j, v in ((0, (load + 1) / 32), (1, pay / 100))
     }
-    t = s.observation_tensor(0)
+    t = absolute(s, 0)
     assert t.shape == (o + 12,)
     assert_cells(t, common | {p1: 0.5, p1 + 1: 1.0} | demands(p1, [1, 2, 3]) | fourth)
-    assert_cells(s.observation_tensor(1), common | {p2: 0.5, p2 + 1: 1.0} | demands(p2, [5, 6, 7]))
-    assert_cells(s.observation_tensor(None), common)
+    assert_cells(absolute(s, 1), common | {p2: 0.5, p2 + 1: 1.0} | demands(p2, [5, 6, 7]))
+    assert_cells(absolute(s, None), common)
     s.hands[1] = [5, 6, 7, 8]
     fourth2 = {
         o + 6 + 2 * k + j: v
@@ -338,7 +359,7 @@ def test_the_fourth_card_is_encoded_apart_and_hidden_like_the_hand() -> None:
         for j, v in ((0, (load + 1) / 32), (1, pay / 100))
     }
     assert_cells(
-        s.observation_tensor(1),
+        absolute(s, 1),
         common | {p2: 0.5, p2 + 1: 1.0} | demands(p2, [5, 6, 7]) | fourth2,
     )
 
@@ -583,6 +604,6 @@ def test_the_three_variant_blocks_follow_each_other() -> None:
                 fourth + 6 * q + 2 * k: (load + 1) / 32,
                 fourth + 6 * q + 2 * k + 1: pay / 100,
             }
-    t = s.observation_tensor(0)
+    t = absolute(s, 0)
     assert t.shape == (fourth + 12,)
     assert_cells(t, expected)

@@ -16,8 +16,10 @@
   the game's fixed shape, from that seat's view) and ``action_mask`` the legal decision
   ids (int8, all zero for a seat not to move). Spaces are fixed per game config:
   ``Dict(observation=Box, action_mask=Box(0, 1))`` and ``Discrete(num_distinct_actions)``.
-  The observation box is ``[-1e9, 1e9]``: the tensors hold counts, points and flags whose
-  exact bounds the protocol does not declare.
+  The observation box holds the game's declared bounds per value
+  (:func:`motherlode.research.layout.bounds`; ``[-OBS_BOUND, OBS_BOUND]`` for a game
+  that declares none). Both arrays are read-only and shared by every call until the
+  position changes (each seat's tensor is built once per position): copy one to change it.
 * Chance (deals, dice, draws, reveals) is resolved inside the env by its own RNG,
   seeded by ``reset(seed=...)`` (``reset()`` without a seed goes on with the same RNG).
 * Rewards are terminal: the game's returns (+1 winners, -1 others, 0 all on a full tie),
@@ -54,12 +56,10 @@ from pettingzoo.utils.conversions import (  # type: ignore[import-untyped,import
 
 import motherlode
 from motherlode.adapters.raster import svg_to_rgb
-from motherlode.core.protocol import Game, State
+from motherlode.core.protocol import Game, Player, State
+from motherlode.research.layout import OBS_BOUND, observation_box
 
-__all__ = ["OBS_BOUND", "MotherlodeEnv", "env", "parallel_env", "raw_env"]
-
-OBS_BOUND = 1e9
-"""The observation box is ``[-OBS_BOUND, OBS_BOUND]`` in every coordinate."""
+__all__ = ["OBS_BOUND", "MotherlodeEnv", "env", "observation_box", "parallel_env", "raw_env"]
 
 Observation = dict[str, np.ndarray[Any, Any]]
 
@@ -102,12 +102,12 @@ class MotherlodeEnv(AECEnv, EzPickle):  # type: ignore[misc]  # AECEnv is untype
         self.possible_agents: list[str] = [f"player_{i}" for i in range(n)]
         self.agents: list[str] = []
         self._seat = {agent: i for i, agent in enumerate(self.possible_agents)}
-        shape = self.game.observation_tensor_shape()
+        low, high = observation_box(self.game)
         actions = self.game.num_distinct_actions
         self.observation_spaces: dict[str, spaces.Space[Any]] = {
             agent: spaces.Dict(
                 {
-                    "observation": spaces.Box(-OBS_BOUND, OBS_BOUND, shape, np.float32),
+                    "observation": spaces.Box(low, high, dtype=np.float32),
                     "action_mask": spaces.Box(0, 1, (actions,), np.int8),
                 }
             )
@@ -116,12 +116,19 @@ class MotherlodeEnv(AECEnv, EzPickle):  # type: ignore[misc]  # AECEnv is untype
         self.action_spaces: dict[str, spaces.Space[Any]] = {
             agent: spaces.Discrete(actions) for agent in self.possible_agents
         }
-        self.state_space = spaces.Box(-OBS_BOUND, OBS_BOUND, shape, np.float32)
+        self.state_space = spaces.Box(low, high, dtype=np.float32)
         self._rng = random.Random()
         self.position: State = self.game.new_initial_state()
         self._legal: list[int] = []
-        self._legal_set: frozenset[int] = frozenset()
         self._legal_at = -1  # the history length the legal actions were computed at
+        # each seat's (tensor, mask) of the position at _seen_at moves of _seen_in
+        self._seen: dict[Player | None, tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]] = {}
+        self._seen_at = -1
+        self._seen_in: State | None = None
+        self._actions = actions
+        self._no_moves = np.zeros(actions, dtype=np.int8)  # every mask of a seat not to move
+        self._no_moves.flags.writeable = False
+        self._rewarded = False  # some reward is not zero (only after the end)
         self.rewards: dict[str, float] = {}
         self._cumulative_rewards: dict[str, float] = {}
         self.terminations: dict[str, bool] = {}
@@ -144,6 +151,8 @@ class MotherlodeEnv(AECEnv, EzPickle):  # type: ignore[misc]  # AECEnv is untype
             self._rng = random.Random(seed)
         self.position = self.game.new_initial_state()
         self._legal_at = -1
+        self._seen_in = None
+        self._rewarded = False
         self._resolve_chance()
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -158,20 +167,43 @@ class MotherlodeEnv(AECEnv, EzPickle):  # type: ignore[misc]  # AECEnv is untype
     def _legal_now(self) -> list[int]:
         """The legal actions of the position now, computed once per position (``observe``
         and the checked ``step`` both need them)."""
-        moves = len(self.position.history())
+        moves = self.position.move_number()
         if self._legal_at != moves:
             self._legal = self.position.legal_actions()
-            self._legal_set = frozenset(self._legal)
             self._legal_at = moves
         return self._legal
 
     def observe(self, agent: str) -> Observation:
-        seat = self._seat[agent]
-        mask = np.zeros(self.game.num_distinct_actions, dtype=np.int8)
-        if self.position.current_player() == seat:
-            mask[self._legal_now()] = 1
-        tensor = np.asarray(self.position.observation_tensor(seat), dtype=np.float32)
+        tensor, mask = self._view(self._seat[agent])
         return {"observation": tensor, "action_mask": mask}
+
+    def _view(self, seat: Player | None) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+        """``seat``'s tensor and mask, built once per position (read-only: they are shared
+        by every ``observe`` of that seat until the position changes)."""
+        state = self.position
+        moves = state.move_number()
+        if self._seen_at == moves and self._seen_in is state:
+            seen = self._seen.get(seat)
+            if seen is not None:
+                return seen
+        else:
+            self._seen = {}
+            self._seen_at = moves
+            self._seen_in = state
+        tensor = np.asarray(state.observation_tensor(seat), dtype=np.float32)
+        tensor.flags.writeable = False
+        mask = self._no_moves
+        if seat is not None and state.current_player() == seat:
+            if self._legal_at != moves:
+                self._legal = state.legal_actions()
+                self._legal_at = moves
+            ones = bytearray(self._actions)
+            for action in self._legal:  # cheaper than numpy's indexing by a list
+                ones[action] = 1
+            mask = np.frombuffer(ones, np.int8)
+            mask.flags.writeable = False
+        seen = self._seen[seat] = (tensor, mask)
+        return seen
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -183,22 +215,25 @@ class MotherlodeEnv(AECEnv, EzPickle):  # type: ignore[misc]  # AECEnv is untype
                 f"{self.game.name}: {agent} is to move and gave no action"
             )
         self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
+        if self._rewarded:  # rewards are zero until the end: nothing to clear before it
+            self._clear_rewards()
+            self._rewarded = False
         action = int(action)
-        self._legal_now()
-        if action in self._legal_set:
+        if action in self._legal_now():
             self.position.apply_unchecked(action)  # checked just now, against the legal set
         else:
             self.position.apply_action(action)  # raises why it is illegal, changes nothing
-        self._resolve_chance()
-        if self.position.is_terminal():
+        state = self.position
+        while state.is_chance_node():  # _resolve_chance, inlined: this is the hot loop
+            state.apply_unchecked(state.sample_chance(self._rng))
+        if state.is_terminal():
             self._finish()
-        else:
-            self.agent_selection = self.possible_agents[self.position.current_player()]
-        self._accumulate_rewards()
+            self._accumulate_rewards()
+        else:  # every reward is zero: nothing to accumulate
+            self.agent_selection = self.possible_agents[state.current_player()]
 
     def state(self) -> np.ndarray[Any, np.dtype[np.float32]]:
-        return np.asarray(self.position.observation_tensor(None), dtype=np.float32)
+        return self._view(None)[0]
 
     def render(self) -> str | np.ndarray[Any, np.dtype[np.uint8]] | None:
         if self.render_mode is None:
@@ -223,6 +258,7 @@ class MotherlodeEnv(AECEnv, EzPickle):  # type: ignore[misc]  # AECEnv is untype
     def _finish(self) -> None:
         returns = self.position.returns()
         self.rewards = {agent: float(returns[self._seat[agent]]) for agent in self.agents}
+        self._rewarded = True
         self.terminations = dict.fromkeys(self.agents, True)
         for agent in self.agents:
             self.infos[agent] = {"scores": [float(s) for s in self.position.scores()]}

@@ -39,10 +39,10 @@ from motherlode.agents import create
 from motherlode.core.agent import Agent
 from motherlode.core.errors import ConfigError, IllegalActionError
 from motherlode.core.protocol import Game, State
+from motherlode.research.layout import observation_box
 
 __all__ = ["MotherlodeSingleAgentEnv"]
 
-OBS_BOUND = 1e9
 
 Observation = dict[str, np.ndarray[Any, Any]]
 
@@ -88,11 +88,11 @@ class MotherlodeSingleAgentEnv(gymnasium.Env):  # type: ignore[misc,unused-ignor
         self.illegal = illegal
         self.illegal_reward = illegal_reward
         self.render_mode = render_mode
-        shape = self.game.observation_tensor_shape()
+        low, high = observation_box(self.game)  # the game's declared bounds
         actions = self.game.num_distinct_actions
         self.observation_space = spaces.Dict(
             {
-                "observation": spaces.Box(-OBS_BOUND, OBS_BOUND, shape, np.float32),
+                "observation": spaces.Box(low, high, dtype=np.float32),
                 "action_mask": spaces.Box(0, 1, (actions,), np.int8),
             }
         )

@@ -197,11 +197,73 @@ class ChinagoldGame(Game):
     def observation_tensor_shape(self) -> tuple[int, ...]:
         return (OBS_PLANES * NUM_SPOTS + OBS_GLOBALS,)
 
+    def observation_layout(self) -> list[tuple[str, int, tuple[int, ...]]]:
+        """The flat tensor's named slices, ``(name, offset, shape)``, in order.
+
+        Per-spot planes are ``(planes, spots)`` (the 91 spots in notation order):
+        ``spots`` is face-down / face-up gold / cleared (one-hot); ``areas`` counts, in
+        the area of each spot, the face-down markers of the observer's area, then the
+        opponent's, then the face-up gold of each (each count / 8). ``throw`` is the
+        thrown number one-hot (0: none), ``stage`` the discs stage (0: over),
+        ``gold`` each seat's nuggets / 91 (observer first), ``turn`` turns / limit,
+        ``to_move`` and ``mountains`` whether the observer moves and plays the mountains.
+
+        >>> ChinagoldGame.from_config().observation_layout()[:2]
+        [('spots', 0, (3, 91)), ('areas', 273, (4, 91))]
+        """
+        parts: list[tuple[str, tuple[int, ...]]] = [
+            ("spots", (3, NUM_SPOTS)),
+            ("areas", (4, NUM_SPOTS)),
+            ("throw", (6,)),
+            ("stage", (4,)),
+            ("gold", (2,)),
+            ("turn", (1,)),
+            ("to_move", (1,)),
+            ("mountains", (1,)),
+        ]
+        out, offset = [], 0
+        for name, shape in parts:
+            out.append((name, offset, shape))
+            offset += shape[0] * (shape[1] if len(shape) > 1 else 1)
+        return out
+
+    def observation_bounds(self) -> dict[str, tuple[Any, Any]]:
+        """Each slice's ``(low, high)``: everything is a flag or a fraction in [0, 1],
+        but the area counts, up to the largest area's spots / 8.
+
+        >>> ChinagoldGame.from_config().observation_bounds()["areas"]
+        (0.0, 1.0)
+        """
+        largest = max(m.bit_count() for seat in self.spot_area for m in seat)
+        bounds: dict[str, tuple[Any, Any]] = {
+            n: (0.0, 1.0) for n, _, _ in self.observation_layout()
+        }
+        bounds["areas"] = (0.0, largest / 8.0)
+        return bounds
+
+    _area_matrix_cache: dict[int, np.ndarray]
+
+    def _area_matrix(self, me: int) -> np.ndarray:
+        """``(2 * 91, 91)`` 0/1: row ``s`` the spots of the area of spot ``s`` of ``me``, row
+        ``91 + s`` the opponent's: the tensor's area counts are one product with it."""
+        try:
+            cache = self._area_matrix_cache
+        except AttributeError:
+            cache = self._area_matrix_cache = {}
+        if me not in cache:
+            rows = [*self.spot_area[me], *self.spot_area[me ^ 1]]
+            cache[me] = np.array(
+                [[m >> t & 1 for t in range(NUM_SPOTS)] for m in rows], dtype=np.float32
+            )
+        return cache[me]
+
     def new_initial_state(self) -> ChinagoldState:
         return ChinagoldState(self)
 
+
 OBS_PLANES = 7
 OBS_GLOBALS = 15
+
 
 class ChinagoldState(State):
     """A Chinagold position. See ``docs/rules/chinagold.md`` for the notation."""
@@ -395,23 +457,23 @@ class ChinagoldState(State):
         }
 
     def observation_tensor(self, player: Player | None = None) -> np.ndarray:
+        """The layout of :meth:`ChinagoldGame.observation_layout`; a spectator sees seat 0's.
+
+        The masks are unpacked to bits in one numpy call and the area counts are one
+        matrix product (exact: sums of 0/1 in float32), not 91 Python iterations.
+        """
         game = self.game
         me = 0 if player is None else player
         opp = me ^ 1
-        out = np.zeros(OBS_PLANES * NUM_SPOTS + OBS_GLOBALS, dtype=np.float32)
         hidden, gold = self.hidden, self.gold
-        mine, theirs = game.spot_area[me], game.spot_area[opp]
-        for s in range(NUM_SPOTS):
-            if hidden >> s & 1:
-                out[s] = 1.0
-            elif gold >> s & 1:
-                out[NUM_SPOTS + s] = 1.0
-            else:
-                out[2 * NUM_SPOTS + s] = 1.0
-            out[3 * NUM_SPOTS + s] = (mine[s] & hidden).bit_count() / 8.0
-            out[4 * NUM_SPOTS + s] = (theirs[s] & hidden).bit_count() / 8.0
-            out[5 * NUM_SPOTS + s] = (mine[s] & gold).bit_count() / 8.0
-            out[6 * NUM_SPOTS + s] = (theirs[s] & gold).bit_count() / 8.0
+        masks = (hidden, gold & ~hidden, ALL_SPOTS & ~(hidden | gold), gold)
+        raw = b"".join([m.to_bytes(12, "little") for m in masks])
+        bits = np.unpackbits(np.frombuffer(raw, np.uint8), bitorder="little")
+        bits = bits.reshape(4, 96)[:, :NUM_SPOTS].astype(np.float32)
+        counts = game._area_matrix(me) @ bits[[0, 3]].T  # (182, 2): mine, theirs x hidden, gold
+        out = np.zeros(OBS_PLANES * NUM_SPOTS + OBS_GLOBALS, dtype=np.float32)
+        out[: 3 * NUM_SPOTS] = bits[:3].reshape(-1)
+        out[3 * NUM_SPOTS : 7 * NUM_SPOTS] = counts.T.reshape(-1) / 8.0
         g = OBS_PLANES * NUM_SPOTS
         out[g + self.roll] = 1.0  # 0..5
         out[g + 6 + (0 if self.over else self.stage)] = 1.0  # 6..9
@@ -421,6 +483,7 @@ class ChinagoldState(State):
         out[g + 13] = 1.0 if self.current_player() == me else 0.0
         out[g + 14] = 1.0 if game.cfg.mountains_player == me else 0.0
         return out
+
 
 Chinagold = ChinagoldGame  # alias for one release
 

@@ -41,6 +41,7 @@ from motherlode.games.eldorado.sheets import (
     COIN0,
     GOLDEN,
     MAP,
+    MAX_COINS_ON_FACE,
     PATH,
     SETTLEMENT,
     SIGNPOST,
@@ -195,6 +196,56 @@ class EldoradoGame(Game):
     def observation_tensor_shape(self) -> tuple[int, ...]:
         per_player = 3 * self.ns + self.nl + self.nr + 2
         return (self.num_players * per_player + NUM_DICE * 13 + 2 * self.ns + 16,)
+
+    def observation_layout(self) -> list[tuple[str, int, tuple[int, ...]]]:
+        """The flat tensor's named slices, ``(name, offset, shape)``, in order.
+
+        ``sheets`` is ``(players, columns)``, observer first; per sheet: each space
+        visited (``ns``), its fee paid / fee (``ns``), the coins offered there / 4
+        (``ns``), each lake filled (``nl``), each resource used (``nr``), temples
+        offered / required, entered the golden temple. ``dice`` per die: its face
+        one-hot (10), chosen, uses left / 3, to roll; ``temples`` per space the
+        temple's minimum (+ 1) / 5, then whether its reward is claimed; ``turn`` the
+        phase one-hot (4), round / rounds, resource used, first use, bonus used, items
+        / 2, rewards this turn, choices left / 2, uses per die / 3, then the seat to
+        move one-hot by its distance from the observer (4 slots).
+
+        >>> EldoradoGame.from_config(players=2).observation_layout()[1:3]
+        [('dice', 322, (7, 13)), ('temples', 413, (2, 46))]
+        """
+        per_player = 3 * self.ns + self.nl + self.nr + 2
+        parts: list[tuple[str, tuple[int, ...]]] = [
+            ("sheets", (self.num_players, per_player)),
+            ("dice", (NUM_DICE, 13)),
+            ("temples", (2, self.ns)),
+            ("turn", (16,)),
+        ]
+        out, offset = [], 0
+        for name, shape in parts:
+            out.append((name, offset, shape))
+            offset += shape[0] * (shape[1] if len(shape) > 1 else 1)
+        return out
+
+    def observation_bounds(self) -> dict[str, tuple[Any, Any]]:
+        """Each slice's ``(low, high)``: flags and fractions in [0, 1], but an offering's
+        coins (a die's face, the Guide's bonus coin and an item's coins: at most
+        ``2 * MAX_COINS_ON_FACE + 1``), the temples offered in over those required, and
+        the rewards claimed in one turn (all of them).
+
+        >>> EldoradoGame.from_config(players=2).observation_bounds()["temples"]
+        (0.0, ((2.0,), (1.0,)))
+        """
+        ns, sh = self.ns, self.sheet
+        coins = 2 * MAX_COINS_ON_FACE + 1
+        temples = sh.temple_mask.bit_count() / max(1, self.required)
+        sheet = (1.0,) * (2 * ns) + (coins / 4.0,) * ns + (1.0,) * (self.nl + self.nr)
+        turn = (1.0,) * 9 + (float(self.reward_mask.bit_count()),) + (1.0,) * 6
+        return {
+            "sheets": (0.0, (*sheet, temples, 1.0)),
+            "dice": (0.0, 1.0),
+            "temples": (0.0, (((coins + 1) / 5.0,), (1.0,))),
+            "turn": (0.0, turn),
+        }
 
     # -- states -----------------------------------------------------------------------
 

@@ -34,6 +34,7 @@ Turn structure (one seat's turn as atomic decisions and chance events)::
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any, ClassVar, Literal, Self
 
@@ -235,9 +236,55 @@ class EurekaGame(Game):
         p = self.num_players
         return (n * (5 + p) + len(PHASES) + 3 + 5 * p + NUM_KINDS,)
 
+    def observation_layout(self) -> list[tuple[str, int, tuple[int, ...]]]:
+        """The flat tensor's named slices, ``(name, offset, shape)``, in order.
+
+        Per-hex planes are ``(planes, hexes)`` (hexes in the board's order, not a grid):
+        ``hexes`` is face-down chip, robber hat / 5, robber gold / 10, raft, locomotive;
+        ``miners`` one plane per seat, observer first. ``phase`` one-hot; ``progress``
+        die / 6, train progress, turns / limit; ``players`` per seat (observer first):
+        gold / 10, robbers / 2, house gold / 10, house robbers / 2, to move;
+        ``chips_left`` face-down chips by kind / their start count.
+
+        >>> EurekaGame.from_config(players=3).observation_layout()[:2]
+        [('hexes', 0, (5, 331)), ('miners', 1655, (3, 331))]
+        """
+        n = len(self.board.hexes)
+        p = self.num_players
+        parts: list[tuple[str, tuple[int, ...]]] = [
+            ("hexes", (5, n)),
+            ("miners", (p, n)),
+            ("phase", (len(PHASES),)),
+            ("progress", (3,)),
+            ("players", (p, 5)),
+            ("chips_left", (NUM_KINDS,)),
+        ]
+        out, offset = [], 0
+        for name, shape in parts:
+            out.append((name, offset, shape))
+            offset += math.prod(shape)
+        return out
+
+    def observation_bounds(self) -> dict[str, tuple[Any, Any]]:
+        """Each slice's ``(low, high)``: flags and fractions in [0, 1]; gold up to all the
+        mix's nuggets / 10, robbers up to all its robber chips / 2.
+
+        >>> EurekaGame.from_config(players=2).observation_bounds()["players"]
+        (0.0, (12.1, 8.0, 12.1, 8.0, 1.0))
+        """
+        gold = self.mix.nuggets / 10.0
+        robbers = sum(self.mix.robbers) / 2.0
+        return {
+            "hexes": (0.0, ((1.0,), (1.0,), (gold,), (1.0,), (1.0,))),
+            "miners": (0.0, 1.0),
+            "phase": (0.0, 1.0),
+            "progress": (0.0, 1.0),
+            "players": (0.0, (gold, robbers, gold, robbers, 1.0)),
+            "chips_left": (0.0, 1.0),
+        }
+
     def new_initial_state(self) -> EurekaState:
         return EurekaState.initial(self)
-
 
 
 CHANCE_BASE_END = CHIP_BASE + NUM_KINDS

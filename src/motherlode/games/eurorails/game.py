@@ -108,7 +108,13 @@ from motherlode.games.eurorails.constants import (
     TRACK_WORTH,
     UPGRADE_WORTH,
 )
-from motherlode.games.eurorails.observe import observation, tensor, tensor_size
+from motherlode.games.eurorails.observe import (
+    observation,
+    tensor,
+    tensor_bounds,
+    tensor_layout,
+    tensor_size,
+)
 from motherlode.games.eurorails.turns import TurnRules
 
 __all__ = [
@@ -250,6 +256,14 @@ class EurorailsGame(GameBase):
 
     def observation_tensor_shape(self) -> tuple[int, ...]:
         return (tensor_size(self),)
+
+    def observation_layout(self) -> list[tuple[str, int, tuple[int, ...]]]:
+        """The tensor's named slices (see :func:`.observe.tensor_layout`)."""
+        return tensor_layout(self)
+
+    def observation_bounds(self) -> dict[str, tuple[Any, Any]]:
+        """Each slice's ``(low, high)`` (see :func:`.observe.tensor_bounds`)."""
+        return tensor_bounds(self)
 
     def new_initial_state(self) -> EurorailsState:
         return EurorailsState(self)

@@ -14,6 +14,7 @@ same information. The draw pile is only a count.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -21,7 +22,7 @@ import numpy as np
 from motherlode.core.protocol import Player
 from motherlode.games.eurorails.base import GameBase
 from motherlode.games.eurorails.board import Board
-from motherlode.games.eurorails.constants import OFFER_STAGES, PHASE_NAMES
+from motherlode.games.eurorails.constants import OFFER_STAGES, PHASE_NAMES, PRICE_MAX
 from motherlode.games.eurorails.places import milepost_name
 from motherlode.games.eurorails.turns import TurnRules
 
@@ -216,55 +217,136 @@ def _segment(b: Board, e: int) -> str:
     return f"{milepost_name(b, a)}>{milepost_name(b, c)}"
 
 
+CASH_CAP = 1000
+"""The tensor's cash is capped at ECU 1,000M (four times the 250M that wins): cash has no
+upper limit in the rules, and a tensor's bounds must be finite."""
+
+
 def tensor_size(game: GameBase) -> int:
+    size: int | None = getattr(game, "_tensor_size", None)
+    if size is None:
+        size = sum(math.prod(shape) for _, _, shape in tensor_layout(game))
+        game._tensor_size = size  # type: ignore[attr-defined]
+    return size
+
+
+def tensor_layout(game: GameBase) -> list[tuple[str, int, tuple[int, ...]]]:
+    """The tensor's named slices, ``(name, offset, shape)``, in order; seats observer first
+    (slot ``k`` is seat ``(observer + k) % players``; a spectator's slot ``k`` seat ``k``).
+
+    ``mileposts`` is ``(mileposts, planes)``: per milepost the track of each seat slot,
+    the train of each seat slot, bad weather. ``players`` per seat slot: cash / 100
+    (capped at :data:`CASH_CAP`; 0 when hidden), cash visible, train type one-hot (4),
+    loads by kind (32), loses its next turn, declared, the first 9 demands of its cards
+    (load + 1) / 32 and payment / 100 (0 when hidden). ``events`` the active event
+    cards, ``chips`` the tray's chips by load / 4, ``to_move`` the seat slot to move,
+    ``phase`` one-hot. Options add ``offer`` (the seller's slot, the stage one-hot, the
+    price / 100, a purchase made) and ``offer_track`` (per milepost: an end of a segment
+    taken, given), ``second_trains`` (per slot: type one-hot, loads by kind) and
+    ``fourth_card`` (per slot: the fourth card's 3 demands).
+
+    >>> import motherlode
+    >>> [(n, o, s) for n, o, s in tensor_layout(motherlode.load("eurorails"))][:3]
+    [('mileposts', 0, (2084, 7)), ('players', 14588, (3, 58)), ('events', 14762, (22,))]
+    """
     n = game.num_players
-    return (
-        game.board.n * (2 * n + 1)
-        + n * (2 + 4 + 32 + 2 + 9 * 2)
-        + 22
-        + 32
-        + n
-        + 4
-        + _trade_size(game)
-        + (n * (4 + 32) if game.cfg.challenge_additional_trains else 0)
-        + (n * 6 if game.cfg.four_demand_cards else 0)
-    )
+    cfg = game.cfg
+    parts: list[tuple[str, tuple[int, ...]]] = [
+        ("mileposts", (game.board.n, 2 * n + 1)),
+        ("players", (n, 58)),
+        ("events", (22,)),
+        ("chips", (32,)),
+        ("to_move", (n,)),
+        ("phase", (4,)),
+    ]
+    if cfg.challenge_track_trading:
+        parts += [("offer", (n + 5,)), ("offer_track", (game.board.n, 2))]
+    if cfg.challenge_additional_trains:
+        parts.append(("second_trains", (n, 36)))
+    if cfg.four_demand_cards:
+        parts.append(("fourth_card", (n, 6)))
+    out, offset = [], 0
+    for name, shape in parts:
+        out.append((name, offset, shape))
+        offset += math.prod(shape)
+    return out
 
 
-def _trade_size(game: GameBase) -> int:
-    """Selling and Trading Track: the seller, the stage, the price, a purchase made, and
-    per milepost the ends of segments taken and given."""
-    if not game.cfg.challenge_track_trading:
-        return 0
-    return game.num_players + 3 + 2 + 2 * game.board.n
+def tensor_bounds(game: GameBase) -> dict[str, tuple[Any, Any]]:
+    """Each slice's ``(low, high)``: flags and fractions in [0, 1] but cash (up to
+    :data:`CASH_CAP` / 100), loads (a train's capacity), payments (the deck's largest
+    / 100), chips (the most of a load / 4) and the offer's price (``PRICE_MAX`` / 100)."""
+    b = game.board
+    loads = float(max(b.train_capacity))
+    pay = max(d.payment for dems in game.demands.values() for d in dems) / 100.0
+    demands = (1.0, pay) * 9
+    out: dict[str, tuple[Any, Any]] = {
+        "mileposts": (0.0, 1.0),
+        "players": (0.0, (CASH_CAP / 100.0, 1.0, *(1.0,) * 4, *(loads,) * 32, 1.0, 1.0, *demands)),
+        "events": (0.0, 1.0),
+        "chips": (0.0, max(b.load_chips) / 4.0),
+        "to_move": (0.0, 1.0),
+        "phase": (0.0, 1.0),
+        "offer": (0.0, (*(1.0,) * (game.num_players + 3), PRICE_MAX / 100.0, 1.0)),
+        "offer_track": (0.0, 1.0),
+        "second_trains": (0.0, (*(1.0,) * 4, *(loads,) * 32)),
+        "fourth_card": (0.0, (1.0, pay) * 3),
+    }
+    names = {name for name, _, _ in tensor_layout(game)}
+    return {k: v for k, v in out.items() if k in names}
+
+
+def _edge_ends(g: GameBase) -> tuple[np.ndarray, np.ndarray]:
+    """Both ends of every segment as arrays (made once per game: the tensor is hot)."""
+    ends: tuple[np.ndarray, np.ndarray] | None = getattr(g, "_tensor_edge_ends", None)
+    if ends is None:
+        pairs = np.asarray(g.board.edge_ends, dtype=np.intp).reshape(-1, 2)
+        ends = (pairs[:, 0].copy(), pairs[:, 1].copy())
+        g._tensor_edge_ends = ends  # type: ignore[attr-defined]
+    return ends
+
+
+def _built(g: GameBase, edge_owner: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    """The built segments and their owners as arrays. Reading the 5,714 owners into numpy
+    costs more than the rest of the tensor, and they change only when someone builds: the
+    last answer is kept on the game with a copy of the list it was read from, and used
+    again while the list is equal (a comparison in C, some 30 times cheaper)."""
+    memo: tuple[list[int], np.ndarray, np.ndarray] | None = getattr(g, "_tensor_built", None)
+    if memo is not None and memo[0] == edge_owner:
+        return memo[1], memo[2]
+    owner = np.fromiter(edge_owner, np.intp, len(edge_owner))
+    built = np.flatnonzero(owner >= 0)
+    g._tensor_built = (edge_owner.copy(), built, owner[built])  # type: ignore[attr-defined]
+    return built, owner[built]
 
 
 def tensor(state: TurnRules, player: Player | None = None) -> np.ndarray:
-    """Per milepost: track of each seat, train of each seat, bad weather; then per seat:
-    cash (0 when hidden) and whether it is visible, train type, loads, lost turn, declared,
-    the 9 demands (load, payment; city via the card id scaled) when visible; active
-    events, tray chips, the seat to move, the phase."""
+    """The layout of :func:`tensor_layout`, observer first; hidden cash and hands are 0."""
     g = state.game
     b = g.board
     n = g.num_players
+    me = 0 if player is None else player
+    w = 2 * n + 1
     t = np.zeros(tensor_size(g), dtype=np.float32)
-    big = b.n
-    for e, o in enumerate(state.edge_owner):
-        if o >= 0:
-            x, y = b.edge_ends[e]
-            t[x * (2 * n + 1) + o] = 1.0
-            t[y * (2 * n + 1) + o] = 1.0
+    built, owners = _built(g, state.edge_owner)
+    if built.size:
+        slot = (owners - me) % n
+        xs, ys = _edge_ends(g)
+        t[xs[built] * w + slot] = 1.0
+        t[ys[built] * w + slot] = 1.0
     for q in range(n):
+        k = (q - me) % n
         if state.pos[q] >= 0:
-            t[state.pos[q] * (2 * n + 1) + n + q] = 1.0
+            t[state.pos[q] * w + n + k] = 1.0
         if state.pos2 and state.pos2[q] >= 0:
-            t[state.pos2[q] * (2 * n + 1) + n + q] = 1.0
+            t[state.pos2[q] * w + n + k] = 1.0
     for m in state.weather_area():
-        t[m * (2 * n + 1) + 2 * n] = 1.0
-    o = big * (2 * n + 1)
-    for q in range(n):
+        t[m * w + 2 * n] = 1.0
+    o = b.n * w
+    for k in range(n):
+        q = (me + k) % n
         visible = bool(state.cash_public) or q == player
-        t[o] = state.cash[q] / 100.0 if visible else 0.0
+        t[o] = min(state.cash[q], CASH_CAP) / 100.0 if visible else 0.0
         t[o + 1] = 1.0 if visible else 0.0
         t[o + 2 + state.train[q]] = 1.0
         for x in state.loads[q]:
@@ -272,14 +354,14 @@ def tensor(state: TurnRules, player: Player | None = None) -> np.ndarray:
         t[o + 38] = float(state.lost[q])
         t[o + 39] = float(state.declared[q])
         if g.cfg.open_hands or q == player:
-            k = 0
+            i = 0
             for c in state.hands[q]:
                 for d in g.demands[c]:
-                    if k >= 9:  # Fast Game: the 4th and 5th cards are not encoded
+                    if i >= 9:  # Fast Game: the 4th and 5th cards are not encoded
                         break
-                    t[o + 40 + 2 * k] = (d.load + 1) / 32.0
-                    t[o + 41 + 2 * k] = d.payment / 100.0
-                    k += 1
+                    t[o + 40 + 2 * i] = (d.load + 1) / 32.0
+                    t[o + 41 + 2 * i] = d.payment / 100.0
+                    i += 1
         o += 58
     for a in state.active:
         t[o + a[0] - 147] = 1.0
@@ -289,14 +371,14 @@ def tensor(state: TurnRules, player: Player | None = None) -> np.ndarray:
     o += 32
     cp = state.current_player()
     if 0 <= cp < n:
-        t[o + cp] = 1.0
+        t[o + (cp - me) % n] = 1.0
     o += n
     t[o + state.phase] = 1.0
     o += 4
     if g.cfg.challenge_track_trading:
         if state.offer:
             seller, stage, price = state.offer
-            t[o + seller] = 1.0
+            t[o + (seller - me) % n] = 1.0
             t[o + n + stage] = 1.0
             t[o + n + 3] = price / 100.0
         t[o + n + 4] = float(state.traded)
@@ -306,18 +388,21 @@ def tensor(state: TurnRules, player: Player | None = None) -> np.ndarray:
                 for m in b.edge_ends[e]:
                     t[o + 2 * m + k] = 1.0
         o += 2 * b.n
-    if state.pos2:  # Additional Trains: per seat the second train's type and loads
-        for q in range(n):
-            t[o + state.train2[q]] = 1.0
-            for x in state.loads2[q]:
-                t[o + 4 + x] += 1.0
-            o += 36
+    if g.cfg.challenge_additional_trains:  # per seat slot the second train's type and loads
+        if state.pos2:
+            for k in range(n):
+                q = (me + k) % n
+                t[o + 36 * k + state.train2[q]] = 1.0
+                for x in state.loads2[q]:
+                    t[o + 36 * k + 4 + x] += 1.0
+        o += 36 * n
     if g.cfg.four_demand_cards:  # the 4th card's demands, when visible
-        for q in range(n):
+        for k in range(n):
+            q = (me + k) % n
             hand = state.hands[q]
             if (g.cfg.open_hands or q == player) and len(hand) > 3 and hand[3] < 147:
-                for k, d in enumerate(g.demands[hand[3]]):
-                    t[o + 2 * k] = (d.load + 1) / 32.0
-                    t[o + 2 * k + 1] = d.payment / 100.0
+                for i, d in enumerate(g.demands[hand[3]]):
+                    t[o + 2 * i] = (d.load + 1) / 32.0
+                    t[o + 2 * i + 1] = d.payment / 100.0
             o += 6
     return t

@@ -230,15 +230,17 @@ class YukonGame(Game):
         """The flat tensor's named slices, ``(name, offset, shape)``, in order.
 
         ``cells`` is spatial, ``(rows, columns, planes)``: per cell the 29 kind planes
-        (27 kinds, empty, undealt) and the Prospector; ``players`` is per seat slot (4):
-        pile 16, front 10, taught 16, discs 1, to-move 1, me 1.
+        (27 kinds, empty, undealt) and the Prospector; ``players`` is per seat slot (4),
+        observer first (slot ``k`` is seat ``(observer + k) % players``, a spectator's
+        slot ``k`` seat ``k``; slots past the player count are zero): pile 16, front 10,
+        taught 16, discs 1, to-move 1.
 
         >>> [(n, o, s) for n, o, s in YukonGame(YukonConfig()).observation_layout()][:2]
-        [('cells', 0, (7, 7, 30)), ('players', 1470, (4, 45))]
+        [('cells', 0, (7, 7, 30)), ('players', 1470, (4, 44))]
         """
         parts: list[tuple[str, tuple[int, ...]]] = [
             ("cells", (self.size, self.size, 30)),
-            ("players", (4, 45)),
+            ("players", (4, 44)),
             ("axis", (3,)),
             ("pending", (7,)),
             ("order", (1,)),
@@ -250,6 +252,26 @@ class YukonGame(Game):
             out.append((name, offset, shape))
             offset += math.prod(shape)
         return out
+
+    def observation_bounds(self) -> dict[str, tuple[Any, Any]]:
+        """Each slice's ``(low, high)``: flags 0..1, counts up to the copies the game has
+        of that kind, discs up to all the discs' points, ``order`` -1 or +1.
+
+        >>> YukonGame(YukonConfig()).observation_bounds()["pan_discs_left"]
+        (0.0, 9.0)
+        """
+        deck = self.deck
+        points = sum(v * c for v, c in zip(self.disc_values, self.disc_counts, strict=True))
+        slot = (*deck[:16], *deck[TOWNSFOLK0:EMPTY], *deck[:16], points, 1)
+        return {
+            "cells": (0.0, 1.0),
+            "players": (0.0, slot),
+            "axis": (0.0, 1.0),
+            "pending": (0.0, 1.0),
+            "order": (-1.0, 1.0),
+            "beside": (0.0, deck[:26]),
+            "pan_discs_left": (0.0, float(sum(self.disc_counts))),
+        }
 
     _tensor_cache: tuple[int, np.ndarray]
 
@@ -263,9 +285,9 @@ class YukonGame(Game):
 
     def _tensor_size(self) -> int:
         # per cell: 29 kind planes (27 kinds, empty, undealt) + prospector
-        # per player (4 slots): pile 16, front 10, taught 16, discs 1, to-move 1, me 1
+        # per seat slot (4, observer first): pile 16, front 10, taught 16, discs 1, to-move 1
         # globals: axis 3, pending 7, order 1, beside 26, pan discs left 1
-        return self.cells * 30 + 4 * 45 + 3 + 7 + 1 + 26 + 1
+        return self.cells * 30 + 4 * 44 + 3 + 7 + 1 + 26 + 1
 
     def new_initial_state(self) -> YukonState:
         # a copy of one fresh state made once: cheaper than building every list again
@@ -769,8 +791,7 @@ class YukonState(State):
         if all(k == EMPTY for k in self.grid):
             return "all the cards of the playing area have been taken"
         return (
-            f"P{self.player + 1} cannot take a card: none is left in the Prospector's"
-            " row or column"
+            f"P{self.player + 1} cannot take a card: none is left in the Prospector's row or column"
         )
 
     def team_scores(self) -> list[float]:
@@ -830,30 +851,46 @@ class YukonState(State):
         }
 
     def observation_tensor(self, player: Player | None = None) -> np.ndarray:
+        """The layout of :meth:`YukonGame.observation_layout`, observer first.
+
+        Every value goes into one ``bytearray`` (a cell's planes are a ready-made 30-byte
+        pattern, a slot's counts one ``bytes`` of its lists; -1 is the byte 255, read back
+        as int8), converted to float32 at once: numpy's per-element writes cost several
+        times more, and this tensor is every learner's hot path. Values past a signed byte
+        (disc points of custom ``pan_discs``) are written afterwards.
+        """
         g = self.game
-        size, cell_base = g._tensor_parts()
-        t = np.zeros(size, dtype=np.float32)
-        t[cell_base + np.fromiter(self.grid, np.intp, len(self.grid))] = 1.0  # kind planes
-        if self.pos >= 0:
-            t[self.pos * 30 + 29] = 1.0
-        base = g.cells * 30
+        n = g.num_players
+        me = 0 if player is None else player
         cp = self.current_player()
-        for p in range(g.num_players):
-            o = base + p * 45
-            t[o : o + 16] = self.pile[p]
-            t[o + 16 : o + 26] = self.front[p]
-            t[o + 26 : o + 42] = self.taught[p]
-            discs = self.discs[p]
-            if any(discs):
-                t[o + 42] = sum(v * c for v, c in zip(g.disc_values, discs, strict=True))
-            t[o + 43] = 1.0 if cp == p else 0.0
-            t[o + 44] = 1.0 if player == p else 0.0
-        o = base + 4 * 45
-        t[o + self.axis] = 1.0
-        t[o + 3 + self.pending] = 1.0
-        t[o + 10] = float(self.order)
-        t[o + 11 : o + 37] = self.beside[:26]
-        t[o + 37] = sum(self.pan_left.values())
+        raw = bytearray(b"".join([_CELL_PLANES[k] for k in self.grid]))
+        if self.pos >= 0:
+            raw[self.pos * 30 + 29] = 1
+        pile, front, taught, discs = self.pile, self.front, self.taught, self.discs
+        late: list[tuple[int, int]] = []
+        for k in range(n):
+            p = me + k if me + k < n else me + k - n
+            raw += bytes(pile[p] + front[p] + taught[p])
+            d = discs[p]
+            points = sum([v * c for v, c in zip(g.disc_values, d, strict=True)]) if any(d) else 0
+            if points > 127:
+                late.append((len(raw), points))
+                points = 0
+            raw.append(points)
+            raw.append(cp == p)
+        raw += bytes(44 * (4 - n) + 10)  # the empty slots, the axis and pending one-hots
+        raw.append(self.order & 0xFF)  # +1 or -1
+        raw += bytes(self.beside[:26])
+        left = sum(self.pan_left.values()) if self.pan_left else 0
+        raw.append(left if left < 128 else 0)
+        o = g.cells * 30 + 4 * 44  # the globals
+        raw[o + self.axis] = 1
+        raw[o + 3 + self.pending] = 1
+        t = np.frombuffer(raw, np.int8).astype(np.float32)
+        for i, v in late:
+            t[i] = v
+        if left >= 128:
+            t[o + 37] = left
         return t
 
     def check_invariants(self) -> None:
@@ -895,6 +932,10 @@ class YukonState(State):
             assert townsfolk_seen == g.townsfolk_slots, "a Townsfolk card went missing"
         else:
             assert townsfolk_seen <= g.townsfolk_slots, "more Townsfolk than the 15 dealt"
+
+
+_CELL_PLANES = tuple(bytes(k) + b"\x01" + bytes(29 - k) for k in range(29))
+"""A cell's 30 planes for each of its 29 kinds (27 cards, empty, undealt), as bytes."""
 
 
 def _counts_to_tokens(counts: list[int]) -> list[str]:
