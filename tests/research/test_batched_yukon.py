@@ -3,7 +3,7 @@
 Every row is replayed on ``motherlode.load("yukon")``: its traced deal, then its decisions;
 at every step the row's mask must be the reference's legal actions, its to_move the
 reference's current player, its obs the reference's tensor of the seat to move (observer
-first, see ``observer_first``) and, where a game ended, its rewards the ``returns()``.
+first, as the engine's own) and, where a game ended, its rewards the ``returns()``.
 """
 
 from __future__ import annotations
@@ -22,31 +22,13 @@ from motherlode.core.protocol import TERMINAL, State
 from motherlode.research.batched import BatchStep
 from motherlode.research.batched.yukon import OBS_SIZE, BatchedYukon
 
-CELLS_END = 49 * 30
-OLD_SLOT = 45
-
-
-def observer_first(tensor: np.ndarray, observer: int | None, players: int) -> np.ndarray:
-    """The reference tensor in the observer-first layout the batched engine builds: slot k
-    of the players slice is seat ``(observer + k) % players`` (a spectator's: seat k),
-    slots past the player count zero, and the "me" plane dropped.
-
-    Until the engine's own tensor moves to this layout (another branch), the tests compare
-    through this function; once it has, ``observation_tensor(to_move)`` compares directly.
-    """
-    if tensor.shape[0] == OBS_SIZE:  # the engine's tensor is observer first already
-        return tensor
-    old = tensor[CELLS_END : CELLS_END + 4 * OLD_SLOT].reshape(4, OLD_SLOT)[:, :44]
-    slots = np.zeros((4, 44), dtype=np.float32)
-    for k in range(players):
-        slots[k] = old[k if observer is None else (observer + k) % players]
-    return np.concatenate([tensor[:CELLS_END], slots.reshape(-1), tensor[CELLS_END + 180 :]])
-
 
 def reference_obs(state: State, players: int) -> np.ndarray:
     cp = state.current_player()
     seat = None if cp == TERMINAL else cp
-    return observer_first(state.observation_tensor(seat), seat, players)
+    tensor: np.ndarray = state.observation_tensor(seat)
+    assert tensor.shape == (OBS_SIZE,)
+    return tensor
 
 
 def deal(game: motherlode.Game, outcomes: np.ndarray) -> State:
