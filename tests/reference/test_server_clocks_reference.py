@@ -401,7 +401,7 @@ def test_a_timeout_is_written_once_and_pushed(
     assert json.loads(svc.runtime(m).payload_json(None))["clock"]["late"] is None
     now.to(60)
     run(svc.check_clock(m))
-    assert sub.render is not None and notified == [f"c {m} 1"]
+    assert sub.render is not None and notified == [f"k {m} 1"]
     assert clock_row(engine, m) == row([60.0, 60.0], 0, 0, 60, flagged=True)
     assert events(engine, m) == [(0, 1, "timeout", 0, None, at(60))]
     assert match_row(engine, m) == (1, "running", None, False, at(60))
@@ -828,3 +828,26 @@ def test_the_record_carries_the_clock_events_and_the_games_scores(
     run(svc.move(n, 0, "end move", 1))
     run(svc.move(n, 0, "end turn", 2))
     assert svc.record(n).events == [] and svc.record(n).scores == [0.0, 0.0]
+
+
+def test_another_processs_clock_change_is_not_taken_for_a_chat_message(
+    svc: MatchService, engine: Engine, now: FakeNow
+) -> None:
+    """A clock change is NOTIFYed as ``k`` (chat.py's ``c`` is a message, read by its id:
+    a clock change sent as ``c`` was delivered as the chat message with the match's
+    version for an id, and the other process kept its stale clock)."""
+    notified = pg_notify(engine)
+    svc.shared = True
+    m = create(svc)
+    other = MatchService(engine)
+    chat: list[tuple[str, int]] = []
+    other.notices["c"] = lambda match_id, number: chat.append((match_id, number))
+    other.runtime(m)
+    now.to(60)
+    run(svc.check_clock(m))
+    assert notified[-1] == f"k {m} 1 {svc.origin}"
+    other.remote_change(notified[-1])
+    assert chat == [] and m not in other.runtimes
+    assert other.runtime(m).clock == svc.runtimes[m].clock  # read again: flagged
+    other.remote_change(f"c {m} 7 {svc.origin}")  # a chat message: to chat.py, as it was
+    assert chat == [(m, 7)]
