@@ -851,3 +851,61 @@ def test_another_processs_clock_change_is_not_taken_for_a_chat_message(
     assert other.runtime(m).clock == svc.runtimes[m].clock  # read again: flagged
     other.remote_change(f"c {m} 7 {svc.origin}")  # a chat message: to chat.py, as it was
     assert chat == [(m, 7)]
+
+
+def test_a_forfeit_stored_is_never_written_over(
+    svc: MatchService, engine: Engine, now: FakeNow
+) -> None:
+    m = create(svc)
+    now.to(60)
+    run(svc.check_clock(m))
+    other = MatchService(engine)
+    other.runtime(m)  # flagged, not over
+    run(svc.clock_action(m, 1, "end", 1))
+    with pytest.raises(ServerError) as err:
+        run(other.clock_action(m, 1, "skip", 1))  # its skip's clock write finds the forfeit
+    refused(err, "stale_state", "the match moved on meanwhile; reload", 409)
+    assert clock_row(engine, m)["forfeit"] == 0 and len(moves(engine, m)) == 1
+
+
+def test_a_clock_answer_quoting_a_newer_version_rereads_the_log_when_shared(
+    svc: MatchService, engine: Engine, now: FakeNow
+) -> None:
+    pg_notify(engine)
+    svc.shared = True
+    m = create(svc)
+    other = MatchService(engine)
+    run(other.move(m, 0, "go", 1))  # another process: this one's cache is at version 1
+    now.to(60)
+    rt = run(svc.clock_action(m, 1, "end", 2))
+    assert rt.version == 2 and rt.forfeit == 0
+
+
+def test_the_clock_is_looked_at_under_the_matchs_lock(
+    svc: MatchService, engine: Engine, now: FakeNow
+) -> None:
+    m = create(svc)
+
+    async def look() -> None:
+        async with svc.lock(m):
+            early = asyncio.create_task(svc.check_clock(m))  # not due: no need of the lock
+            for _ in range(3):
+                await asyncio.sleep(0)
+            assert early.done()
+            now.to(60)
+            late = asyncio.create_task(svc.check_clock(m))  # due: waits for the lock
+            for _ in range(3):
+                await asyncio.sleep(0)
+            assert not late.done() and events(engine, m) == []
+        await late
+        assert [e[2] for e in events(engine, m)] == ["timeout"]
+
+    run(look())
+
+
+def test_other_modules_notices_go_to_their_handlers(svc: MatchService) -> None:
+    got: list[tuple[str, int]] = []
+    svc.notices["c"] = lambda match_id, number: got.append((match_id, number))
+    svc.remote_change("c abc 5 elsewhere")
+    svc.remote_change(f"c abc 6 {svc.origin}")  # its own: nothing
+    assert got == [("abc", 5)]
