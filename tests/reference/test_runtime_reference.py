@@ -1656,3 +1656,8 @@ def test_the_public_layer_is_drawn_once_per_revision_for_every_viewer() -> None:
     board_layers(rt.state, 0, memo)
     board_layers(rt.state, 1, memo)
     assert BUILT == [(2, 0), (3, 1), (3, None), (3, 0)]
+    fresh = MatchRuntime("m", OnceRelay(GameConfig()), SEED, "", seats("human", "human"))
+    BUILT.clear()
+    fresh.layers(0)
+    fresh.layers(None)  # the first revision's views share it too
+    assert BUILT == [(0, 0)]
