@@ -61,6 +61,8 @@ class ClockConfig(GameConfig):
     """The match ends after this many turns."""
     forced: int = -1
     """The phase of the first turn that must "take" first (no pass there)."""
+    deal: bool = True
+    """Whether the match begins with a deal (chance) or with P1 to move."""
 
 
 NAMES = ("go", "end move", "end turn", "take")
@@ -110,8 +112,12 @@ class ClockState(State):
         assert isinstance(config, ClockConfig)
         return config
 
+    @property
+    def dealing(self) -> bool:
+        return self.dealt is None and self.conf.deal
+
     def current_player(self) -> Player:
-        if self.dealt is None:
+        if self.dealing:
             return CHANCE
         if self.turn >= self.conf.turns:
             return TERMINAL
@@ -126,7 +132,7 @@ class ClockState(State):
         return [(0, 0.5), (1, 0.5)]
 
     def _apply_action(self, action: Action) -> None:
-        if self.dealt is None:
+        if self.dealing:
             self.dealt = action
         elif action == 0:
             self.points[self.current_player()] += 1
@@ -138,7 +144,7 @@ class ClockState(State):
             self.taken = True
 
     def _action_to_string(self, action: Action) -> str:
-        return f"deal {('ACE', 'KING')[action]}" if self.dealt is None else NAMES[action]
+        return f"deal {('ACE', 'KING')[action]}" if self.dealing else NAMES[action]
 
     def scores(self) -> list[float]:
         return list(self.points)
@@ -862,10 +868,12 @@ def test_a_forfeit_stored_is_never_written_over(
     other = MatchService(engine)
     other.runtime(m)  # flagged, not over
     run(svc.clock_action(m, 1, "end", 1))
-    with pytest.raises(ServerError) as err:
-        run(other.clock_action(m, 1, "skip", 1))  # its skip's clock write finds the forfeit
-    refused(err, "stale_state", "the match moved on meanwhile; reload", 409)
-    assert clock_row(engine, m)["forfeit"] == 0 and len(moves(engine, m)) == 1
+    for answer in (other.clock_action(m, 1, "skip", 1), other.move(m, 0, "go", 1)):
+        with pytest.raises(ServerError) as err:  # (the skip's event row is taken, too)
+            run(answer)  # the clock write finds the forfeit
+        refused(err, "stale_state", "the match moved on meanwhile; reload", 409)
+        assert clock_row(engine, m)["forfeit"] == 0 and len(moves(engine, m)) == 1
+        other.runtime(m).clock.forfeit = None  # type: ignore[union-attr]  # its cache again
 
 
 def test_a_clock_answer_quoting_a_newer_version_rereads_the_log_when_shared(
@@ -909,3 +917,20 @@ def test_other_modules_notices_go_to_their_handlers(svc: MatchService) -> None:
     svc.remote_change("c abc 5 elsewhere")
     svc.remote_change(f"c abc 6 {svc.origin}")  # its own: nothing
     assert got == [("abc", 5)]
+
+
+def test_a_match_without_a_deal_starts_the_first_seats_clock_at_creation(
+    svc: MatchService, engine: Engine
+) -> None:
+    m = create(svc, deal=False)  # nothing written with the match: its clock as created
+    assert moves(engine, m) == [] and clock_row(engine, m) == row([60.0, 60.0], 0, 0, 60)
+    assert svc.runtimes[m].clock == Clock(FISCHER, [60.0, 60.0], 0, T0)
+
+
+def test_on_load_hooks_get_the_runtime_built(svc: MatchService, engine: Engine) -> None:
+    m = create(svc)
+    fresh = MatchService(engine)
+    got: list[MatchRuntime] = []
+    fresh.on_load.append(got.append)
+    rt = fresh.runtime(m)
+    assert got == [rt]
