@@ -102,7 +102,11 @@ TARGETS = [
         # every function, called directly (a service on a temporary SQLite file): about a
         # second a mutant, where the server tests took a minute
         "src/motherlode/server/service.py",
-        ("tests/reference/test_server_service_reference.py",),
+        (
+            "tests/reference/test_server_service_reference.py",
+            # the clocks' code (a fake ``utcnow``): timeouts, skips, forfeits, the watch
+            "tests/reference/test_server_clocks_reference.py",
+        ),
     ),
     Target(
         # what each seat is told (visibility, narration, the log, the payload, the pushes)

@@ -12,6 +12,7 @@ judged in about a second (``benchmarks/mutation.py``; the survivors: docs/testin
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import random
 from collections.abc import Iterator
@@ -34,7 +35,7 @@ from motherlode.core.protocol import (
     State,
     Summary,
 )
-from motherlode.server import runtime
+from motherlode.server import clocks, runtime
 from motherlode.server.bots import BotCaps
 from motherlode.server.runtime import (
     HIDDEN_CHANCE,
@@ -1109,10 +1110,22 @@ def test_fields_and_payload() -> None:
         "seed": None,
     }
     assert p0["players"] == [
-        {"seat": 0, "kind": "human", "spec": "human", "name": "Ann", "joined": True,
-         "account": None},
-        {"seat": 1, "kind": "human", "spec": "human", "name": "P2", "joined": False,
-         "account": None},
+        {
+            "seat": 0,
+            "kind": "human",
+            "spec": "human",
+            "name": "Ann",
+            "joined": True,
+            "account": None,
+        },
+        {
+            "seat": 1,
+            "kind": "human",
+            "spec": "human",
+            "name": "P2",
+            "joined": False,
+            "account": None,
+        },
     ]
     assert p0["clock"] is None  # a match without a clock
     assert p0["view"] == rt.state.observation(0) and p0["view"]["my_card"] == "PUMA"
@@ -1458,3 +1471,193 @@ def test_a_runtime_not_yet_moved_sends_a_snapshot() -> None:
     fresh = MatchRuntime("m1", RelayGame(GameConfig()), SEED, "", seats("human", "human"))
     first = fresh.message(0, None)
     assert first is not None and json.loads(first[1])["type"] == "state"
+
+
+# -- clocks (server/clocks.py): the log's clock events, a forfeit's fields and board ----
+
+T0 = dt.datetime(2026, 12, 1, 12, 0, 0)
+FISCHER = clocks.ClockSpec("fischer", 60.0, 5.0, 0.0)
+
+
+def clocked(rt: MatchRuntime, **fields: Any) -> MatchRuntime:
+    """``rt`` with a clock: P1's and P2's 60 s, stamped at T0, and ``fields``."""
+    rt.clock = clocks.Clock(FISCHER, [60.0, 60.0], since=T0, **fields)
+    rt._cache.clear()
+    return rt
+
+
+def clock_entry(at: int, kind: str, seat: int, said: str) -> dict[str, Any]:
+    return {"n": at, "label": "clock", "seat": seat, "text": said, "said": said, "clock": kind}
+
+
+def test_clock_events_are_log_entries_where_they_happened() -> None:
+    rt = new()
+    rt.commit(rt.plan_command(0, "pick a then bet 2"))  # then two dice: P2 to move
+    timeout = clocks.ClockEvent(6, "timeout", 1)
+    clocked(rt, running=1, flagged=True, events=[timeout])
+    log = rt.log_for(0)
+    assert log[-2]["label"] == "5–6"  # the dice, folded, then the timeout after them
+    assert log[-1] == clock_entry(6, "timeout", 1, "P2 ran out of time")
+    rt.commit(rt.plan_move(1, "guess b"))  # now an entry follows the event
+    log = rt.log_for(None)
+    assert [e.get("label") or e["text"] for e in log[-3:]] == ["5–6", "clock", "guess b"]
+    assert log[-2] == clock_entry(6, "timeout", 1, "P2 ran out of time")
+    skip = clocks.ClockEvent(6, "skip", 1, 0)
+    clocked(rt, events=[timeout, skip, clocks.ClockEvent(2, "timeout", 0)])
+    assert [e.get("clock") for e in rt.log_for(1)] == [
+        None,
+        None,
+        "timeout",
+        None,
+        None,
+        "timeout",
+        "skip",
+        None,
+    ]
+    assert rt.log_for(1)[6] == clock_entry(6, "skip", 1, "P1 skips P2's turn (out of time)")
+
+
+def test_a_forfeit_ends_the_match_for_every_viewer() -> None:
+    rt = new(LayeredRelay)  # P1 to move, its move clickable
+    events = [clocks.ClockEvent(2, "timeout", 0), clocks.ClockEvent(2, "forfeit", 0)]
+    clocked(rt, flagged=True, forfeit=0, events=events)
+    rt.clock.remaining = [-1.0, 60.0]  # type: ignore[union-attr]
+    assert rt.finished and rt.forfeit == 0 and rt.bot_to_move() is None
+    f = rt.fields(0)
+    assert {k: f[k] for k in ("status", "to_move", "terminal", "legal", "seed", "can_undo")} == {
+        "status": "finished",
+        "to_move": None,
+        "terminal": True,
+        "legal": [],
+        "seed": "7",
+        "can_undo": False,
+    }
+    assert f["outcome"] == {"winners": [1], "scores": [0.0, 1.0]}
+    assert f["summary"] == clocks.forfeit_summary(["P1", "P2"], 0)
+    assert f["summary"]["reason"] == "P1 ran out of time and forfeits"
+    assert f["clock"] == {
+        "kind": "fischer",
+        "describe": "1 min + 5 s a turn",
+        "remaining": [-1.0, 60.0],
+        "running": None,
+        "since": T0.replace(tzinfo=dt.UTC).timestamp(),
+        "late": None,
+        "can_skip": False,
+        "skip_label": "hand the seat to the bot",
+        "bots": [],
+        "forfeit": 0,
+        "rule": "out of time: the match ends as a forfeit (the late seat loses)",
+    }
+    drawn = board_layers(rt.state, 0)
+    assert "data-action" in drawn.seat[1][1]  # the game would let P1 move: not any more
+    assert rt.layers(0) == svg.Layers(
+        drawn.width,
+        drawn.height,
+        drawn.static,
+        drawn.public,
+        tuple((k, strip_actions(m)) for k, m in drawn.seat),
+        drawn.title,
+    )
+    assert "data-action" not in rt.payload(0)["svg"]
+
+
+def test_the_clock_view_says_whether_the_late_seats_game_can_pass_now(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(clocks.SKIP_WORDS, "relay", ("bet 1",))
+    rule = "out of time: the others may skip the turn ('bet 1') or end the match"
+    rt = clocked(new())  # nobody late
+    view = rt.fields(None)["clock"]
+    assert (view["late"], view["can_skip"], view["skip_label"], view["rule"]) == (
+        None,
+        True,
+        "skip the turn",
+        rule,
+    )
+    clocked(rt, running=0, flagged=True)  # P1 late, to pick: no "bet 1" now
+    view = rt.fields(1)["clock"]
+    assert (view["late"], view["can_skip"], view["skip_label"]) == (
+        0,
+        False,
+        "hand the seat to the bot",
+    )
+    rt.commit(rt.plan_move(0, "pick a"))  # to bet: it can pass now; the clock stays
+    view = rt.fields(1)["clock"]
+    assert (view["late"], view["can_skip"], view["skip_label"]) == (0, True, "skip the turn")
+
+
+def test_a_step_carries_its_clock_into_the_runtime() -> None:
+    rt = clocked(new(), running=0)
+    before = rt.clock
+    rt.commit(rt.plan_move(0, "pick a"))  # a step without a clock: the runtime's stays
+    assert rt.clock is before
+    step = rt.plan_move(0, "bet 1")
+    step.clock = clocks.Clock(FISCHER, [50.0, 60.0], None, T0)
+    rt.commit(step)
+    assert rt.clock is step.clock
+
+
+def test_a_seat_a_bot_took_over_is_a_bots() -> None:
+    rt = clocked(new(), bots=(0,))
+    assert [rt.is_bot(s) for s in (0, 1)] == [True, False]
+    assert rt.bot_to_move() == 0 and rt.bot_spec(0) == rt.fallback_spec()
+    assert [new().is_bot(s) for s in (0, 1)] == [False, False]
+
+
+def test_no_undo_past_a_clock_event() -> None:
+    rt = new()
+    rt.commit(rt.plan_move(0, "pick a"))
+    clocked(rt, events=[clocks.ClockEvent(2, "timeout", 0)])  # before the pick
+    assert rt.undo_allowed(0)
+    clocked(rt, events=[clocks.ClockEvent(3, "timeout", 0)])  # after it
+    assert not rt.undo_allowed(0)
+    with pytest.raises(ServerError) as err:
+        rt.plan_undo(0)
+    assert err.value.code == "undo_not_allowed"
+
+
+BUILT: list[tuple[int, Player | None]] = []
+
+
+class _Once(LayeredState):
+    """Its public layer drawn through ``svg.once`` (read twice per drawing: by the public
+    and by the seat layer), each build counted."""
+
+    def render_layers(self, seat: Player | None = None) -> svg.Layers:
+        def build() -> str:
+            BUILT.append((len(self.hands) + (self.pick is not None), seat))
+            return svg.element("text", str(self.dice), id="dice")
+
+        public = svg.once(self, "public", build)
+        mine = svg.once(self, "public", build).replace('id="dice"', 'id="me"')
+        return svg.Layers(100, 50, "", (("dice", public),), (("me", mine),), title="once")
+
+
+class OnceRelay(RelayGame):
+    name: ClassVar[str] = "oncerelay"
+
+    def new_initial_state(self) -> RelayState:
+        return _Once(self)
+
+
+def test_the_public_layer_is_drawn_once_per_revision_for_every_viewer() -> None:
+    BUILT.clear()
+    rt = new(OnceRelay)
+    for seat in (0, 1, None):
+        assert rt.layers(seat).public == (("dice", '<text id="dice">[]</text>'),)
+    assert BUILT == [(2, 0)]  # the first viewer's drawing, shared by the others
+    rt.commit(rt.plan_move(0, "pick a"))
+    rt.layers(1)
+    rt.layers(0)
+    assert BUILT == [(2, 0), (3, 1)]
+    board_layers(rt.state, None)  # alone: shared within the one drawing only
+    assert BUILT == [(2, 0), (3, 1), (3, None)]
+    memo: dict[Any, Any] = {}
+    board_layers(rt.state, 0, memo)
+    board_layers(rt.state, 1, memo)
+    assert BUILT == [(2, 0), (3, 1), (3, None), (3, 0)]
+    fresh = MatchRuntime("m", OnceRelay(GameConfig()), SEED, "", seats("human", "human"))
+    BUILT.clear()
+    fresh.layers(0)
+    fresh.layers(None)  # the first revision's views share it too
+    assert BUILT == [(0, 0)]

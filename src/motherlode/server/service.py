@@ -51,7 +51,8 @@ other spec (a search, a game's other bots) thinks in the bot workers when there 
 
 CHANNEL = "motherlode"
 """The PostgreSQL NOTIFY channel: ``"<kind> <match id> <version> <origin>"`` per change
-(``m``: a move, ``j``: a seat taken), sent in the change's own transaction."""
+(``m``: a move, ``j``: a seat taken, ``k``: a clock change; chat.py's ``c``: a message),
+sent in the change's own transaction."""
 
 
 def hash_token(token: str) -> str:
@@ -673,7 +674,7 @@ class MatchService:
                     final = clocks.Forfeited(len(rt.seats), new.forfeit)
                     for hook in self.on_finish:
                         hook(conn, rt, final)
-                self._notify(conn, "c", rt.match_id, rt.version)
+                self._notify(conn, "k", rt.match_id, rt.version)
         except (IntegrityError, ServerError):
             self.forget(rt.match_id)
             return False
