@@ -111,3 +111,38 @@ def live_server(tmp_path: Path) -> Iterator[LiveServer]:
     server = LiveServer(tmp_path / "live.db").start()
     yield server
     server.kill()
+
+
+POSTGRES_LOCK = 7301
+"""The advisory lock every PostgreSQL test holds: they share one database and drop and
+migrate its tables, so two xdist workers must not run them at the same time."""
+
+
+def _uses_postgres(request: pytest.FixtureRequest) -> bool:
+    module = request.module.__name__.rsplit(".", 1)[-1]
+    if module in ("test_postgres", "test_processes"):
+        return True
+    names = getattr(getattr(request.function, "__code__", None), "co_names", ())
+    return "POSTGRES" in names
+
+
+@pytest.fixture(autouse=True)
+def _one_postgres_test_at_a_time(request: pytest.FixtureRequest) -> Iterator[None]:
+    url = os.environ.get("MOTHERLODE_TEST_POSTGRES")
+    if not url or not _uses_postgres(request):
+        yield
+        return
+    import sqlalchemy as sa
+
+    from motherlode.server.db import make_engine
+
+    engine = make_engine(url)
+    with engine.connect() as conn:
+        conn.execute(sa.text(f"select pg_advisory_lock({POSTGRES_LOCK})"))
+        conn.commit()
+        try:
+            yield
+        finally:
+            conn.execute(sa.text(f"select pg_advisory_unlock({POSTGRES_LOCK})"))
+            conn.commit()
+    engine.dispose()
