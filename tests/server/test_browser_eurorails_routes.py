@@ -157,8 +157,12 @@ def _first_operating_turn(page: Any, shots: Path, tag: str) -> None:
     assert page.locator("#board #reach").count() == 1, "the reach this turn is drawn"
     page.locator("#zoom-bar .zoom-view", has_text="Your network").click()
     page.screenshot(path=str(shots / f"{tag}-11-reach.png"))
+    # a city within the reach, else a milepost of it (which cities the 9 mileposts reach
+    # depends on the deal: who builds first, the other player's track to rent)
     target = page.locator("#board [data-command^='move to ']:not(.er-hit)")
-    assert target.count() > 0, "a city within the reach"
+    if target.count() == 0:
+        target = page.locator("#board .er-hit[data-command^='move to ']")
+    assert target.count() > 0, "the reach offers a move"
     cmd = str(target.first.get_attribute("data-command"))
     summary = _preview(page, f"#board [data-command='{cmd}']")
     assert re.fullmatch(rf"P1 moves Lyon–{cmd[8:]}: \d+ mileposts?.*", summary), summary
