@@ -297,33 +297,15 @@ def test_a_guest_seat_is_claimed_with_its_token(make_client: Any) -> None:
 
 
 POSTGRES = os.environ.get("MOTHERLODE_TEST_POSTGRES")
-TABLES = (
-    *("analysis_steps", "match_analysis"),
-    *("clock_events", "match_clocks"),
-    "rematches",
-    "chat_mutes",
-    "chat_messages",
-    "rating_events",
-    "ratings",
-    "match_terms",
-    "seat_claims",
-    "sessions",
-    "users",
-)
 
 
 @pytest.mark.skipif(not POSTGRES, reason="MOTHERLODE_TEST_POSTGRES is not set")
 def test_accounts_on_postgres() -> None:
-    from motherlode.server.db import make_engine, migrate
 
     assert POSTGRES is not None
-    engine = make_engine(POSTGRES)
-    with engine.begin() as conn:
-        for table in (*TABLES, "moves", "seats", "matches"):
-            conn.execute(sa.text(f"drop table if exists {table} cascade"))
-        conn.execute(sa.text("drop table if exists alembic_version"))
-    migrate(engine)
-    engine.dispose()
+    from tests.server.postgres_db import fresh
+
+    fresh(POSTGRES)
     with browser(create_app(POSTGRES, limits=Limits.off())) as c:
         code = sign_up(c)
         assert who(c) == "ann"

@@ -236,13 +236,11 @@ POSTGRES = os.environ.get("MOTHERLODE_TEST_POSTGRES")
 
 @pytest.mark.skipif(not POSTGRES, reason="MOTHERLODE_TEST_POSTGRES is not set")
 def test_postgres_upgrades_from_0009_in_place_and_analyses(tmp_path: Path) -> None:
-    from tests.server.test_accounts import TABLES
+    from tests.server.postgres_db import drop_all
 
     assert POSTGRES is not None
     engine = make_engine(POSTGRES)
-    with engine.begin() as conn:
-        for table in (*TABLES, "moves", "seats", "matches", "alembic_version"):
-            conn.execute(sa.text(f"drop table if exists {table} cascade"))
+    drop_all(engine)
     match_id = _finished_at_0009(engine)
     migrate(engine)
     engine.dispose()

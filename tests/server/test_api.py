@@ -20,9 +20,14 @@ def test_create_match_gives_one_secret_token_per_open_seat(client: TestClient) -
 def test_nobody_can_take_the_creators_seat_of_a_public_match(client: TestClient) -> None:
     """The attack: POST .../seats/0/join on a fresh public match used to hand a stranger
     the creator's seat, and the creator's own link then answered invalid_token."""
-    r = client.post("/api/matches", json={
-        "game": "yukon", "public": True, "seats": [{"kind": "human"}, {"kind": "human"}],
-    })
+    r = client.post(
+        "/api/matches",
+        json={
+            "game": "yukon",
+            "public": True,
+            "seats": [{"kind": "human"}, {"kind": "human"}],
+        },
+    )
     assert r.status_code == 201, r.text
     m = r.json()
     mine = {s["seat"]: s["token"] for s in m["seats"]}
@@ -268,8 +273,13 @@ def test_lobby_and_form_pages(client: TestClient) -> None:
     assert r.status_code == 422 and "pan_discs must be 9 positive integers" in r.text
     r = client.post(
         "/new",
-        data={"game": "yukon", "players": "2", "seat0_kind": "human", "seat1_kind": "bot",
-              "csrf": token},
+        data={
+            "game": "yukon",
+            "players": "2",
+            "seat0_kind": "human",
+            "seat1_kind": "bot",
+            "csrf": token,
+        },
     )
     assert r.status_code == 422 and "a bot needs an agent spec" in r.text
     r = client.post(

@@ -172,9 +172,7 @@ def ws(w: World, token: str | None) -> tuple[int, str | None]:
                 sock.receive_text()
             assert w.version(w.a) == before
             return 403, first["code"]
-        sock.send_text(
-            json.dumps({"type": "move", "action": legal[0]["text"], "version": before})
-        )
+        sock.send_text(json.dumps({"type": "move", "action": legal[0]["text"], "version": before}))
         reply = json.loads(sock.receive_text())
     if reply.get("type") == "diff":  # the move, pushed as what changed
         assert reply["version"] > before and reply["base"] == first["rev"]

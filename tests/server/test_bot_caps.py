@@ -27,9 +27,13 @@ from motherlode.server.service import MatchService, SeatRequest
 def test_a_bot_above_the_caps_is_refused_at_creation(
     client: TestClient, spec: str, problem: str
 ) -> None:
-    r = client.post("/api/matches", json={
-        "game": "yukon", "seats": [{"kind": "human"}, {"kind": "bot", "spec": spec}],
-    })
+    r = client.post(
+        "/api/matches",
+        json={
+            "game": "yukon",
+            "seats": [{"kind": "human"}, {"kind": "bot", "spec": spec}],
+        },
+    )
     assert r.status_code == 400, r.text
     error = r.json()["error"]
     assert error["code"] == "invalid_seats" and problem in error["message"]
@@ -59,8 +63,9 @@ def test_resumed_bots_respect_todays_caps(tmp_path: Path) -> None:
         "yukon", {}, [SeatRequest("human", "human", ""), SeatRequest("bot", "mcts:seconds=20", "")]
     )
     count_only = loose.create_match(
-        "yukon", {}, [SeatRequest("human", "human", ""),
-                      SeatRequest("bot", "mcts:iterations=50000", "")]
+        "yukon",
+        {},
+        [SeatRequest("human", "human", ""), SeatRequest("bot", "mcts:iterations=50000", "")],
     )
     strict = MatchService(engine, caps=BotCaps(max_seconds=1.5))  # the restarted server
     # above today's caps: the seat plays as the game's greedy bot (and the log says why)

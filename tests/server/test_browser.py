@@ -133,8 +133,8 @@ def test_lobby_to_a_whole_yukon_game_against_a_bot(
     page.wait_for_selector("#board svg")
     # a replay opens at the first real move, the set-up's 49 deals folded into one line
     assert page.inner_text("#where").startswith("step 49 / ")
-    assert page.locator("#replay-log li").first.inner_text().endswith(
-        "the set-up is dealt (49 draws)"
+    assert (
+        page.locator("#replay-log li").first.inner_text().endswith("the set-up is dealt (49 draws)")
     )
     page.click("#first")
     assert page.inner_text("#where") == "before the set-up"

@@ -15,7 +15,6 @@ import pytest
 
 pytest.importorskip("argon2")
 
-import sqlalchemy as sa
 from argon2 import PasswordHasher
 from argon2.profiles import CHEAPEST
 from fastapi.testclient import TestClient
@@ -402,16 +401,10 @@ def test_the_pages_show_chat_play_now_and_my_games(site: Any) -> None:
 
 @pytest.mark.skipif(not POSTGRES, reason="MOTHERLODE_TEST_POSTGRES is not set")
 def test_chat_rematch_and_dashboard_on_postgres() -> None:
-    from motherlode.server.db import make_engine, migrate
-    from tests.server.test_accounts import TABLES
+    from tests.server.postgres_db import fresh
 
     assert POSTGRES is not None
-    engine = make_engine(POSTGRES)
-    with engine.begin() as conn:
-        for table in (*TABLES, "moves", "seats", "matches", "alembic_version"):
-            conn.execute(sa.text(f"drop table if exists {table} cascade"))
-    migrate(engine)
-    engine.dispose()
+    fresh(POSTGRES)
     app = create_app(POSTGRES, limits=Limits.off())
     with TestClient(app, base_url="https://testserver") as ann:
         sign_up(ann, "ann")
@@ -431,16 +424,10 @@ def test_chat_rematch_and_dashboard_on_postgres() -> None:
 
 @pytest.mark.skipif(not POSTGRES, reason="MOTHERLODE_TEST_POSTGRES is not set")
 def test_a_message_written_on_one_process_reaches_a_watcher_on_another() -> None:
-    from motherlode.server.db import make_engine, migrate
-    from tests.server.test_accounts import TABLES
+    from tests.server.postgres_db import fresh
 
     assert POSTGRES is not None
-    engine = make_engine(POSTGRES)
-    with engine.begin() as conn:
-        for table in (*TABLES, "moves", "seats", "matches", "alembic_version"):
-            conn.execute(sa.text(f"drop table if exists {table} cascade"))
-    migrate(engine)
-    engine.dispose()
+    fresh(POSTGRES)
     one = create_app(POSTGRES, limits=Limits.off())
     other = create_app(POSTGRES, limits=Limits.off())
     with TestClient(one) as a, TestClient(other) as b:

@@ -328,20 +328,13 @@ POSTGRES = os.environ.get("MOTHERLODE_TEST_POSTGRES")
 
 @pytest.mark.skipif(not POSTGRES, reason="MOTHERLODE_TEST_POSTGRES is not set")
 def test_clocks_across_a_restart_on_postgres(now: FakeNow) -> None:
-    import sqlalchemy as sa
 
     from motherlode.server.app import create_app
-    from motherlode.server.db import make_engine, migrate
     from motherlode.server.guard import Limits
-    from tests.server.test_accounts import TABLES
+    from tests.server.postgres_db import fresh
 
     assert POSTGRES is not None
-    engine = make_engine(POSTGRES)
-    with engine.begin() as conn:
-        for table in (*TABLES, "moves", "seats", "matches", "alembic_version"):
-            conn.execute(sa.text(f"drop table if exists {table} cascade"))
-    migrate(engine)
-    engine.dispose()
+    fresh(POSTGRES)
     with TestClient(create_app(POSTGRES, limits=Limits.off(), resume=False)) as first:
         m = create(first, "eureka", FISCHER)
         now.advance(20)

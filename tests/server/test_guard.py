@@ -103,8 +103,13 @@ def test_buckets_are_per_client_and_refill() -> None:
 
 
 def test_form_posts_need_the_visitors_csrf_token(client: TestClient) -> None:
-    form = {"game": "yukon", "players": "2", "seat0_kind": "human", "seat1_kind": "bot",
-            "seat1_spec": "greedy"}
+    form = {
+        "game": "yukon",
+        "players": "2",
+        "seat0_kind": "human",
+        "seat1_kind": "bot",
+        "seat1_spec": "greedy",
+    }
     assert client.post("/new", data=form).status_code == 403  # no cookie, no field
     token = csrf(client)
     r = client.post("/new", data={**form, "csrf": "forged-by-another-site"})

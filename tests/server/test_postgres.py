@@ -20,6 +20,7 @@ pytest.importorskip("psycopg")
 from motherlode.server.db import make_engine, migrate  # noqa: E402
 from motherlode.server.runtime import ServerError  # noqa: E402
 from motherlode.server.service import MatchService, SeatRequest  # noqa: E402
+from tests.server.postgres_db import fresh  # noqa: E402
 from tests.server.test_db import HEAD  # noqa: E402
 
 URL = os.environ.get("MOTHERLODE_TEST_POSTGRES")
@@ -29,17 +30,8 @@ pytestmark = pytest.mark.skipif(not URL, reason="MOTHERLODE_TEST_POSTGRES is not
 @pytest.fixture
 def engine() -> Iterator[sa.Engine]:
     assert URL is not None
+    fresh(URL)
     eng = make_engine(URL)
-    with eng.begin() as conn:
-        for table in (
-            *("analysis_steps", "match_analysis"),
-            *("rematches", "chat_mutes", "chat_messages"),
-            *("clock_events", "match_clocks"),
-            *("rating_events", "ratings", "match_terms", "seat_claims", "sessions", "users"),
-            *("moves", "seats", "matches", "alembic_version"),
-        ):
-            conn.execute(sa.text(f"drop table if exists {table} cascade"))
-    migrate(eng)
     yield eng
     eng.dispose()
 

@@ -20,7 +20,8 @@ from openskill.models import PlackettLuce
 from motherlode.server import accounts
 from motherlode.server.ratings import MatchTermsRow, RatingRow, outcome, rate_finished
 from tests.server.helpers import auth, csrf, play_out, state
-from tests.server.test_accounts import POSTGRES, TABLES
+from tests.server.postgres_db import fresh
+from tests.server.test_accounts import POSTGRES
 
 PASSWORD = "correct horse battery"
 
@@ -180,16 +181,10 @@ def test_yukon_pairs_are_rated_as_teams_and_guests_are_not_rated() -> None:
 @pytest.mark.skipif(not POSTGRES, reason="MOTHERLODE_TEST_POSTGRES is not set")
 def test_ratings_on_postgres() -> None:
     from motherlode.server.app import create_app
-    from motherlode.server.db import make_engine, migrate
     from motherlode.server.guard import Limits
 
     assert POSTGRES is not None
-    engine = make_engine(POSTGRES)
-    with engine.begin() as conn:
-        for table in (*TABLES, "moves", "seats", "matches", "alembic_version"):
-            conn.execute(sa.text(f"drop table if exists {table} cascade"))
-    migrate(engine)
-    engine.dispose()
+    fresh(POSTGRES)
     app = create_app(POSTGRES, limits=Limits.off())
     people = [person(app, "ann"), person(app, "bob")]
     match_id, tokens = rated_match(people[0], people)

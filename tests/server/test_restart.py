@@ -90,4 +90,3 @@ def test_kill_the_server_mid_match_start_it_and_continue(live_server: LiveServer
             time.sleep(0.05)
             s = _get(live_server, bot_mid, bot_token)
     assert s["outcome"] is not None
-

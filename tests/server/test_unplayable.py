@@ -24,8 +24,10 @@ def test_a_stored_match_a_rule_fix_made_unplayable_is_refused_naming_the_change(
     rt = service.runtime(m.id)
     with engine.begin() as conn:  # a move that the rules of today refuse, as if logged before
         conn.execute(
-            sa.text("insert into moves (match_id, seq, kind, seat, action, visible, created_at)"
-                    " values (:m, :s, 'action', :p, 'move a1', null, '2026-01-01')"),
+            sa.text(
+                "insert into moves (match_id, seq, kind, seat, action, visible, created_at)"
+                " values (:m, :s, 'action', :p, 'move a1', null, '2026-01-01')"
+            ),
             {"m": m.id, "s": rt.version, "p": rt.state.current_player()},
         )
     with pytest.raises(ServerError) as err:
