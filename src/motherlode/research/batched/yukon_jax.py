@@ -11,6 +11,7 @@ than the numpy backend, and both deal uniformly (a uniform shuffle of the 49 car
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -41,11 +42,10 @@ if TYPE_CHECKING:
 
 jax: Any = None
 jnp: Any = None
-try:
+# without jax the module stays importable (doctests); JaxCore says what is missing
+with contextlib.suppress(ImportError):
     jax = importlib.import_module("jax")
     jnp = importlib.import_module("jax.numpy")
-except ImportError:  # the module stays importable (doctests); JaxCore says what is missing
-    pass
 NO_JAX = 'yukon: backend="jax" needs JAX: pip install -e ".[jax]" (jax and jaxlib 0.10.2)'
 
 State = dict[str, Any]
