@@ -33,6 +33,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from motherlode.agents.levels import hint_spec
 from motherlode.core.agent import Agent
 from motherlode.core.errors import MotherlodeError, RecordError
 from motherlode.core.narration import fold
@@ -50,15 +51,6 @@ COMMANDS = {
     "save [FILE]": "save the game to continue later (motherlode play --resume FILE)",
     "quit": "save the game and stop (also: exit; Ctrl-C and Ctrl-D save too)",
 }
-
-HINT_SPECS: dict[str, str] = {
-    "yukon": "mcts:seconds=1",
-    "chinagold": "mcts:seconds=1,rollout=none,bias=1",
-    "eldorado": "mcts:seconds=1,rollout=none,bias=1,widening=1,c=0.1",
-    "eureka": "mcts:seconds=1,rollout=greedy,depth=6,bias=3,widening=1,c=0.1",
-    "eurorails": "greedy",
-}
-"""The bot asked by ``hint``: the strongest that answers in about a second (docs/agents.md)."""
 
 _ASK_AGAIN = object()
 """What a command answers when the prompt is to be shown again (not a move)."""
@@ -478,12 +470,12 @@ class TerminalGame:
     def show_hint(self, names: Sequence[str], legal: list[Action]) -> None:
         from motherlode.agents import create
 
-        spec = HINT_SPECS.get(self.game.name, "greedy")
+        spec = hint_spec(self.game.name, "greedy" in self.game.bots())
         try:
             bot = create(spec, self.game, seed=len(self.state.history()))
         except MotherlodeError:
             bot = create("greedy" if "greedy" in self.game.bots() else "random", self.game)
-        self.say(f"thinking ({spec}) ...", "dim")
+        self.say(f"thinking (the strongest bot, {spec}) ...", "dim")
         action = bot.act(self.state.clone())
         best = names[legal.index(action)] if action in legal else str(action)
         self.say(f"hint: {best}", "bold green")

@@ -80,7 +80,8 @@ def test_a_hint_names_the_bots_move_and_its_top_moves(tmp_path: Path) -> None:
                   "--record", str(tmp_path / "r.json"), cwd=tmp_path)
     child.expect_exact(PROMPT)
     out = answer(child, "hint")
-    assert "thinking (mcts:seconds=1)" in out and "hint: " in out
+    assert "thinking (the strongest bot, mcts:iterations=12000,seconds=2)" in out
+    assert "hint: " in out
     assert "visits" in out and "simulated games" in out
     child.sendline("quit")
     child.expect(pexpect.EOF)

@@ -91,3 +91,28 @@ def level_spec(game_name: str, level: str, greedy: bool = True) -> str:
     if level == "medium" or game_name not in SPECS:
         return "greedy" if greedy else "random"
     return SPECS[game_name][level]
+
+
+HINT_SECONDS = 2.0
+"""The longest a terminal's ``hint`` thinks: "the strongest bot that answers within a
+second or two" (issue 21), whatever the machine."""
+
+
+def hint_spec(game_name: str, greedy: bool = True, seconds: float = HINT_SECONDS) -> str:
+    """The bot ``hint`` asks: ``strongest``'s spec, stopped after ``seconds`` a move.
+
+    ``strongest`` is a count (a measured strength); on an idle core it answers in about
+    a CPU second, and the time bound keeps a slow or loaded machine's wait short, at the
+    price of a weaker hint there.
+
+    >>> hint_spec("yukon")
+    'mcts:iterations=12000,seconds=2'
+    >>> hint_spec("eurorails")
+    'plans:iterations=24,depth=12,opponents=bot,seconds=2'
+    >>> hint_spec("nogame", greedy=False)
+    'random'
+    """
+    spec = level_spec(game_name, "strongest", greedy)
+    if ":" not in spec:  # greedy or random: they answer at once
+        return spec
+    return f"{spec},seconds={seconds:g}"
