@@ -6,7 +6,7 @@
 On one core (the process pins itself to core 0 where the OS allows) and in CPU time
 (``time.process_time``: all of the process's threads, so a loaded machine slows every
 figure alike), for each batch size N it steps N random games (a uniformly random legal
-action per row, chosen by the game's ``random_actions``, is part of the figure) and
+action per row, chosen by the engine's ``sample_actions``, is part of the figure) and
 prints:
 
 * steps/s: decisions per CPU second over all rows (N per ``step`` call);
@@ -87,7 +87,7 @@ GAMES: dict[str, Entry] = {
         "motherlode.research.batched.yukon",
         "BatchedYukon",
         {"players": 2},
-        "random_actions",
+        None,
         REF,
     ),
     "chinagold": Entry("motherlode.research.batched.chinagold", "BatchedChinagold"),

@@ -106,6 +106,40 @@ _moved[ROW], _moved[COL] = ROW, COL
 _moved[ANY] = np.where(SAME_ROW, ROW, COL)  # the first take: the line it was in
 MOVED: Array = _moved.reshape(-1)
 
+# The random player's choice from the grid as one 64-bit word per row (bit c: a card lies
+# on cell c): the Prospector's row is 7 bits of it, his column 7 bits spread 7 apart, which
+# one multiplication gathers (the column's bits 7i land on 42 + i, no two products on the
+# same bit, so no carries). A 14-bit code (the row's cells, then the column's) and two
+# tables give the j-th legal cell: a few operations on (N,) arrays instead of a pass over
+# the (N, 49) mask, which costs several times more at batch 1,024.
+_U64 = np.uint64
+BIT = np.array([1 << c for c in range(CELLS)], dtype=np.uint64)
+NOT_BIT = ~BIT
+ROW_SHIFT = np.array([SIZE * (c // SIZE) for c in range(CELLS)], dtype=np.uint64)
+COL_SHIFT = np.array([c % SIZE for c in range(CELLS)], dtype=np.uint64)
+COL_BITS = _U64(sum(1 << (SIZE * i) for i in range(SIZE)))
+GATHER = _U64(sum(1 << (6 * SIZE - (SIZE - 1) * i) for i in range(SIZE)))
+SEVEN = _U64((1 << SIZE) - 1)
+COL_CODE = _U64(((1 << SIZE) - 1) << SIZE)
+KEEP = np.array([(1 << SIZE) - 1, ((1 << SIZE) - 1) << SIZE, (1 << 2 * SIZE) - 1], np.uint64)
+_LINE_MAX = 2 * (SIZE - 1)  # the most legal takes: the first one, row and column
+CODE_COUNT = np.array([bin(c).count("1") for c in range(1 << 2 * SIZE)], dtype=np.intp)
+_select = np.zeros((1 << 2 * SIZE, _LINE_MAX), dtype=np.intp)
+for _code in range(1 << 2 * SIZE):
+    _bits = [k for k in range(2 * SIZE) if _code >> k & 1][:_LINE_MAX]
+    _select[_code, : len(_bits)] = _bits
+CODE_SELECT = _select.reshape(-1)  # [code * 12 + j]: the code's j-th set bit
+# [pos * 14 + k]: bit k of pos's code as a cell (k < 7: the row's column k; else the column's
+# row k - 7)
+CODE_CELL = np.array(
+    [
+        (pos // SIZE) * SIZE + k if k < SIZE else (k - SIZE) * SIZE + pos % SIZE
+        for pos in range(CELLS)
+        for k in range(2 * SIZE)
+    ],
+    dtype=np.intp,
+)
+
 
 def any_left(legal: Array) -> Array:
     """Per row of a contiguous ``(n, 56)`` bool array: is any entry set."""
@@ -132,7 +166,10 @@ def returns_of(points: Array, teams: bool) -> Array:
 
 
 class _Core(Protocol):
-    """A backend: the numpy one below, or ``yukon_jax.JaxCore``."""
+    """A backend: the numpy one below, ``yukon_townsfolk.TownsfolkCore`` or
+    ``yukon_jax.JaxCore``; ``mask`` is the last ``BatchStep``'s."""
+
+    mask: Any
 
     def reset(self) -> BatchStep: ...
 
@@ -162,6 +199,8 @@ class BatchedYukon:
         auto_reset: bool = True,
         trace: bool = False,
         first_player: int = 0,
+        expansion: bool = False,
+        pan_discs: tuple[int, ...] | None = None,
         copy: bool = False,
         check: bool = True,
         observations: bool = True,
@@ -169,11 +208,18 @@ class BatchedYukon:
         if n < 1:
             raise ValueError(f"yukon: a batch has at least 1 game (got n={n})")
         if players not in (2, 3, 4):
-            raise ValueError(f"yukon: the base game is for 2, 3 or 4 players (got {players})")
+            raise ValueError(f"yukon: the game is for 2, 3 or 4 players (got {players})")
         if not 0 <= first_player < players:
             raise ValueError(f"yukon: first_player is a seat 0..{players - 1} (got {first_player})")
         if backend not in ("numpy", "jax"):
             raise ValueError(f"yukon: backend is 'numpy' or 'jax' (got {backend!r})")
+        if expansion and backend == "jax":
+            raise ValueError(
+                'yukon: expansion=True (the Townsfolk) runs on backend="numpy" only;'
+                " the JAX backend plays the base game"
+            )
+        if pan_discs is not None and (len(pan_discs) != 9 or any(v <= 0 for v in pan_discs)):
+            raise ValueError(f"yukon: pan_discs must be 9 positive integers (got {pan_discs})")
         self.n = n
         self.players = players
         self.first_player = first_player
@@ -183,9 +229,17 @@ class BatchedYukon:
         self.copy = copy
         self.check = check
         self.observations = observations
-        self.teams = players == 4
+        self.expansion = expansion
+        self.pan_discs = pan_discs
+        self.teams = players == 4 and not expansion
         self.num_actions = NUM_ACTIONS
-        self.obs_shape: tuple[int, ...] = (OBS_SIZE if observations else 0,)
+        obs_size = OBS_SIZE
+        if expansion:
+            from motherlode.research.batched.yukon_townsfolk import tables
+
+            t = tables(COMPONENTS.expansion_grid_size)
+            self.num_actions, obs_size = t.num_actions, t.obs_size
+        self.obs_shape: tuple[int, ...] = (obs_size if observations else 0,)
         self.last_chance: tuple[Array, Array] | None = None
         self._seed = seed
         self._core: _Core
@@ -193,6 +247,10 @@ class BatchedYukon:
             from motherlode.research.batched.yukon_jax import JaxCore
 
             self._core = JaxCore(self, seed)
+        elif expansion:
+            from motherlode.research.batched.yukon_townsfolk import TownsfolkCore
+
+            self._core = TownsfolkCore(self, seed, pan_discs)
         else:
             self._core = _NumpyCore(self, seed)
 
@@ -203,6 +261,24 @@ class BatchedYukon:
     def step(self, actions: Any) -> BatchStep:
         """Apply one decision per row (the reference's ids); deal where a game ended."""
         return self._core.step(actions)
+
+    def sample_actions(self, rng: np.random.Generator) -> Array:
+        """``(N,)``: a uniformly random legal decision per row of the last ``reset`` or
+        ``step`` (``0`` in a finished row without auto-reset, which the step ignores): the
+        random player of the benchmark. The numpy backend draws it from its own state with
+        one uniform number per row; the JAX backend from the mask (:func:`random_actions`).
+
+        >>> env = BatchedYukon(3, seed=2)
+        >>> out = env.reset()
+        >>> acts = env.sample_actions(np.random.default_rng(0))
+        >>> bool(out.mask[np.arange(3), acts].all())
+        True
+        """
+        sample = getattr(self._core, "sample", None)
+        if sample is not None:
+            picked: Array = sample(rng)
+            return picked
+        return random_actions(np.asarray(self._core.mask), rng)
 
 
 def illegal(actions: Array, ok: Array) -> ValueError:
@@ -230,6 +306,7 @@ class _Deals:
         self.next = 0
         self.cards = np.zeros((0, CELLS), dtype=np.int8)
         self.grid = self.present = self.sheriff = self.obs = self.mask = self.cards
+        self.bits = np.zeros(0, dtype=np.uint64)
 
     def take(self, k: int) -> slice:
         """The next ``k`` games (dealing a new pool when fewer are left; the rest unused)."""
@@ -252,6 +329,7 @@ class _Deals:
         self.cards, self.grid = cards, grid
         self.present = np.zeros((m, WIDE), dtype=bool)
         self.present[:, :CELLS] = grid != EMPTY
+        self.bits = np.bitwise_or.reduce(np.where(grid != EMPTY, BIT, _U64(0)), axis=1)
         self.sheriff = sheriff
         self.mask = LINE[ANY * CELLS + sheriff] & self.present[:, :CELLS]
         self.next = 0
@@ -273,6 +351,7 @@ class _NumpyCore:
         self.rng = np.random.default_rng(seed)
         self.grid = np.full((n, CELLS), EMPTY, dtype=np.int8)
         self.present = np.zeros((n, WIDE), dtype=bool)  # cards on the grid (56: padded)
+        self.bits = np.zeros(n, dtype=np.uint64)  # the same as a word (bit c: cell c)
         self.pos = np.zeros(n, dtype=np.intp)
         self.axis = np.full(n, ANY, dtype=np.intp)
         self.player = np.zeros(n, dtype=np.intp)
@@ -307,6 +386,7 @@ class _NumpyCore:
             self.trace_deals.append(self.deals.cards[d].astype(np.int16))
         self.grid[rows] = self.deals.grid[d]
         self.present[rows] = self.deals.present[d]
+        self.bits[rows] = self.deals.bits[d]
         self.pos[rows] = self.deals.sheriff[d]
         self.axis[rows] = ANY
         self.player[rows] = self.env.first_player
@@ -355,6 +435,20 @@ class _NumpyCore:
                 self.finish(d)
         return self.out(rewards, done)
 
+    def sample(self, rng: np.random.Generator) -> Array:
+        """A uniformly random legal take per row, from the grid's words (see ``BIT``): the
+        Prospector's row and column as a 14-bit code, the line kept that ``axis`` allows,
+        one uniform number per row for the j-th of the code's cells."""
+        bits, pos = self.bits, self.pos
+        row = (bits >> ROW_SHIFT[pos]) & SEVEN
+        col = ((((bits >> COL_SHIFT[pos]) & COL_BITS) * GATHER) >> _U64(5 * SIZE)) & COL_CODE
+        code = ((row | col) & KEEP[self.axis]).astype(np.intp)
+        j = (rng.random(len(code), dtype=np.float32) * CODE_COUNT[code]).astype(np.intp)
+        picked: Array = CODE_CELL[pos * (2 * SIZE) + CODE_SELECT[code * _LINE_MAX + j]]
+        if not self.env.auto_reset:
+            picked[self.over] = 0
+        return picked
+
     def check(self, a: Array) -> None:
         if a.min() >= 0 and a.max() < NUM_ACTIONS:
             ok = self.mask[self.rows, a]
@@ -381,6 +475,7 @@ class _NumpyCore:
             self.tensor_take(r, t, kind, pos, axis, new_axis)
         self.grid[ra, t] = EMPTY
         self.present[ra, t] = False
+        self.bits[r] &= NOT_BIT[t]
         self.axis[r] = new_axis
         self.pos[r] = t
         p = self.player[r]
@@ -459,22 +554,23 @@ class _NumpyCore:
 
 
 def random_actions(mask: Any, rng: np.random.Generator) -> Array:
-    """A uniformly random legal take per row of ``mask`` (``0`` where none is legal): the
-    random player of the benchmarks and examples. One uniform number per row picks the
-    j-th of the row's legal cells (cheaper than a random number per cell).
+    """A uniformly random legal action per row of any ``mask`` (``0`` where none is legal),
+    the base game's or the expansion's. One uniform number per row picks the j-th of the
+    row's legal ids (cheaper than a random number per id). ``env.sample_actions(rng)``
+    draws the same from the engine's own state, faster.
 
-    >>> m = np.zeros((3, NUM_ACTIONS), dtype=bool); m[0, [3, 9]] = True; m[1, 40] = True
+    >>> m = np.zeros((3, NUM_ACTIONS), dtype=bool); m[0, [3, 9]] = True; m[1, 340] = True
     >>> a = random_actions(m, np.random.default_rng(0)); bool(a[0] in (3, 9)), a[1:].tolist()
-    (True, [40, 0])
+    (True, [340, 0])
     """
-    m = np.ascontiguousarray(np.asarray(mask)[:, :CELLS])
-    n = len(m)
-    legal = np.flatnonzero(m)  # row-major: row r's legal cells, in order, then row r+1's
+    m = np.ascontiguousarray(np.asarray(mask))
+    n, width = m.shape
+    legal = np.flatnonzero(m)  # row-major: row r's legal ids, in order, then row r+1's
     if len(legal) == 0:
         return np.zeros(n, dtype=np.intp)
-    start = np.searchsorted(legal, np.arange(n + 1) * CELLS)
+    start = np.searchsorted(legal, np.arange(n + 1) * width)
     count = np.diff(start)
     j = (rng.random(n) * count).astype(np.intp)
     picked: Array = np.where(count > 0, legal[np.minimum(start[:-1] + j, len(legal) - 1)], 0)
-    picked %= CELLS
+    picked %= width
     return picked
