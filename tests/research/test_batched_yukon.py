@@ -82,6 +82,12 @@ class Replay:
                 ended.append(row)
                 np.testing.assert_array_equal(step.rewards[row], state.returns())
         assert step.done.tolist() == [r in ended for r in range(self.env.n)]
+        if self.env.backend == "numpy":  # the points of the games that ended
+            assert self.env.last_scores is not None
+            rows, points = self.env.last_scores
+            assert sorted(rows.tolist()) == ended
+            for row, pts in zip(rows.tolist(), points.tolist(), strict=True):
+                assert pts == self.states[row].scores(), row
         assert not step.rewards[~step.done].any()
         self.games_done += len(ended)
         if self.env.auto_reset:

@@ -32,7 +32,9 @@ arrays instead (the JAX backend's are new arrays anyway).
 With ``trace=True``, after every ``reset()`` and ``step()``, :attr:`BatchedYukon.last_chance`
 is ``(rows, outcomes)``: the rows that drew chance in that call and, per row, the chance
 outcome ids of the reference engine in the order it applies them (the 49 dealt kinds), so
-that ``state.apply_action(k)`` for each ``k`` replays the deal on the reference.
+that ``state.apply_action(k)`` for each ``k`` replays the deal on the reference, and
+:attr:`BatchedYukon.last_scores` is ``(rows, points)``: the rows whose game ended in that
+call and each seat's points as the reference's ``scores()`` counts them (numpy backend).
 """
 
 from __future__ import annotations
@@ -182,7 +184,10 @@ class BatchedYukon:
     * ``players`` 2-4, ``first_player`` the seat that begins: the reference's config;
     * ``seed``: the environment's own generator (numpy's, or ``jax.random`` for JAX);
     * ``auto_reset``: deal a new game in a row whose game ended, in the same step;
-    * ``trace``: keep each call's chance outcomes in :attr:`last_chance`;
+    * ``trace``: keep each call's chance outcomes in :attr:`last_chance` and the points of
+      the games that ended in :attr:`last_scores`;
+    * ``expansion``, ``pan_discs``: the Townsfolk expansion (numpy backend only;
+      :mod:`.yukon_townsfolk`) and its nine disc values, the reference's options;
     * ``copy``: hand out fresh ``obs``/``mask`` arrays, not the engine's buffers;
     * ``check``: refuse an action that is not legal in its row (``ValueError``, nothing
       changes); ``False`` skips the test (a wrong id then corrupts that row);
@@ -241,6 +246,7 @@ class BatchedYukon:
             self.num_actions, obs_size = t.num_actions, t.obs_size
         self.obs_shape: tuple[int, ...] = (obs_size if observations else 0,)
         self.last_chance: tuple[Array, Array] | None = None
+        self.last_scores: tuple[Array, Array] | None = None
         self._seed = seed
         self._core: _Core
         if backend == "jax":
@@ -413,6 +419,8 @@ class _NumpyCore:
         if env.check:
             self.check(a)
         self.trace_rows, self.trace_deals = [], []
+        if env.trace:
+            env.last_scores = (np.zeros(0, np.intp), np.zeros((0, env.players), np.int32))
         live = ~self.over
         if env.auto_reset or live.all():
             r: Array | slice = slice(None)
@@ -428,7 +436,10 @@ class _NumpyCore:
         if ended.any():
             d = ra[ended]
             done[d] = True
-            rewards[d] = returns_of(self.final_points(d), env.teams)
+            points = self.final_points(d)
+            rewards[d] = returns_of(points, env.teams)
+            if env.trace:
+                env.last_scores = (d, points)
             if env.auto_reset:
                 self.deal(d)
             else:

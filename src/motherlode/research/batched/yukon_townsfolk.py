@@ -253,6 +253,8 @@ class TownsfolkCore:
         if env.check:
             self.check(a)
         self.trace = []
+        if env.trace:
+            env.last_scores = (np.zeros(0, np.intp), np.zeros((0, env.players), np.int32))
         rows = self.rows[~self.over]
         pend = self.pending[rows]
         takes = pend == NONE
@@ -269,7 +271,10 @@ class TownsfolkCore:
         rewards = np.zeros((env.n, env.players), dtype=np.float32)
         if len(ended):
             done[ended] = True
-            rewards[ended] = returns_of(self.final_points(ended), False)
+            points = self.final_points(ended)
+            rewards[ended] = returns_of(points, False)
+            if env.trace:
+                env.last_scores = (ended, points)
             if env.auto_reset:
                 self.deal(ended)
             else:
