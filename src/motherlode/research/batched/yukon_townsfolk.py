@@ -192,6 +192,11 @@ class TownsfolkCore:
         self.revealed = np.zeros((n, nd), dtype=np.int32)
         self.mask = np.zeros((n, t.num_actions), dtype=bool)
         self.obs = np.zeros((n, t.obs_size if env.observations else 0), dtype=np.float32)
+        # the grid and the Prospector's cell the tensor shows (all cells "empty" at first)
+        self.shown = np.full((n, cells), EMPTY, dtype=np.int8)
+        self.shown_pos = np.zeros(n, dtype=np.intp)
+        if env.observations:
+            self.obs[:, : t.players0].reshape(n, cells, PLANES)[:, :, EMPTY] = 1.0
         self.rows = np.arange(n, dtype=np.intp)
         self.base = np.array(
             [k for k in range(C.SHERIFF) for _ in range(COMPONENTS.copies)] + [C.SHERIFF],
@@ -415,7 +420,8 @@ class TownsfolkCore:
     def refresh(self, rows: Array) -> None:
         self.mask[rows] = self.legal(rows)
         if self.env.observations:
-            self.obs[rows] = self.tensor(rows)
+            self.tensor_cells(rows)
+            self.obs[rows, self.t.players0 :] = self.tensor_rest(rows)
 
     def legal(self, rows: Array) -> Array:
         """The reference's legal actions of ``rows`` as a mask (none in a finished game)."""
@@ -460,26 +466,37 @@ class TownsfolkCore:
             out[sel, t.teach0 : t.teach0 + self.env.players] = held
         return out
 
-    def tensor(self, rows: Array) -> Array:
-        """The reference's ``observation_tensor`` of the seat to move (a finished game: the
-        spectator's, slot k seat k, nobody to move)."""
+    def tensor_cells(self, rows: Array) -> None:
+        """The tensor's cells in place: only those whose card changed since the tensor was
+        last written (``shown``, the grid it shows), and the Prospector's plane."""
+        t, obs = self.t, self.obs
+        old, new = self.shown[rows], self.grid[rows]
+        r, c = np.nonzero(old != new)
+        base = rows[r] * t.obs_size + c * PLANES
+        flat = obs.reshape(-1)
+        flat[base + old[r, c]] = 0.0
+        flat[base + new[r, c]] = 1.0
+        self.shown[rows] = new
+        obs[rows, self.shown_pos[rows] * PLANES + PLANES - 1] = 0.0
+        obs[rows, self.pos[rows] * PLANES + PLANES - 1] = 1.0
+        self.shown_pos[rows] = self.pos[rows]
+
+    def tensor_rest(self, rows: Array) -> Array:
+        """The reference's ``observation_tensor`` past the cells, of the seat to move (a
+        finished game: the spectator's, slot k seat k, nobody to move)."""
         t = self.t
         k, players = len(rows), self.env.players
         over = self.over[rows]
-        obs = np.zeros((k, t.obs_size), dtype=np.float32)
-        cells = obs[:, : t.players0].reshape(k, t.cells, PLANES)
-        r = np.arange(k)[:, None]
-        cells[r, np.arange(t.cells), self.grid[rows].astype(np.intp)] = 1.0
-        cells[np.arange(k), self.pos[rows], PLANES - 1] = 1.0
+        obs = np.zeros((k, t.obs_size - t.players0), dtype=np.float32)
         me = np.where(over, 0, self.player[rows])
         seats = (me[:, None] + np.arange(players)) % players  # slot j's seat
-        slots = obs[:, t.players0 : t.players0 + players * SLOT].reshape(k, players, SLOT)
+        slots = obs[:, : players * SLOT].reshape(k, players, SLOT)
         slots[:, :, :16] = self.pile[rows[:, None], seats]
         slots[:, :, 16:26] = self.front[rows[:, None], seats]
         slots[:, :, 26:42] = self.taught[rows[:, None], seats]
         slots[:, :, 42] = self.discs[rows[:, None], seats] @ self.disc_values
         slots[:, 0, 43] = np.where(over, 0.0, 1.0)
-        g = t.globals0
+        g = t.globals0 - t.players0
         obs[np.arange(k), g + self.axis[rows]] = 1.0
         obs[np.arange(k), g + 3 + self.pending[rows]] = 1.0
         obs[:, g + 10] = self.order[rows]
