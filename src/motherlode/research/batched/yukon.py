@@ -1,9 +1,11 @@
-"""Yukon's base game, N games at once as arrays (``motherlode.load("yukon")``, move for move).
+"""Yukon, N games at once as arrays (``motherlode.load("yukon")``, move for move).
 
-Covers every config of the base game the reference has: ``players`` 2, 3 or 4 (4: two
-pairs, seats 1+3 and 2+4) and ``first_player``; not the Townsfolk expansion. In the base
-game the only chance is the deal (49 chance nodes, one card kind per cell in reading
-order), so a game is: the deal, then takes only (decision ids ``0..48``, the cell taken).
+Covers every config the reference has: ``players`` 2, 3 or 4 (in the base game 4 are two
+pairs, seats 1+3 and 2+4), ``first_player``, and ``expansion=True`` with ``pan_discs``, the
+Townsfolk expansion (numpy backend; :mod:`.yukon_townsfolk` has its rules and its trace).
+This module is the base game. There the only chance is the deal (49 chance nodes, one card
+kind per cell in reading order), so a game is: the deal, then takes only (decision ids
+``0..48``, the cell taken).
 
 >>> from motherlode.research.batched.yukon import BatchedYukon
 >>> env = BatchedYukon(4, players=3, seed=1)
@@ -39,6 +41,7 @@ call and each seat's points as the reference's ``scores()`` counts them (numpy b
 
 from __future__ import annotations
 
+import sys
 from typing import Any, Literal, Protocol
 
 import numpy as np
@@ -96,17 +99,13 @@ def _lines() -> Array:
 
 
 LINE = _lines()
-# the same padded to 56 cells (7 words of 8 bytes): "any card left in the line" is then an OR
-# of 7 machine words per row instead of numpy's slow reduction over short rows
-WIDE = 56
-LINE_WIDE = np.zeros((3 * CELLS, WIDE), dtype=bool)
-LINE_WIDE[:, :CELLS] = LINE
 # MOVED[(axis * 49 + pos) * 49 + target]: the line a take was in (ROW or COL)
 _moved = np.zeros((3, CELLS, CELLS), dtype=np.intp)
 SAME_ROW = np.array([[a // SIZE == b // SIZE for b in range(CELLS)] for a in range(CELLS)])
 _moved[ROW], _moved[COL] = ROW, COL
 _moved[ANY] = np.where(SAME_ROW, ROW, COL)  # the first take: the line it was in
 MOVED: Array = _moved.reshape(-1)
+NEXT_AXIS: Array = 1 - MOVED  # the line the next take must be in
 
 # The random player's choice from the grid as one 64-bit word per row (bit c: a card lies
 # on cell c): the Prospector's row is 7 bits of it, his column 7 bits spread 7 apart, which
@@ -117,6 +116,11 @@ MOVED: Array = _moved.reshape(-1)
 _U64 = np.uint64
 BIT = np.array([1 << c for c in range(CELLS)], dtype=np.uint64)
 NOT_BIT = ~BIT
+# LINE as words: the legal takes are one AND, "none left" one comparison, and the mask's 49
+# entries the word's bits unpacked (numpy's reductions over short rows cost several times
+# more); the words' bytes are read in little-endian order
+LINE_BITS = np.bitwise_or.reduce(np.where(LINE, BIT, _U64(0)), axis=1)
+assert sys.byteorder == "little", "the grid's words are unpacked as little-endian bytes"
 ROW_SHIFT = np.array([SIZE * (c // SIZE) for c in range(CELLS)], dtype=np.uint64)
 COL_SHIFT = np.array([c % SIZE for c in range(CELLS)], dtype=np.uint64)
 COL_BITS = _U64(sum(1 << (SIZE * i) for i in range(SIZE)))
@@ -125,8 +129,9 @@ SEVEN = _U64((1 << SIZE) - 1)
 COL_CODE = _U64(((1 << SIZE) - 1) << SIZE)
 KEEP = np.array([(1 << SIZE) - 1, ((1 << SIZE) - 1) << SIZE, (1 << 2 * SIZE) - 1], np.uint64)
 _LINE_MAX = 2 * (SIZE - 1)  # the most legal takes: the first one, row and column
-CODE_COUNT = np.array([bin(c).count("1") for c in range(1 << 2 * SIZE)], dtype=np.intp)
-_select = np.zeros((1 << 2 * SIZE, _LINE_MAX), dtype=np.intp)
+# bytes, not intp: the tables stay small in the cache (the step's arrays share it)
+CODE_COUNT = np.array([bin(c).count("1") for c in range(1 << 2 * SIZE)], dtype=np.uint8)
+_select = np.zeros((1 << 2 * SIZE, _LINE_MAX), dtype=np.uint8)
 for _code in range(1 << 2 * SIZE):
     _bits = [k for k in range(2 * SIZE) if _code >> k & 1][:_LINE_MAX]
     _select[_code, : len(_bits)] = _bits
@@ -143,14 +148,12 @@ CODE_CELL = np.array(
 )
 
 
-def any_left(legal: Array) -> Array:
-    """Per row of a contiguous ``(n, 56)`` bool array: is any entry set."""
-    words = legal.view(np.uint64)
-    out = words[:, 0].copy()
-    for k in range(1, WIDE // 8):
-        out |= words[:, k]
-    left: Array = out != 0
-    return left
+def unpack(words: Array) -> Array:
+    """``(n,)`` grid words as an ``(n, 49)`` bool array (bit c: cell c)."""
+    cells: Array = np.unpackbits(
+        words.view(np.uint8).reshape(-1, 8), axis=1, count=CELLS, bitorder="little"
+    ).view(bool)
+    return cells
 
 
 def returns_of(points: Array, teams: bool) -> Array:
@@ -311,7 +314,7 @@ class _Deals:
         self.fresh = fresh
         self.next = 0
         self.cards = np.zeros((0, CELLS), dtype=np.int8)
-        self.grid = self.present = self.sheriff = self.obs = self.mask = self.cards
+        self.grid = self.sheriff = self.obs = self.mask = self.cards
         self.bits = np.zeros(0, dtype=np.uint64)
 
     def take(self, k: int) -> slice:
@@ -333,11 +336,11 @@ class _Deals:
             obs[np.arange(m), sheriff * PLANES + PLANES - 1] = 1.0
             self.obs = obs
         self.cards, self.grid = cards, grid
-        self.present = np.zeros((m, WIDE), dtype=bool)
-        self.present[:, :CELLS] = grid != EMPTY
-        self.bits = np.bitwise_or.reduce(np.where(grid != EMPTY, BIT, _U64(0)), axis=1)
+        words = np.zeros((m, 8), dtype=np.uint8)
+        words[:, : (CELLS + 7) // 8] = np.packbits(grid != EMPTY, axis=1, bitorder="little")
+        self.bits = words.view(np.uint64)[:, 0]
         self.sheriff = sheriff
-        self.mask = LINE[ANY * CELLS + sheriff] & self.present[:, :CELLS]
+        self.mask = LINE[ANY * CELLS + sheriff] & (grid != EMPTY)
         self.next = 0
 
 
@@ -356,8 +359,8 @@ class _NumpyCore:
         self.env = env
         self.rng = np.random.default_rng(seed)
         self.grid = np.full((n, CELLS), EMPTY, dtype=np.int8)
-        self.present = np.zeros((n, WIDE), dtype=bool)  # cards on the grid (56: padded)
-        self.bits = np.zeros(n, dtype=np.uint64)  # the same as a word (bit c: cell c)
+        self.bits = np.zeros(n, dtype=np.uint64)  # the cards on the grid (bit c: cell c)
+        self.next_seat = (np.arange(p) + 1) % p  # clockwise: every take passes the turn
         self.pos = np.zeros(n, dtype=np.intp)
         self.axis = np.full(n, ANY, dtype=np.intp)
         self.player = np.zeros(n, dtype=np.intp)
@@ -391,7 +394,6 @@ class _NumpyCore:
             self.trace_rows.append(rows.copy())
             self.trace_deals.append(self.deals.cards[d].astype(np.int16))
         self.grid[rows] = self.deals.grid[d]
-        self.present[rows] = self.deals.present[d]
         self.bits[rows] = self.deals.bits[d]
         self.pos[rows] = self.deals.sheriff[d]
         self.axis[rows] = ANY
@@ -432,7 +434,7 @@ class _NumpyCore:
         done = np.zeros(env.n, dtype=bool)
         rewards = np.zeros((env.n, env.players), dtype=np.float32)
         # "there are no cards left to take in the Prospector's row or column"
-        ended = ~any_left(legal)
+        ended = legal == 0
         if ended.any():
             d = ra[ended]
             done[d] = True
@@ -474,29 +476,26 @@ class _NumpyCore:
     def take(self, r: Array | slice, ra: Array, t: Array) -> Array:
         """The take of cell ``t`` in each row (``r`` the rows as an index or a slice, ``ra``
         the same as an index array), rulebook "Playing the Game"; the rows' legal cells
-        ``(rows, 56)``."""
-        players = self.env.players
+        as grid words."""
         pos = self.pos[r]
         axis = self.axis[r]
         kind = self.grid[ra, t].astype(np.intp)
         # "Each following player always takes their card in the direction perpendicular to
         # the previous move": the first take fixes the direction by the line it was in
-        new_axis = 1 - MOVED[(axis * CELLS + pos) * CELLS + t]
+        new_axis = NEXT_AXIS[(axis * CELLS + pos) * CELLS + t]
         if self.observe:
             self.tensor_take(r, t, kind, pos, axis, new_axis)
         self.grid[ra, t] = EMPTY
-        self.present[ra, t] = False
-        self.bits[r] &= NOT_BIT[t]
+        bits = self.bits[r] & NOT_BIT[t]
+        self.bits[r] = bits
         self.axis[r] = new_axis
         self.pos[r] = t
         p = self.player[r]
         self.last[r] = p
         self.points[ra, p] += POINTS[kind]
-        q = p + 1
-        q[q == players] = 0
-        self.player[r] = q
-        legal: Array = LINE_WIDE[new_axis * CELLS + t] & self.present[r]
-        self.mask[r, :CELLS] = legal[:, :CELLS]
+        self.player[r] = self.next_seat[p]
+        legal: Array = LINE_BITS[new_axis * CELLS + t] & bits
+        self.mask[r, :CELLS] = unpack(legal)
         return legal
 
     def tensor_take(
