@@ -9,7 +9,9 @@ seat to move and, where a game ended, its rewards the reference's ``returns()``.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -411,3 +413,11 @@ def test_the_game_ends_when_all_the_cards_are_taken() -> None:
     replay = scenario(s, ["b1"])
     assert replay.games_done == 1
     assert replay.states[0].termination() == "all the cards of the playing area have been taken"
+
+
+def test_the_docs_example_runs() -> None:
+    """docs/research.md's expansion example, as written (its asserts are the checks)."""
+    doc = Path(__file__).resolve().parents[2] / "docs" / "research.md"
+    section = doc.read_text().split("### Batched Yukon with the Townsfolk expansion", 1)[1]
+    block = re.findall(r"<!-- tested -->\n```python\n(.*?)```", section, flags=re.S)[0]
+    exec(compile(block, str(doc), "exec"), {"__name__": "research_md"})
