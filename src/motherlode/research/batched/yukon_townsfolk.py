@@ -27,6 +27,15 @@ order it applies them, padded with ``-1``: a disc (``27 + i``) or a Teacher's dr
 (``36 + k``) after the row's decision, then, where its game ended, the 64 kinds of the
 next deal.
 
+>>> from motherlode.research.batched.yukon import BatchedYukon
+>>> env = BatchedYukon(4, players=3, seed=1, expansion=True)
+>>> first = env.reset()
+>>> first.obs.shape, first.mask.shape, first.to_move.tolist()
+((4, 2134), (4, 477), [0, 0, 0, 0])
+>>> step = env.step(env.sample_actions(np.random.default_rng(0)))
+>>> step.to_move.shape, step.rewards.shape
+((4,), (4, 3))
+
 The state is a few ``(N, ...)`` integer arrays; each step updates the rows by the kind of
 their decision (a loop over the handful of kinds, never over the rows) and builds the mask
 and the tensor of the rows anew.
