@@ -49,6 +49,9 @@ import numpy as np
 from motherlode.core.protocol import TERMINAL
 from motherlode.games.yukon import cards as C
 from motherlode.research.batched.base import Array, BatchStep
+from motherlode.research.batched.base import random_actions as random_actions  # re-exported
+from motherlode.research.batched.base import returns_of as returns_of  # re-exported
+from motherlode.research.batched.yukon_townsfolk import TownsfolkCore, tables
 
 COMPONENTS = C.components()  # the reference's data/components.json
 SIZE = COMPONENTS.grid_size  # 7
@@ -156,20 +159,6 @@ def unpack(words: Array) -> Array:
     return cells
 
 
-def returns_of(points: Array, teams: bool) -> Array:
-    """The protocol's ``returns()`` from final points ``(k, players)``: +1 for each winner
-    (most points; ties share), -1 for the others, 0 for all when all tie. With ``teams``
-    (4 players) a seat's points are its pair's total (seats 1+3, 2+4)."""
-    if teams:
-        pair = points[:, 0:2] + points[:, 2:4]
-        points = pair[:, [0, 1, 0, 1]]
-    best = points.max(axis=1, keepdims=True)
-    win = points == best
-    out = np.where(win, 1.0, -1.0).astype(np.float32)
-    out[win.all(axis=1)] = 0.0
-    return out
-
-
 class _Core(Protocol):
     """A backend: the numpy one below, ``yukon_townsfolk.TownsfolkCore`` or
     ``yukon_jax.JaxCore``; ``mask`` is the last ``BatchStep``'s."""
@@ -243,8 +232,6 @@ class BatchedYukon:
         self.num_actions = NUM_ACTIONS
         obs_size = OBS_SIZE
         if expansion:
-            from motherlode.research.batched.yukon_townsfolk import tables
-
             t = tables(COMPONENTS.expansion_grid_size)
             self.num_actions, obs_size = t.num_actions, t.obs_size
         self.obs_shape: tuple[int, ...] = (obs_size if observations else 0,)
@@ -257,8 +244,6 @@ class BatchedYukon:
 
             self._core = JaxCore(self, seed)
         elif expansion:
-            from motherlode.research.batched.yukon_townsfolk import TownsfolkCore
-
             self._core = TownsfolkCore(self, seed, pan_discs)
         else:
             self._core = _NumpyCore(self, seed)
@@ -561,26 +546,3 @@ class _NumpyCore:
             obs.flags.writeable = False
             mask.flags.writeable = False
         return BatchStep(obs=obs, mask=mask, to_move=to_move, rewards=rewards, done=done)
-
-
-def random_actions(mask: Any, rng: np.random.Generator) -> Array:
-    """A uniformly random legal action per row of any ``mask`` (``0`` where none is legal),
-    the base game's or the expansion's. One uniform number per row picks the j-th of the
-    row's legal ids (cheaper than a random number per id). ``env.sample_actions(rng)``
-    draws the same from the engine's own state, faster.
-
-    >>> m = np.zeros((3, NUM_ACTIONS), dtype=bool); m[0, [3, 9]] = True; m[1, 340] = True
-    >>> a = random_actions(m, np.random.default_rng(0)); bool(a[0] in (3, 9)), a[1:].tolist()
-    (True, [340, 0])
-    """
-    m = np.ascontiguousarray(np.asarray(mask))
-    n, width = m.shape
-    legal = np.flatnonzero(m)  # row-major: row r's legal ids, in order, then row r+1's
-    if len(legal) == 0:
-        return np.zeros(n, dtype=np.intp)
-    start = np.searchsorted(legal, np.arange(n + 1) * width)
-    count = np.diff(start)
-    j = (rng.random(n) * count).astype(np.intp)
-    picked: Array = np.where(count > 0, legal[np.minimum(start[:-1] + j, len(legal) - 1)], 0)
-    picked %= width
-    return picked

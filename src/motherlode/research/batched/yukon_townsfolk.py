@@ -45,14 +45,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from motherlode.core.protocol import TERMINAL
 from motherlode.games.yukon import cards as C
-from motherlode.research.batched.base import Array, BatchStep
-from motherlode.research.batched.yukon import BatchedYukon, random_actions, returns_of
+from motherlode.research.batched.base import Array, BatchStep, random_actions, returns_of
+
+if TYPE_CHECKING:
+    from motherlode.research.batched.yukon import BatchedYukon
 
 COMPONENTS = C.components()
 ROW, COL, ANY = 0, 1, 2
