@@ -1,12 +1,13 @@
 """The batched engines' throughput beside the single-game engine and the C reference.
 
     python benchmarks/bench_batched.py --game yukon [--batches 1,64,1024] [--seconds 1]
-        [--rounds 3] [--backend numpy] [--players 2] [--ref ../shared/bench/yukon_ref.c]
+        [--rounds 3] [--backend numpy] [--players 2] [--expansion]
+        [--ref ../shared/bench/yukon_ref.c]
 
 On one core (the process pins itself to core 0 where the OS allows) and in CPU time
 (``time.process_time``: all of the process's threads, so a loaded machine slows every
 figure alike), for each batch size N it steps N random games (a uniformly random legal
-action per row, chosen by the game's ``random_actions``, is part of the figure) and
+action per row, chosen by the engine's ``sample_actions``, is part of the figure) and
 prints:
 
 * steps/s: decisions per CPU second over all rows (N per ``step`` call);
@@ -19,7 +20,8 @@ Beside them, in the same process and rounds: the single-game engine (``motherlod
 random moves through the protocol's unchecked path, the set-up's chance included), and,
 where ``cc`` compiles the C reference, its games per CPU second (the child's CPU time).
 "x single" divides by the single engine's plain figure (the issue's target: 10x at 1,024).
-The rounds alternate the runs and the medians are printed. A game is one entry of
+``--expansion`` plays Yukon's Townsfolk expansion (both engines; the C reference plays the
+base game only). The rounds alternate the runs and the medians are printed. A game is one entry of
 ``GAMES``: the batched engine's class, the reference's config and the random policy.
 """
 
@@ -87,7 +89,7 @@ GAMES: dict[str, Entry] = {
         "motherlode.research.batched.yukon",
         "BatchedYukon",
         {"players": 2},
-        "random_actions",
+        None,
         REF,
     ),
     "chinagold": Entry("motherlode.research.batched.chinagold", "BatchedChinagold"),
@@ -180,6 +182,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--backend", default="numpy", choices=["numpy", "jax"])
     parser.add_argument("--players", type=int, default=None)
+    parser.add_argument("--expansion", action="store_true", help="Yukon: the Townsfolk expansion")
     parser.add_argument("--ref", type=Path, default=None, help="the C reference's source")
     parser.add_argument("--ref-games", type=int, default=300_000)
     args = parser.parse_args()
@@ -191,6 +194,10 @@ def main() -> None:
     config = dict(entry.config)
     if args.players is not None:
         config["players"] = args.players
+    if args.expansion:
+        if args.game != "yukon":
+            sys.exit("--expansion is Yukon's Townsfolk expansion")
+        config["expansion"] = True
     policy = getattr(module, entry.policy) if entry.policy else None
     batches = [int(b) for b in args.batches.split(",")]
     pinned = pin_one_core()

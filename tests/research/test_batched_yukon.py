@@ -82,6 +82,12 @@ class Replay:
                 ended.append(row)
                 np.testing.assert_array_equal(step.rewards[row], state.returns())
         assert step.done.tolist() == [r in ended for r in range(self.env.n)]
+        if self.env.backend == "numpy":  # the points of the games that ended
+            assert self.env.last_scores is not None
+            rows, points = self.env.last_scores
+            assert sorted(rows.tolist()) == ended
+            for row, pts in zip(rows.tolist(), points.tolist(), strict=True):
+                assert pts == self.states[row].scores(), row
         assert not step.rewards[~step.done].any()
         self.games_done += len(ended)
         if self.env.auto_reset:
@@ -280,3 +286,37 @@ def test_the_docs_example_runs() -> None:
     section = doc.read_text().split("## Batched engines", 1)[1]
     block = re.findall(r"<!-- tested -->\n```python\n(.*?)```", section, flags=re.S)[0]
     exec(compile(block, str(doc), "exec"), {"__name__": "research_md"})
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_sample_actions_draws_every_legal_take_and_only_those(backend: Any) -> None:
+    """The engine's random player: each legal id of every row, at every step of some games,
+    equally often (within 5 sigma), and never another id."""
+    env = BatchedYukon(8, players=3, seed=4, backend=backend)
+    step = host(env.reset())
+    rng = np.random.default_rng(3)
+    for _ in range(40):
+        mask = step.mask
+        counts = np.zeros(mask.shape, dtype=np.int64)
+        draws = 600
+        for _ in range(draws):
+            acts = env.sample_actions(rng)
+            assert mask[np.arange(8), acts].all()
+            counts[np.arange(8), acts] += 1
+        legal = mask.sum(axis=1, keepdims=True)
+        expected = draws / legal
+        assert ((counts > 0) == mask).all()
+        assert (
+            np.abs(counts - expected)[mask]
+            < 5 * np.sqrt(expected.repeat(mask.shape[1], axis=1)[mask])
+        ).all()
+        step = host(env.step(env.sample_actions(rng)))
+
+
+def test_sample_actions_of_finished_rows_are_zero_without_auto_reset() -> None:
+    env = BatchedYukon(4, seed=1, auto_reset=False)
+    env.reset()
+    rng = np.random.default_rng(0)
+    for _ in range(50):  # every game of the base 7x7 grid ends within 48 takes
+        env.step(env.sample_actions(rng))
+    assert env.sample_actions(rng).tolist() == [0, 0, 0, 0]

@@ -6,7 +6,8 @@ actions, its observations the reference's ``observation_tensor`` for the seat to
 Chance is drawn inside :meth:`step` (the environment's own generator), every chance
 outcome an env drew is kept when ``trace=True`` so that the reference engine can replay it.
 
-* :mod:`.yukon`: ``BatchedYukon`` (the base game; ``backend="jax"`` in :mod:`.yukon_jax`);
+* :mod:`.yukon`: ``BatchedYukon`` (the base game; ``backend="jax"`` in :mod:`.yukon_jax`;
+  ``expansion=True``, the Townsfolk, in :mod:`.yukon_townsfolk`);
 * :mod:`.chinagold`: ``BatchedChinagold``.
 
 The array shapes are the contract of :class:`BatchStep`.

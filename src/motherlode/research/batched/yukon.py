@@ -1,9 +1,11 @@
-"""Yukon's base game, N games at once as arrays (``motherlode.load("yukon")``, move for move).
+"""Yukon, N games at once as arrays (``motherlode.load("yukon")``, move for move).
 
-Covers every config of the base game the reference has: ``players`` 2, 3 or 4 (4: two
-pairs, seats 1+3 and 2+4) and ``first_player``; not the Townsfolk expansion. In the base
-game the only chance is the deal (49 chance nodes, one card kind per cell in reading
-order), so a game is: the deal, then takes only (decision ids ``0..48``, the cell taken).
+Covers every config the reference has: ``players`` 2, 3 or 4 (in the base game 4 are two
+pairs, seats 1+3 and 2+4), ``first_player``, and ``expansion=True`` with ``pan_discs``, the
+Townsfolk expansion (numpy backend; :mod:`.yukon_townsfolk` has its rules and its trace).
+This module is the base game. There the only chance is the deal (49 chance nodes, one card
+kind per cell in reading order), so a game is: the deal, then takes only (decision ids
+``0..48``, the cell taken).
 
 >>> from motherlode.research.batched.yukon import BatchedYukon
 >>> env = BatchedYukon(4, players=3, seed=1)
@@ -32,11 +34,14 @@ arrays instead (the JAX backend's are new arrays anyway).
 With ``trace=True``, after every ``reset()`` and ``step()``, :attr:`BatchedYukon.last_chance`
 is ``(rows, outcomes)``: the rows that drew chance in that call and, per row, the chance
 outcome ids of the reference engine in the order it applies them (the 49 dealt kinds), so
-that ``state.apply_action(k)`` for each ``k`` replays the deal on the reference.
+that ``state.apply_action(k)`` for each ``k`` replays the deal on the reference, and
+:attr:`BatchedYukon.last_scores` is ``(rows, points)``: the rows whose game ended in that
+call and each seat's points as the reference's ``scores()`` counts them (numpy backend).
 """
 
 from __future__ import annotations
 
+import sys
 from typing import Any, Literal, Protocol
 
 import numpy as np
@@ -44,6 +49,9 @@ import numpy as np
 from motherlode.core.protocol import TERMINAL
 from motherlode.games.yukon import cards as C
 from motherlode.research.batched.base import Array, BatchStep
+from motherlode.research.batched.base import random_actions as random_actions  # re-exported
+from motherlode.research.batched.base import returns_of as returns_of  # re-exported
+from motherlode.research.batched.yukon_townsfolk import TownsfolkCore, tables
 
 COMPONENTS = C.components()  # the reference's data/components.json
 SIZE = COMPONENTS.grid_size  # 7
@@ -94,45 +102,68 @@ def _lines() -> Array:
 
 
 LINE = _lines()
-# the same padded to 56 cells (7 words of 8 bytes): "any card left in the line" is then an OR
-# of 7 machine words per row instead of numpy's slow reduction over short rows
-WIDE = 56
-LINE_WIDE = np.zeros((3 * CELLS, WIDE), dtype=bool)
-LINE_WIDE[:, :CELLS] = LINE
 # MOVED[(axis * 49 + pos) * 49 + target]: the line a take was in (ROW or COL)
 _moved = np.zeros((3, CELLS, CELLS), dtype=np.intp)
 SAME_ROW = np.array([[a // SIZE == b // SIZE for b in range(CELLS)] for a in range(CELLS)])
 _moved[ROW], _moved[COL] = ROW, COL
 _moved[ANY] = np.where(SAME_ROW, ROW, COL)  # the first take: the line it was in
 MOVED: Array = _moved.reshape(-1)
+NEXT_AXIS: Array = 1 - MOVED  # the line the next take must be in
+
+# The random player's choice from the grid as one 64-bit word per row (bit c: a card lies
+# on cell c): the Prospector's row is 7 bits of it, his column 7 bits spread 7 apart, which
+# one multiplication gathers (the column's bits 7i land on 42 + i, no two products on the
+# same bit, so no carries). A 14-bit code (the row's cells, then the column's) and two
+# tables give the j-th legal cell: a few operations on (N,) arrays instead of a pass over
+# the (N, 49) mask, which costs several times more at batch 1,024.
+_U64 = np.uint64
+BIT = np.array([1 << c for c in range(CELLS)], dtype=np.uint64)
+NOT_BIT = ~BIT
+# LINE as words: the legal takes are one AND, "none left" one comparison, and the mask's 49
+# entries the word's bits unpacked (numpy's reductions over short rows cost several times
+# more); the words' bytes are read in little-endian order
+LINE_BITS = np.bitwise_or.reduce(np.where(LINE, BIT, _U64(0)), axis=1)
+assert sys.byteorder == "little", "the grid's words are unpacked as little-endian bytes"
+ROW_SHIFT = np.array([SIZE * (c // SIZE) for c in range(CELLS)], dtype=np.uint64)
+COL_SHIFT = np.array([c % SIZE for c in range(CELLS)], dtype=np.uint64)
+COL_BITS = _U64(sum(1 << (SIZE * i) for i in range(SIZE)))
+GATHER = _U64(sum(1 << (6 * SIZE - (SIZE - 1) * i) for i in range(SIZE)))
+SEVEN = _U64((1 << SIZE) - 1)
+COL_CODE = _U64(((1 << SIZE) - 1) << SIZE)
+KEEP = np.array([(1 << SIZE) - 1, ((1 << SIZE) - 1) << SIZE, (1 << 2 * SIZE) - 1], np.uint64)
+_LINE_MAX = 2 * (SIZE - 1)  # the most legal takes: the first one, row and column
+# bytes, not intp: the tables stay small in the cache (the step's arrays share it)
+CODE_COUNT = np.array([bin(c).count("1") for c in range(1 << 2 * SIZE)], dtype=np.uint8)
+_select = np.zeros((1 << 2 * SIZE, _LINE_MAX), dtype=np.uint8)
+for _code in range(1 << 2 * SIZE):
+    _bits = [k for k in range(2 * SIZE) if _code >> k & 1][:_LINE_MAX]
+    _select[_code, : len(_bits)] = _bits
+CODE_SELECT = _select.reshape(-1)  # [code * 12 + j]: the code's j-th set bit
+# [pos * 14 + k]: bit k of pos's code as a cell (k < 7: the row's column k; else the column's
+# row k - 7)
+CODE_CELL = np.array(
+    [
+        (pos // SIZE) * SIZE + k if k < SIZE else (k - SIZE) * SIZE + pos % SIZE
+        for pos in range(CELLS)
+        for k in range(2 * SIZE)
+    ],
+    dtype=np.intp,
+)
 
 
-def any_left(legal: Array) -> Array:
-    """Per row of a contiguous ``(n, 56)`` bool array: is any entry set."""
-    words = legal.view(np.uint64)
-    out = words[:, 0].copy()
-    for k in range(1, WIDE // 8):
-        out |= words[:, k]
-    left: Array = out != 0
-    return left
-
-
-def returns_of(points: Array, teams: bool) -> Array:
-    """The protocol's ``returns()`` from final points ``(k, players)``: +1 for each winner
-    (most points; ties share), -1 for the others, 0 for all when all tie. With ``teams``
-    (4 players) a seat's points are its pair's total (seats 1+3, 2+4)."""
-    if teams:
-        pair = points[:, 0:2] + points[:, 2:4]
-        points = pair[:, [0, 1, 0, 1]]
-    best = points.max(axis=1, keepdims=True)
-    win = points == best
-    out = np.where(win, 1.0, -1.0).astype(np.float32)
-    out[win.all(axis=1)] = 0.0
-    return out
+def unpack(words: Array) -> Array:
+    """``(n,)`` grid words as an ``(n, 49)`` bool array (bit c: cell c)."""
+    cells: Array = np.unpackbits(
+        words.view(np.uint8).reshape(-1, 8), axis=1, count=CELLS, bitorder="little"
+    ).view(bool)
+    return cells
 
 
 class _Core(Protocol):
-    """A backend: the numpy one below, or ``yukon_jax.JaxCore``."""
+    """A backend: the numpy one below, ``yukon_townsfolk.TownsfolkCore`` or
+    ``yukon_jax.JaxCore``; ``mask`` is the last ``BatchStep``'s."""
+
+    mask: Any
 
     def reset(self) -> BatchStep: ...
 
@@ -145,7 +176,10 @@ class BatchedYukon:
     * ``players`` 2-4, ``first_player`` the seat that begins: the reference's config;
     * ``seed``: the environment's own generator (numpy's, or ``jax.random`` for JAX);
     * ``auto_reset``: deal a new game in a row whose game ended, in the same step;
-    * ``trace``: keep each call's chance outcomes in :attr:`last_chance`;
+    * ``trace``: keep each call's chance outcomes in :attr:`last_chance` and the points of
+      the games that ended in :attr:`last_scores`;
+    * ``expansion``, ``pan_discs``: the Townsfolk expansion (numpy backend only;
+      :mod:`.yukon_townsfolk`) and its nine disc values, the reference's options;
     * ``copy``: hand out fresh ``obs``/``mask`` arrays, not the engine's buffers;
     * ``check``: refuse an action that is not legal in its row (``ValueError``, nothing
       changes); ``False`` skips the test (a wrong id then corrupts that row);
@@ -162,6 +196,8 @@ class BatchedYukon:
         auto_reset: bool = True,
         trace: bool = False,
         first_player: int = 0,
+        expansion: bool = False,
+        pan_discs: tuple[int, ...] | None = None,
         copy: bool = False,
         check: bool = True,
         observations: bool = True,
@@ -169,11 +205,18 @@ class BatchedYukon:
         if n < 1:
             raise ValueError(f"yukon: a batch has at least 1 game (got n={n})")
         if players not in (2, 3, 4):
-            raise ValueError(f"yukon: the base game is for 2, 3 or 4 players (got {players})")
+            raise ValueError(f"yukon: the game is for 2, 3 or 4 players (got {players})")
         if not 0 <= first_player < players:
             raise ValueError(f"yukon: first_player is a seat 0..{players - 1} (got {first_player})")
         if backend not in ("numpy", "jax"):
             raise ValueError(f"yukon: backend is 'numpy' or 'jax' (got {backend!r})")
+        if expansion and backend == "jax":
+            raise ValueError(
+                'yukon: expansion=True (the Townsfolk) runs on backend="numpy" only;'
+                " the JAX backend plays the base game"
+            )
+        if pan_discs is not None and (len(pan_discs) != 9 or any(v <= 0 for v in pan_discs)):
+            raise ValueError(f"yukon: pan_discs must be 9 positive integers (got {pan_discs})")
         self.n = n
         self.players = players
         self.first_player = first_player
@@ -183,16 +226,25 @@ class BatchedYukon:
         self.copy = copy
         self.check = check
         self.observations = observations
-        self.teams = players == 4
+        self.expansion = expansion
+        self.pan_discs = pan_discs
+        self.teams = players == 4 and not expansion
         self.num_actions = NUM_ACTIONS
-        self.obs_shape: tuple[int, ...] = (OBS_SIZE if observations else 0,)
+        obs_size = OBS_SIZE
+        if expansion:
+            t = tables(COMPONENTS.expansion_grid_size)
+            self.num_actions, obs_size = t.num_actions, t.obs_size
+        self.obs_shape: tuple[int, ...] = (obs_size if observations else 0,)
         self.last_chance: tuple[Array, Array] | None = None
+        self.last_scores: tuple[Array, Array] | None = None
         self._seed = seed
         self._core: _Core
         if backend == "jax":
             from motherlode.research.batched.yukon_jax import JaxCore
 
             self._core = JaxCore(self, seed)
+        elif expansion:
+            self._core = TownsfolkCore(self, seed, pan_discs)
         else:
             self._core = _NumpyCore(self, seed)
 
@@ -203,6 +255,24 @@ class BatchedYukon:
     def step(self, actions: Any) -> BatchStep:
         """Apply one decision per row (the reference's ids); deal where a game ended."""
         return self._core.step(actions)
+
+    def sample_actions(self, rng: np.random.Generator) -> Array:
+        """``(N,)``: a uniformly random legal decision per row of the last ``reset`` or
+        ``step`` (``0`` in a finished row without auto-reset, which the step ignores): the
+        random player of the benchmark. The numpy backend draws it from its own state with
+        one uniform number per row; the JAX backend from the mask (:func:`random_actions`).
+
+        >>> env = BatchedYukon(3, seed=2)
+        >>> out = env.reset()
+        >>> acts = env.sample_actions(np.random.default_rng(0))
+        >>> bool(out.mask[np.arange(3), acts].all())
+        True
+        """
+        sample = getattr(self._core, "sample", None)
+        if sample is not None:
+            picked: Array = sample(rng)
+            return picked
+        return random_actions(np.asarray(self._core.mask), rng)
 
 
 def illegal(actions: Array, ok: Array) -> ValueError:
@@ -229,7 +299,8 @@ class _Deals:
         self.fresh = fresh
         self.next = 0
         self.cards = np.zeros((0, CELLS), dtype=np.int8)
-        self.grid = self.present = self.sheriff = self.obs = self.mask = self.cards
+        self.grid = self.sheriff = self.obs = self.mask = self.cards
+        self.bits = np.zeros(0, dtype=np.uint64)
 
     def take(self, k: int) -> slice:
         """The next ``k`` games (dealing a new pool when fewer are left; the rest unused)."""
@@ -250,10 +321,11 @@ class _Deals:
             obs[np.arange(m), sheriff * PLANES + PLANES - 1] = 1.0
             self.obs = obs
         self.cards, self.grid = cards, grid
-        self.present = np.zeros((m, WIDE), dtype=bool)
-        self.present[:, :CELLS] = grid != EMPTY
+        words = np.zeros((m, 8), dtype=np.uint8)
+        words[:, : (CELLS + 7) // 8] = np.packbits(grid != EMPTY, axis=1, bitorder="little")
+        self.bits = words.view(np.uint64)[:, 0]
         self.sheriff = sheriff
-        self.mask = LINE[ANY * CELLS + sheriff] & self.present[:, :CELLS]
+        self.mask = LINE[ANY * CELLS + sheriff] & (grid != EMPTY)
         self.next = 0
 
 
@@ -272,7 +344,8 @@ class _NumpyCore:
         self.env = env
         self.rng = np.random.default_rng(seed)
         self.grid = np.full((n, CELLS), EMPTY, dtype=np.int8)
-        self.present = np.zeros((n, WIDE), dtype=bool)  # cards on the grid (56: padded)
+        self.bits = np.zeros(n, dtype=np.uint64)  # the cards on the grid (bit c: cell c)
+        self.next_seat = (np.arange(p) + 1) % p  # clockwise: every take passes the turn
         self.pos = np.zeros(n, dtype=np.intp)
         self.axis = np.full(n, ANY, dtype=np.intp)
         self.player = np.zeros(n, dtype=np.intp)
@@ -306,7 +379,7 @@ class _NumpyCore:
             self.trace_rows.append(rows.copy())
             self.trace_deals.append(self.deals.cards[d].astype(np.int16))
         self.grid[rows] = self.deals.grid[d]
-        self.present[rows] = self.deals.present[d]
+        self.bits[rows] = self.deals.bits[d]
         self.pos[rows] = self.deals.sheriff[d]
         self.axis[rows] = ANY
         self.player[rows] = self.env.first_player
@@ -333,6 +406,8 @@ class _NumpyCore:
         if env.check:
             self.check(a)
         self.trace_rows, self.trace_deals = [], []
+        if env.trace:
+            env.last_scores = (np.zeros(0, np.intp), np.zeros((0, env.players), np.int32))
         live = ~self.over
         if env.auto_reset or live.all():
             r: Array | slice = slice(None)
@@ -344,16 +419,33 @@ class _NumpyCore:
         done = np.zeros(env.n, dtype=bool)
         rewards = np.zeros((env.n, env.players), dtype=np.float32)
         # "there are no cards left to take in the Prospector's row or column"
-        ended = ~any_left(legal)
+        ended = legal == 0
         if ended.any():
             d = ra[ended]
             done[d] = True
-            rewards[d] = returns_of(self.final_points(d), env.teams)
+            points = self.final_points(d)
+            rewards[d] = returns_of(points, env.teams)
+            if env.trace:
+                env.last_scores = (d, points)
             if env.auto_reset:
                 self.deal(d)
             else:
                 self.finish(d)
         return self.out(rewards, done)
+
+    def sample(self, rng: np.random.Generator) -> Array:
+        """A uniformly random legal take per row, from the grid's words (see ``BIT``): the
+        Prospector's row and column as a 14-bit code, the line kept that ``axis`` allows,
+        one uniform number per row for the j-th of the code's cells."""
+        bits, pos = self.bits, self.pos
+        row = (bits >> ROW_SHIFT[pos]) & SEVEN
+        col = ((((bits >> COL_SHIFT[pos]) & COL_BITS) * GATHER) >> _U64(5 * SIZE)) & COL_CODE
+        code = ((row | col) & KEEP[self.axis]).astype(np.intp)
+        j = (rng.random(len(code), dtype=np.float32) * CODE_COUNT[code]).astype(np.intp)
+        picked: Array = CODE_CELL[pos * (2 * SIZE) + CODE_SELECT[code * _LINE_MAX + j]]
+        if not self.env.auto_reset:
+            picked[self.over] = 0
+        return picked
 
     def check(self, a: Array) -> None:
         if a.min() >= 0 and a.max() < NUM_ACTIONS:
@@ -369,28 +461,26 @@ class _NumpyCore:
     def take(self, r: Array | slice, ra: Array, t: Array) -> Array:
         """The take of cell ``t`` in each row (``r`` the rows as an index or a slice, ``ra``
         the same as an index array), rulebook "Playing the Game"; the rows' legal cells
-        ``(rows, 56)``."""
-        players = self.env.players
+        as grid words."""
         pos = self.pos[r]
         axis = self.axis[r]
         kind = self.grid[ra, t].astype(np.intp)
         # "Each following player always takes their card in the direction perpendicular to
         # the previous move": the first take fixes the direction by the line it was in
-        new_axis = 1 - MOVED[(axis * CELLS + pos) * CELLS + t]
+        new_axis = NEXT_AXIS[(axis * CELLS + pos) * CELLS + t]
         if self.observe:
             self.tensor_take(r, t, kind, pos, axis, new_axis)
         self.grid[ra, t] = EMPTY
-        self.present[ra, t] = False
+        bits = self.bits[r] & NOT_BIT[t]
+        self.bits[r] = bits
         self.axis[r] = new_axis
         self.pos[r] = t
         p = self.player[r]
         self.last[r] = p
         self.points[ra, p] += POINTS[kind]
-        q = p + 1
-        q[q == players] = 0
-        self.player[r] = q
-        legal: Array = LINE_WIDE[new_axis * CELLS + t] & self.present[r]
-        self.mask[r, :CELLS] = legal[:, :CELLS]
+        self.player[r] = self.next_seat[p]
+        legal: Array = LINE_BITS[new_axis * CELLS + t] & bits
+        self.mask[r, :CELLS] = unpack(legal)
         return legal
 
     def tensor_take(
@@ -456,25 +546,3 @@ class _NumpyCore:
             obs.flags.writeable = False
             mask.flags.writeable = False
         return BatchStep(obs=obs, mask=mask, to_move=to_move, rewards=rewards, done=done)
-
-
-def random_actions(mask: Any, rng: np.random.Generator) -> Array:
-    """A uniformly random legal take per row of ``mask`` (``0`` where none is legal): the
-    random player of the benchmarks and examples. One uniform number per row picks the
-    j-th of the row's legal cells (cheaper than a random number per cell).
-
-    >>> m = np.zeros((3, NUM_ACTIONS), dtype=bool); m[0, [3, 9]] = True; m[1, 40] = True
-    >>> a = random_actions(m, np.random.default_rng(0)); bool(a[0] in (3, 9)), a[1:].tolist()
-    (True, [40, 0])
-    """
-    m = np.ascontiguousarray(np.asarray(mask)[:, :CELLS])
-    n = len(m)
-    legal = np.flatnonzero(m)  # row-major: row r's legal cells, in order, then row r+1's
-    if len(legal) == 0:
-        return np.zeros(n, dtype=np.intp)
-    start = np.searchsorted(legal, np.arange(n + 1) * CELLS)
-    count = np.diff(start)
-    j = (rng.random(n) * count).astype(np.intp)
-    picked: Array = np.where(count > 0, legal[np.minimum(start[:-1] + j, len(legal) - 1)], 0)
-    picked %= CELLS
-    return picked
