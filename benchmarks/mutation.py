@@ -65,13 +65,19 @@ def playthroughs(game: str) -> tuple[str, ...]:
 GAME_VIEWS = (
     ("chinagold", ("tests/chinagold/test_chinagold_views.py",)),
     ("eureka", ("tests/eureka/test_eureka_views_and_data.py",)),
-    ("yukon", ("tests/yukon/test_positions.py",)),
+    ("yukon", ("tests/yukon/test_positions.py", "tests/yukon/test_tensor.py")),
     ("eldorado", ("tests/eldorado/test_eldorado_views.py",)),
 )
 TENSOR_FUNCTIONS = (  # per game of GAME_VIEWS: the tensor's functions in its game.py
     ("observation_tensor", "observation_tensor_shape"),
     ("observation_tensor", "observation_tensor_shape"),
-    ("observation_tensor", "observation_tensor_shape", "_tensor_parts", "_tensor_size"),
+    (
+        "observation_tensor",
+        "observation_tensor_shape",
+        "_cell_planes",
+        "_tensor_constants",
+        "_tensor_size",
+    ),
     ("observation_tensor", "observation_tensor_shape"),
 )
 

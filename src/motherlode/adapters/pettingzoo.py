@@ -56,7 +56,7 @@ from pettingzoo.utils.conversions import (  # type: ignore[import-untyped,import
 
 import motherlode
 from motherlode.adapters.raster import svg_to_rgb
-from motherlode.core.protocol import Game, Player, State
+from motherlode.core.protocol import CHANCE, Game, Player, State
 from motherlode.research.layout import OBS_BOUND, observation_box
 
 __all__ = ["OBS_BOUND", "MotherlodeEnv", "env", "observation_box", "parallel_env", "raw_env"]
@@ -128,7 +128,9 @@ class MotherlodeEnv(AECEnv, EzPickle):  # type: ignore[misc]  # AECEnv is untype
         self._actions = actions
         self._no_moves = np.zeros(actions, dtype=np.int8)  # every mask of a seat not to move
         self._no_moves.flags.writeable = False
-        self._rewarded = False  # some reward is not zero (only after the end)
+        # the game has ended: every agent is terminated (all at once). Until then every
+        # reward is zero, so a live step has no rewards to clear or accumulate.
+        self._over = False
         self.rewards: dict[str, float] = {}
         self._cumulative_rewards: dict[str, float] = {}
         self.terminations: dict[str, bool] = {}
@@ -152,7 +154,7 @@ class MotherlodeEnv(AECEnv, EzPickle):  # type: ignore[misc]  # AECEnv is untype
         self.position = self.game.new_initial_state()
         self._legal_at = -1
         self._seen_in = None
-        self._rewarded = False
+        self._over = False
         self._resolve_chance()
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -163,15 +165,6 @@ class MotherlodeEnv(AECEnv, EzPickle):  # type: ignore[misc]  # AECEnv is untype
         self.agent_selection = self.possible_agents[max(0, self.position.current_player())]
         if self.position.is_terminal():  # a game over before its first decision
             self._finish()
-
-    def _legal_now(self) -> list[int]:
-        """The legal actions of the position now, computed once per position (``observe``
-        and the checked ``step`` both need them)."""
-        moves = self.position.move_number()
-        if self._legal_at != moves:
-            self._legal = self.position.legal_actions()
-            self._legal_at = moves
-        return self._legal
 
     def observe(self, agent: str) -> Observation:
         tensor, mask = self._view(self._seat[agent])
@@ -190,8 +183,10 @@ class MotherlodeEnv(AECEnv, EzPickle):  # type: ignore[misc]  # AECEnv is untype
             self._seen = {}
             self._seen_at = moves
             self._seen_in = state
-        tensor = np.asarray(state.observation_tensor(seat), dtype=np.float32)
-        tensor.flags.writeable = False
+        tensor = state.observation_tensor(seat)
+        if tensor.dtype != np.float32:
+            tensor = np.asarray(tensor, dtype=np.float32)
+        tensor.setflags(write=False)  # (setflags costs half of flags.writeable = False)
         mask = self._no_moves
         if seat is not None and state.current_player() == seat:
             if self._legal_at != moves:
@@ -200,37 +195,40 @@ class MotherlodeEnv(AECEnv, EzPickle):  # type: ignore[misc]  # AECEnv is untype
             ones = bytearray(self._actions)
             for action in self._legal:  # cheaper than numpy's indexing by a list
                 ones[action] = 1
-            mask = np.frombuffer(ones, np.int8)
-            mask.flags.writeable = False
+            mask = np.frombuffer(bytes(ones), np.int8)  # read-only: a view of bytes
         seen = self._seen[seat] = (tensor, mask)
         return seen
 
     def step(self, action: Any) -> None:
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        if self._over:  # every agent is terminated (all at once, at the game's end)
             self._was_dead_step(action)
             return
         if action is None:
             raise motherlode.IllegalActionError(
-                f"{self.game.name}: {agent} is to move and gave no action"
+                f"{self.game.name}: {self.agent_selection} is to move and gave no action"
             )
-        self._cumulative_rewards[agent] = 0.0
-        if self._rewarded:  # rewards are zero until the end: nothing to clear before it
-            self._clear_rewards()
-            self._rewarded = False
-        action = int(action)
-        if action in self._legal_now():
-            self.position.apply_unchecked(action)  # checked just now, against the legal set
-        else:
-            self.position.apply_action(action)  # raises why it is illegal, changes nothing
+        if type(action) is not int:
+            action = int(action)
         state = self.position
-        while state.is_chance_node():  # _resolve_chance, inlined: this is the hot loop
-            state.apply_unchecked(state.sample_chance(self._rng))
-        if state.is_terminal():
-            self._finish()
-            self._accumulate_rewards()
-        else:  # every reward is zero: nothing to accumulate
-            self.agent_selection = self.possible_agents[state.current_player()]
+        moves = state.move_number()
+        if self._legal_at != moves:
+            self._legal = state.legal_actions()
+            self._legal_at = moves
+        if action in self._legal:
+            state.apply_unchecked(action)  # checked just now, against the legal set
+        else:
+            state.apply_action(action)  # raises why it is illegal, changes nothing
+        rng = self._rng
+        while True:  # the chance nodes, resolved here; one query per node
+            player = state.current_player()
+            if player >= 0:
+                self.agent_selection = self.possible_agents[player]
+                return
+            if player != CHANCE:  # terminal; every reward was zero until now
+                self._finish()
+                self._accumulate_rewards()
+                return
+            state.apply_unchecked(state.sample_chance(rng))
 
     def state(self) -> np.ndarray[Any, np.dtype[np.float32]]:
         return self._view(None)[0]
@@ -258,7 +256,7 @@ class MotherlodeEnv(AECEnv, EzPickle):  # type: ignore[misc]  # AECEnv is untype
     def _finish(self) -> None:
         returns = self.position.returns()
         self.rewards = {agent: float(returns[self._seat[agent]]) for agent in self.agents}
-        self._rewarded = True
+        self._over = True
         self.terminations = dict.fromkeys(self.agents, True)
         for agent in self.agents:
             self.infos[agent] = {"scores": [float(s) for s in self.position.scores()]}

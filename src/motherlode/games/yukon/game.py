@@ -134,6 +134,26 @@ class YukonGame(Game):
         self.townsfolk_slots: int = comp.townsfolk_drawn if config.expansion else 0
         self._build_lines()
         self._fresh: YukonState | None = None  # new_initial_state copies it
+        self.seats: int = config.players  # num_players, read at every take (no property)
+        self._tensor_constants()
+
+    def _tensor_constants(self) -> None:
+        """What the tensor takes ready-made: the seat slots per observer (observer first)
+        and the base game's globals per axis (the empty slots, the axis, nothing pending,
+        clockwise, nothing beside the area, no Pan)."""
+        n = self.seats
+        self.observer_first: tuple[tuple[int, ...], ...] = tuple(
+            (*range(me, n), *range(me)) for me in range(n)
+        )
+        self.base_globals: tuple[bytes, ...] = tuple(
+            bytes(44 * (4 - n))
+            + bytes(a == axis for a in range(3))
+            + b"\x01"
+            + bytes(6)
+            + b"\x01"
+            + bytes(27)
+            for axis in range(3)
+        )
 
     @classmethod
     def conformance_configs(cls) -> list[dict[str, Any]]:
@@ -162,6 +182,8 @@ class YukonGame(Game):
         self.cross_cells: tuple[tuple[int, ...], ...] = tuple(
             tuple(sorted(r + c)) for r, c in zip(rows, cols, strict=True)
         )
+        # the line a take must be in, by axis (ROW, COL, ANY): lines[axis][cell]
+        self.lines = (self.row_cells, self.col_cells, self.cross_cells)
         # neighbour[cell][d] for d in up, down, left, right (-1 off the grid)
         nb = []
         for cell in range(self.cells):
@@ -273,16 +295,6 @@ class YukonGame(Game):
             "pan_discs_left": (0.0, float(sum(self.disc_counts))),
         }
 
-    _tensor_cache: tuple[int, np.ndarray]
-
-    def _tensor_parts(self) -> tuple[int, np.ndarray]:
-        """The tensor's size and each cell's first index (made once: the tensor is hot)."""
-        try:
-            return self._tensor_cache
-        except AttributeError:
-            self._tensor_cache = (self._tensor_size(), np.arange(self.cells, dtype=np.intp) * 30)
-            return self._tensor_cache
-
     def _tensor_size(self) -> int:
         # per cell: 29 kind planes (27 kinds, empty, undealt) + prospector
         # per seat slot (4, observer first): pile 16, front 10, taught 16, discs 1, to-move 1
@@ -294,6 +306,7 @@ class YukonGame(Game):
         fresh = self._fresh
         if fresh is None:
             fresh = self._fresh = YukonState(self)
+            fresh._base_cards()  # its copies start with the card list (sample_chance's)
         return fresh.clone()
 
     def cell_name(self, cell: int) -> str:
@@ -413,13 +426,8 @@ class YukonState(State):
         grid = self.grid
         pos = self.pos
         axis = self.axis
-        if axis == ROW:
-            line = g.row_cells[pos]
-        elif axis == COL:
-            line = g.col_cells[pos]
-        else:
-            line = g.cross_cells[pos]  # sorted, so the list below is too
-        out = [c for c in line if grid[c] != EMPTY]
+        # the row, the column, or both (sorted, so the list below is too)
+        out = [c for c in g.lines[axis][pos] if grid[c] != EMPTY]
         if not g.expansion:
             return out
         front = self.front[p]
@@ -469,6 +477,19 @@ class YukonState(State):
         return [(DRAW0 + k, n / total) for k, n in enumerate(victim) if n]
 
     def sample_chance(self, rng: random.Random) -> Action:
+        cards = self._cards_cache
+        if cards and not self.townsfolk_slots and type(rng) is random.Random:
+            # a base card to deal (the list is not empty only during the deal) and no
+            # Townsfolk place left: one uniform pick. randrange(n), n > 0, is random.py's
+            # _randbelow_with_getrandbits(n) for a plain Random: the same loop here, the
+            # same draw from the same stream, without two Python calls per card
+            # (tests/perf replays the recorded games)
+            n = len(cards)
+            bits = n.bit_length()
+            r = rng.getrandbits(bits)
+            while r >= n:
+                r = rng.getrandbits(bits)
+            return cards[r]
         if self.dealt < self.game.cells:
             # fast path for the deal: one uniform pick among the cards left (base cards and
             # Townsfolk apart, as the 15 Townsfolk places are fixed)
@@ -481,20 +502,9 @@ class YukonState(State):
                         x -= deck[k]
                         if x < 0:
                             return k
-            cards = self._cards_cache
             if cards is None:
                 cards = self._base_cards()
-            n = len(cards)
-            if type(rng) is random.Random:
-                # randrange(n), n > 0, is random.py's _randbelow_with_getrandbits(n) for a
-                # plain Random: the same loop here, the same draw from the same stream,
-                # without two Python calls per card (tests/perf replays the recorded games)
-                bits = n.bit_length()
-                r = rng.getrandbits(bits)
-                while r >= n:
-                    r = rng.getrandbits(bits)
-                return cards[r]
-            return cards[rng.randrange(n)]
+            return cards[rng.randrange(len(cards))]
         return super().sample_chance(rng)
 
     def _base_cards(self) -> list[int]:
@@ -515,28 +525,27 @@ class YukonState(State):
 
     # The protocol's legal_actions and apply_unchecked, in one call on the paths a playout
     # takes at nearly every step (a take, a card dealt); the rest goes the general way.
+    # _takes_cache is not None exactly when the deal is over and no decision is pending:
+    # it is then the legal list ([] at the end), kept from the move before.
     def legal_actions(self) -> list[Action]:
-        if self.pending == NONE and not self.over and self.dealt == self.game.cells:
-            cached = self._takes_cache
-            legal = cached.copy() if cached is not None else self._takes(self.player)
-            self._legal_cache = (len(self._history), legal)
-            return legal
+        cached = self._takes_cache
+        if cached is not None:
+            return cached.copy()  # the caller's to change; the kept list is shared by clones
         return super().legal_actions()
 
     def apply_action(self, action: Action) -> None:
-        # the checked path's two common cases: a base card still in the deck is always a
-        # possible deal, and a take found in the list legal_actions() just gave is legal;
-        # anything else, refusals included, gets the protocol's full check
-        if type(action) is int and not self.over:
-            if self.dealt < self.game.cells:
-                if 0 <= action < TOWNSFOLK0 and self.deck[action]:
+        # the checked path's two common cases: a take in the kept legal list, and a base
+        # card still in the deck (always a possible deal); anything else, refusals
+        # included, gets the protocol's full check
+        if type(action) is int:
+            cached = self._takes_cache
+            if cached is not None:
+                if action in cached:
                     self.apply_unchecked(action)
                     return
-            elif self.pending == NONE:
-                memo = self._legal_cache
-                if memo is not None and memo[0] == len(self._history) and action in memo[1]:
-                    self.apply_unchecked(action)
-                    return
+            elif self.dealt < self.game.cells and 0 <= action < TOWNSFOLK0 and self.deck[action]:
+                self.apply_unchecked(action)
+                return
         super().apply_action(action)
 
     def apply_unchecked(self, action: Action) -> None:
@@ -657,10 +666,11 @@ class YukonState(State):
             self.pos = self.grid.index(SHERIFF)
             self.grid[self.pos] = EMPTY
             self.box[SHERIFF] += 1
-            # "stack 3 of them face down on each Pan card"
-            for cell, k in enumerate(self.grid):
-                if k == PAN:
-                    self.pan_left[cell] = g.discs_per_pan
+            # "stack 3 of them face down on each Pan card" (a scan only where there are Pans)
+            if g.expansion:
+                for cell, k in enumerate(self.grid):
+                    if k == PAN:
+                        self.pan_left[cell] = g.discs_per_pan
             self.deck = [0] * C.NUM_KINDS  # the undealt Townsfolk go back to the box
             self._check_end()
 
@@ -723,8 +733,12 @@ class YukonState(State):
         else:  # Swindler, Courier, Innkeeper, Telegraph Operator: kept in front
             self.front[p][kind - TOWNSFOLK0] += 1
         # _end_turn(again=False) and _check_end, inlined (this is every plain take)
-        self.player = q = (p + self.order) % g.num_players
-        takes = self._takes_cache = self._takes(q)
+        self.player = q = (p + self.order) % g.seats
+        if g.expansion:
+            takes = self._takes_cache = self._takes(q)
+        else:  # _takes without the Townsfolk: the cards left in the new line
+            grid = self.grid
+            takes = self._takes_cache = [c for c in g.lines[self.axis][target] if grid[c] != EMPTY]
         if not takes:
             self.over = True
 
@@ -853,24 +867,32 @@ class YukonState(State):
     def observation_tensor(self, player: Player | None = None) -> np.ndarray:
         """The layout of :meth:`YukonGame.observation_layout`, observer first.
 
-        Every value goes into one ``bytearray`` (a cell's planes are a ready-made 30-byte
-        pattern, a slot's counts one ``bytes`` of its lists; -1 is the byte 255, read back
-        as int8), converted to float32 at once: numpy's per-element writes cost several
-        times more, and this tensor is every learner's hot path. Values past a signed byte
-        (disc points of custom ``pan_discs``) are written afterwards.
+        Every value goes into one ``bytearray`` (the cells' planes kept from the last call
+        and brought up to date, :meth:`_cell_planes`; a slot's counts its lists; -1 is the
+        byte 255, read back as int8), converted to float32 at once: numpy's per-element
+        writes cost several times more, and this tensor is every learner's hot path.
+        Values past a signed byte (disc points of custom ``pan_discs``) are written
+        afterwards.
         """
         g = self.game
-        n = g.num_players
-        me = 0 if player is None else player
         cp = self.current_player()
-        raw = bytearray(b"".join([_CELL_PLANES[k] for k in self.grid]))
-        if self.pos >= 0:
-            raw[self.pos * 30 + 29] = 1
-        pile, front, taught, discs = self.pile, self.front, self.taught, self.discs
+        raw = self._cell_planes()
+        seats = g.observer_first[0 if player is None else player]
+        pile = self.pile
+        if not g.expansion:
+            # no Townsfolk, taught cards, discs, Pans or cards beside (the notation refuses
+            # them too), the order clockwise, nothing pending: those bytes are constants
+            for p in seats:
+                raw.extend(pile[p])
+                raw += _BASE_SLOT_TAIL[p == cp]
+            raw += g.base_globals[self.axis]
+            return np.frombuffer(raw, np.int8).astype(np.float32)
+        front, taught, discs = self.front, self.taught, self.discs
         late: list[tuple[int, int]] = []
-        for k in range(n):
-            p = me + k if me + k < n else me + k - n
-            raw += bytes(pile[p] + front[p] + taught[p])
+        for p in seats:
+            raw.extend(pile[p])
+            raw.extend(front[p])
+            raw.extend(taught[p])
             d = discs[p]
             points = sum([v * c for v, c in zip(g.disc_values, d, strict=True)]) if any(d) else 0
             if points > 127:
@@ -878,7 +900,7 @@ class YukonState(State):
                 points = 0
             raw.append(points)
             raw.append(cp == p)
-        raw += bytes(44 * (4 - n) + 10)  # the empty slots, the axis and pending one-hots
+        raw += bytes(44 * (4 - g.num_players) + 10)  # the empty slots, axis and pending
         raw.append(self.order & 0xFF)  # +1 or -1
         raw += bytes(self.beside[:26])
         left = sum(self.pan_left.values()) if self.pan_left else 0
@@ -892,6 +914,45 @@ class YukonState(State):
         if left >= 128:
             t[o + 37] = left
         return t
+
+    _planes_cache: tuple[int, int, bytes] | None = None
+    """The cell planes of the last tensor, ``(moves, Prospector cell, planes)`` (a class
+    default: a clone starts without them; named ``*cache`` so that search agents' keys
+    leave it out)."""
+
+    def _cell_planes(self) -> bytearray:
+        """The tensor's cell planes (each cell's kind one-hot and the Prospector), new.
+
+        After the deal a cell changes only where the Prospector lands (a take empties it, a
+        Pan's last disc empties it under him) and where he leaves (his plane), so the
+        planes of the last call are brought up to date at his cell then, at his cell now,
+        and at each cell a move between may have landed on: every action id but the last
+        read as a take (chance ids read so too: a few cells more, never fewer).
+        """
+        moves = len(self._history)
+        memo = self._planes_cache
+        pos = self.pos
+        grid = self.grid
+        if memo is None:
+            raw = bytearray(b"".join([_CELL_PLANES[k] for k in grid]))
+        else:
+            at, was, planes = memo
+            raw = bytearray(planes)
+            landed = [was, pos]
+            g = self.game
+            cells = g.cells
+            for action in self._history[at : moves - 1]:
+                if action < 3 * cells:  # a card taken, by Courier or Innkeeper
+                    landed.append(action % cells)
+                elif action < 7 * cells:  # a Telegraph: the neighbour taken
+                    x, d = divmod(action - 3 * cells, 4)
+                    landed.append(g.neighbour[x][d])
+            for cell in landed:
+                raw[cell * 30 : cell * 30 + 30] = _CELL_PLANES[grid[cell]]
+        if pos >= 0:  # after the deal: kept for the next call
+            raw[pos * 30 + 29] = 1
+            self._planes_cache = (moves, pos, bytes(raw))
+        return raw
 
     def check_invariants(self) -> None:
         """Every card, Townsfolk and disc is on the table, with a player, beside or in the box."""
@@ -933,6 +994,9 @@ class YukonState(State):
         else:
             assert townsfolk_seen <= g.townsfolk_slots, "more Townsfolk than the 15 dealt"
 
+
+_BASE_SLOT_TAIL = (bytes(28), bytes(27) + b"\x01")
+"""A base game seat slot after its pile: front, taught and discs zero, then to-move."""
 
 _CELL_PLANES = tuple(bytes(k) + b"\x01" + bytes(29 - k) for k in range(29))
 """A cell's 30 planes for each of its 29 kinds (27 cards, empty, undealt), as bytes."""

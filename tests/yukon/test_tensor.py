@@ -1,0 +1,96 @@
+"""The tensor's cell planes kept from call to call: the same values as built afresh.
+
+``observation_tensor`` brings the cell planes of its last call up to date instead of
+building them again (``YukonState._cell_planes``); a clone starts without them, so a clone's
+tensor is the one built from nothing.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import motherlode
+from motherlode.games.yukon.game import YukonState
+from tests.yukon.helpers import base
+
+CONFIGS = [{"players": n, "expansion": e} for e in (False, True) for n in (2, 3, 4)]
+
+
+def _step(state: YukonState, rng: random.Random) -> None:
+    """One random move; in the expansion a Townsfolk ability (Courier, Innkeeper, Telegraph)
+    whenever there is one, half the time, so that every kind of take lands in a gap."""
+    if state.is_chance_node():
+        state.apply_unchecked(state.sample_chance(rng))
+        return
+    legal = state.legal_actions()
+    special = [a for a in legal if state.game.cells <= a < 7 * state.game.cells]
+    pick = special if special and rng.random() < 0.5 else legal
+    state.apply_unchecked(rng.choice(pick))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    config=st.sampled_from(CONFIGS),
+    seed=st.integers(0, 2**32 - 1),
+    gaps=st.lists(st.integers(1, 9), min_size=1, max_size=12),
+)
+def test_kept_planes_give_the_tensor_built_afresh(
+    config: dict[str, object], seed: int, gaps: list[int]
+) -> None:
+    game = motherlode.load("yukon", **config)
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    seats = [None, *range(game.num_players)]
+    calls = 0
+    while True:
+        for _ in range(gaps[calls % len(gaps)]):
+            if state.is_terminal():
+                break
+            _step(state, rng)
+        for seat in rng.sample(seats, 2):  # the second call: the same position again
+            kept = state.observation_tensor(seat)
+            assert np.array_equal(kept, state.clone().observation_tensor(seat)), (calls, seat)
+        calls += 1
+        if state.is_terminal():
+            break
+
+
+def test_the_planes_are_kept_after_the_deal_only() -> None:
+    state = base().new_initial_state()
+    rng = random.Random(5)
+    for _ in range(10):  # during the deal: nothing kept (the cells change by the deal)
+        state.apply_unchecked(state.sample_chance(rng))
+        state.observation_tensor(0)
+        assert state._planes_cache is None
+    state = motherlode.deal(base(), seed=5)
+    assert isinstance(state, YukonState)
+    first = state.observation_tensor(1)
+    assert state._planes_cache == (
+        state.move_number(),
+        state.pos,
+        first[:1470].astype(np.int8).tobytes(),
+    )
+    assert state.clone()._planes_cache is None
+
+
+def test_the_kept_planes_are_updated_not_rebuilt() -> None:
+    # a mark put into the kept planes, on a cell no move reaches, stays: proof that the
+    # next tensor starts from them (the moves' own cells are still right)
+    state = motherlode.deal(base(), seed=5)
+    assert isinstance(state, YukonState)
+    state.observation_tensor(0)
+    moves, pos, planes = state._planes_cache or (0, 0, b"")
+    legal = state.legal_actions()
+    far = next(c for c in range(49) if c != pos and c not in legal)
+    marked = bytearray(planes)
+    marked[far * 30 + 29] = 1  # a second Prospector
+    state._planes_cache = (moves, pos, bytes(marked))
+    state.apply_action(legal[0])
+    t = state.observation_tensor(0)
+    assert t[far * 30 + 29] == 1.0
+    assert t[legal[0] * 30 + 29] == 1.0 and t[pos * 30 + 29] == 0.0
+    assert np.array_equal(t[legal[0] * 30 : legal[0] * 30 + 29], np.eye(29)[27])  # empty
