@@ -445,6 +445,32 @@ class Views:
         self.pushes = {}
 
 
+@dataclass(frozen=True)
+class LogSoFar:
+    """How far :meth:`MatchRuntime.log_for` had read a match's entries: the log entries
+    made of the first ``count`` (``done``, and the chance entries after the last decision
+    in ``run``, not folded yet), so that the next build reads only the entries added since.
+    Entries are never changed once logged; an undo removes the last ones."""
+
+    count: int
+    last: LogEntry | None
+    """The ``count``-th entry: if the match's is another one, an undo came in between."""
+    done: tuple[dict[str, Any], ...]
+    run: tuple[dict[str, Any], ...]
+
+    def continues(self, entries: Sequence[LogEntry]) -> bool:
+        """Whether ``entries`` begin with the ones read (nothing undone since).
+
+        >>> a, b = LogEntry(0, "a"), LogEntry(1, "b")
+        >>> so_far = LogSoFar(1, a, (), ())
+        >>> so_far.continues([a, b]), so_far.continues([b]), so_far.continues([])
+        (True, False, False)
+        """
+        if self.count == 0:
+            return True
+        return len(entries) >= self.count and entries[self.count - 1] is self.last
+
+
 def bot_seed(seed: int, seat: int) -> int:
     """A bot's own seed, derived from (and revealing nothing of) the match seed."""
     digest = hashlib.sha256(f"motherlode-bot:{seed}:{seat}".encode()).digest()
@@ -488,6 +514,10 @@ class MatchRuntime:
     clock: clocks.Clock | None = None
     """The match's clock as stored (``None``: no clock), with its events."""
     _cache: Views = field(default_factory=Views)
+    _logs_so_far: dict[Player | None, LogSoFar] = field(
+        default_factory=dict, init=False, repr=False
+    )
+    """Per viewer of the log: where its last build got to (:meth:`_log`)."""
     _group: tuple[int, State, list[Action]] | None = field(default=None, init=False, repr=False)
     """While re-playing a command's rows: where it began, the state before it, its actions."""
 
@@ -810,14 +840,23 @@ class MatchRuntime:
         decision, which the page folds into one line (a replay starts after them). A later
         run of chance steps (El Dorado's seven dice) is one entry, ``n`` its last step and
         ``label`` its range ("29–35"), its sentences folded into one."""
+        return self._log_from(seat, None)[0]
+
+    def _log_from(
+        self, seat: Player | None, start: LogSoFar | None
+    ) -> tuple[list[dict[str, Any]], LogSoFar | None]:
+        """:meth:`log_for`, going on from ``start`` (what it had read of the first
+        entries, still the same ones); and where it got to (``None`` with clock events,
+        which go between the entries: those logs are built whole)."""
         n = self.game.num_players
         setup = 0
         while setup < len(self.entries) and self.entries[setup].seat == CHANCE:
             setup += 1
-        out: list[dict[str, Any]] = []
-        run: list[dict[str, Any]] = []
+        out: list[dict[str, Any]] = [] if start is None else list(start.done)
+        run: list[dict[str, Any]] = [] if start is None else list(start.run)
         events = self._clock_entries()
-        for i, e in enumerate(self.entries):
+        for i in range(0 if start is None else start.count, len(self.entries)):
+            e = self.entries[i]
             if i in events:
                 out.extend(_folded(run))
                 run = []
@@ -838,22 +877,34 @@ class MatchRuntime:
             out.extend(_folded(run))
             run = []
             out.append(entry)
+        so_far = None
+        if not events and (self.clock is None or not self.clock.events):
+            last = self.entries[-1] if self.entries else None
+            so_far = LogSoFar(len(self.entries), last, tuple(out), tuple(run))
         out.extend(_folded(run))
         for at in sorted(events):
             out.extend(events[at])
-        return out
+        return out, so_far
 
     def _log(self, seat: Player | None) -> list[dict[str, Any]]:
         """:meth:`log_for`, built once per revision, and once for every viewer when no
-        entry reads differently to one (a perfect-information game's log). Shared: read
-        it, never change it."""
+        entry reads differently to one (a perfect-information game's log); going on from
+        where the last build got to while the entries only grew (a move reads the new
+        entries, not the whole game again). Shared: read it, never change it."""
         shared = self.game.perfect_information or all(
             e.visible is None and len(e.said) <= 1 for e in self.entries
         )
-        key = (self._cache.rev, None if shared else seat)
+        viewer = None if shared else seat
+        key = (self._cache.rev, viewer)
         entries = self._cache.logs.get(key)
         if entries is None:
-            entries = self._cache.logs[key] = self.log_for(seat)
+            start = self._logs_so_far.get(viewer)
+            if start is not None and not start.continues(self.entries):
+                start = None
+            entries, so_far = self._log_from(viewer, start)
+            self._cache.logs[key] = entries
+            if so_far is not None:
+                self._logs_so_far[viewer] = so_far
         return entries
 
     def _clock_entries(self) -> dict[int, list[dict[str, Any]]]:
