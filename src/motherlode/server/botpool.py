@@ -9,8 +9,8 @@ of each match it saw and replays only what is new), makes the agent and answers 
 action. The pool:
 
 * runs its workers at a lower scheduling priority than the server (``os.nice``; and
-  Linux's ``SCHED_IDLE`` where the server itself runs so low, ``nice`` 10 or more, that
-  ``nice`` cannot go lower), so that people's moves are served first when every core is
+  Linux's ``SCHED_IDLE`` where the server itself runs at ``nice`` 19, where ``nice``
+  cannot go lower), so that people's moves are served first when every core is
   busy thinking;
 * serves the moves in the order they were asked (one queue, each worker takes the next):
   a match asks for one move at a time and each move is bounded by the cap, so a match
@@ -115,12 +115,13 @@ def think(job: BotJob, positions: _Positions | None = None) -> int:
 
 
 def lower_priority(nice: int) -> None:
-    """This process below the one that started it: ``nice`` steps lower, or, where
-    ``nice`` stops (at 19) short of that, Linux's ``SCHED_IDLE`` (below every ``nice``):
-    a server started under ``nice -n 19`` still goes before its bots."""
+    """This process below the one that started it: ``nice`` steps lower (at most to 19),
+    or, where it was at 19 already, Linux's ``SCHED_IDLE`` (below every ``nice``): a
+    server started under ``nice -n 19`` still goes before its bots. (Not for less: an
+    idle-class worker on a busy machine may get no CPU at all and overrun its cap.)"""
     with contextlib.suppress(OSError):
         before = os.nice(0)
-        if os.nice(nice) - before < nice and hasattr(os, "SCHED_IDLE"):
+        if os.nice(nice) == before and hasattr(os, "SCHED_IDLE"):
             os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
 
 
