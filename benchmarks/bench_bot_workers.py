@@ -85,6 +85,8 @@ async def people(base: str, moves: int, think: float) -> list[float]:
             for s, ws in sockets.items():
                 while True:
                     msg = json.loads(await ws.recv())
+                    if msg.get("type") == "diff":  # what changed: patch the view held
+                        msg = views[s] | msg["fields"] | {"version": msg["version"]}
                     if msg.get("type") == "state" and msg["version"] > view["version"]:
                         views[s] = msg
                         break

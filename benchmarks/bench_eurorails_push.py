@@ -13,7 +13,10 @@ that changed, the log lines added, the board elements changed by id). Printed, f
 pushes and for the pushes that hand P1 the move (the seat to move): the median, 95th
 percentile and largest size, raw (UTF-8 bytes of the JSON text as sent) and gzip
 (``gzip.compress`` level 6 of that one message alone, a stand-in for the WebSocket's
-per-message deflate without context takeover); the snapshot and the static layer apart.
+per-message deflate without context takeover), and "sent": the bytes of the frame as
+the page gets it (P1's hello asks for compression, as match.js does: a push of 1 KB or
+more is raw deflate at runtime.PACK_LEVEL, compressed once by the server); the snapshot
+and the static layer apart.
 The issue's target: the median push to the seat to move at most 30 KB on the wire.
 """
 
@@ -26,6 +29,7 @@ import random
 import statistics
 import tempfile
 import time
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +41,16 @@ from motherlode.server.guard import Limits
 
 def _gz(text: str) -> int:
     return len(gzip.compress(text.encode(), compresslevel=6))
+
+
+def _receive(ws: Any) -> tuple[str, int]:
+    """The next message's text and the bytes it took on the wire (a binary frame is a
+    compressed push, inflated here)."""
+    message = ws.receive()
+    if message.get("bytes") is not None:
+        return zlib.decompress(message["bytes"], -15).decode(), len(message["bytes"])
+    text: str = message["text"]
+    return text, len(text.encode())
 
 
 def _line(label: str, xs: list[int]) -> str:
@@ -101,11 +115,12 @@ def run(players: int, turn_limit: int, bot: str, seed: int, commands: bool) -> N
             m = r.json()
             tokens = {s["seat"]: s.get("token") for s in m["seats"]}
             static_url = None
-            pushes: list[tuple[int, int, bool]] = []  # raw, gzip, hands P1 the move
+            pushes: list[tuple[int, int, bool, int]] = []  # raw, gzip, hands P1 the move, sent
             t0 = time.perf_counter()
             with client.websocket_connect(f"/ws/{m['id']}") as ws:
-                ws.send_text(json.dumps({"type": "hello", "token": tokens[0]}))
-                first = ws.receive_text()
+                hello = {"type": "hello", "token": tokens[0], "compress": "deflate-raw"}
+                ws.send_text(json.dumps(hello))
+                first, first_sent = _receive(ws)
                 snap = json.loads(first)
                 static_url = snap["board"].get("static")
                 view = View(snap)
@@ -123,7 +138,7 @@ def run(players: int, turn_limit: int, bot: str, seed: int, commands: bool) -> N
                         ws.send_text(json.dumps({"type": "move", "version": f["version"], **move}))
                         waiting = True
                         moves += 1
-                    text = ws.receive_text()
+                    text, sent = _receive(ws)
                     msg = json.loads(text)
                     if msg.get("type") == "error":
                         waiting = False  # a refused command: the next one is tried
@@ -131,7 +146,8 @@ def run(players: int, turn_limit: int, bot: str, seed: int, commands: bool) -> N
                         continue
                     view.apply(msg)
                     waiting = False
-                    pushes.append((len(text.encode()), _gz(text), view.fields["to_move"] == 0))
+                    mine = view.fields["to_move"] == 0
+                    pushes.append((len(text.encode()), _gz(text), mine, sent))
             wall = time.perf_counter() - t0
             static = client.get(static_url).text if static_url else ""
     print(
@@ -145,6 +161,7 @@ def run(players: int, turn_limit: int, bot: str, seed: int, commands: bool) -> N
         ("static layer (fetched once, cached)", static),
     ):
         print(f"{label:<40} raw {len(text) / 1000:>7.1f} KB  gzip {_gz(text) / 1000:>7.1f} KB")
+    print(f"{'snapshot as sent':<40} {first_sent / 1000:>7.1f} KB")
     for label, keep in (
         ("every push", lambda p: True),
         ("push handing P1 the move", lambda p: p[2]),
@@ -152,6 +169,7 @@ def run(players: int, turn_limit: int, bot: str, seed: int, commands: bool) -> N
         chosen = [p for p in pushes if keep(p)]
         print(_line(f"{label}, raw", [p[0] for p in chosen]))
         print(_line(f"{label}, gzip", [p[1] for p in chosen]))
+        print(_line(f"{label}, sent", [p[3] for p in chosen]))
 
 
 def main() -> None:

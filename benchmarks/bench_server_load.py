@@ -2,7 +2,7 @@
 
     python benchmarks/bench_server_load.py [--matches 200] [--seconds 30] [--think 1.0]
         [--humans 1|2] [--spectators 0] [--bot greedy] [--workers 1] [--warmup 5]
-        [--db PATH|URL] [--port 0] [--json]
+        [--db PATH|URL] [--port 0] [--compress] [--profile PATH] [--json]
 
 Starts a server on a loopback port (a fresh SQLite database in a temporary directory
 unless ``--db``; the app of ``python -m motherlode.server`` with the guard's per-client
@@ -14,6 +14,10 @@ players per match, each on its own socket, no bots (2-player Yukon, 49 moves a m
 ``--think`` seconds (uniform 0.5-1.5 x) after its turn comes, then sends a random legal
 move; ``--spectators`` more sockets watch each match. ``--workers N`` serves with N
 processes (needs a database URL and a server whose pushes cross processes).
+``--compress``: every socket asks for compressed pushes (as the match page does, where
+the browser has ``DecompressionStream``) and inflates the binary frames it gets.
+``--profile PATH``: the server process runs under cProfile, its stats written to PATH
+when it stops (``python -m pstats PATH``; the CPU figures then include the profiler's).
 
 Prints (and with ``--json`` one JSON object of) the move round trip (sent -> the new
 state has reached both players' sockets; and the mover's alone) p50/p95/p99/max, moves/s,
@@ -34,6 +38,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -51,8 +56,28 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def serve(port: int, db: str, workers: int) -> None:
-    """The server process (``--serve``): the platform's app with rate limits off."""
+def serve(port: int, db: str, workers: int, profile: str | None = None) -> None:
+    """The server process (``--serve``): the platform's app with rate limits off;
+    ``profile``: under cProfile, the stats written there when it is terminated."""
+    if profile:
+        import cProfile
+        import signal
+
+        def stop(signum: int, frame: Any) -> None:
+            raise SystemExit(0)  # (uvicorn re-raises the SIGTERM it caught once it stopped)
+
+        signal.signal(signal.SIGTERM, stop)
+        from motherlode.server import runtime
+
+        runtime.INLINE_DRAW_SECONDS = 1.0  # as unprofiled: the profiler's cost sends them off
+        profiler = cProfile.Profile(time.process_time)  # CPU, not the waits of a busy machine
+        profiler.enable()
+        try:
+            serve(port, db, workers)
+        finally:
+            profiler.disable()
+            profiler.dump_stats(profile)
+        return
     import uvicorn
 
     from motherlode.server.cli import WS_MAX_SIZE
@@ -82,9 +107,13 @@ def app_factory() -> Any:
     )
 
 
-def start_server(port: int, db: str, workers: int) -> subprocess.Popen[bytes]:
+def start_server(
+    port: int, db: str, workers: int, profile: str | None = None
+) -> subprocess.Popen[bytes]:
+    serving = ["--serve", str(port), "--db", db, "--workers", str(workers)]
+    serving += ["--profile", profile] if profile else []
     proc = subprocess.Popen(
-        [sys.executable, __file__, "--serve", str(port), "--db", db, "--workers", str(workers)],
+        [sys.executable, __file__, *serving],
         stdout=subprocess.DEVNULL,
     )
     deadline = time.monotonic() + 60
@@ -201,9 +230,23 @@ async def create_match(http: httpx.AsyncClient, args: argparse.Namespace) -> Mat
     return Match(data["id"], {s["seat"]: s["token"] for s in data["seats"]})
 
 
-async def watcher(url: str, stop: float) -> None:
+def hello(token: str | None, args: argparse.Namespace) -> str:
+    """The first message of a socket (asking for compressed pushes with ``--compress``)."""
+    msg: dict[str, Any] = {"type": "hello", "token": token}
+    if args.compress:
+        msg["compress"] = "deflate-raw"
+    return json.dumps(msg)
+
+
+def decode(raw: str | bytes) -> dict[str, Any]:
+    """A frame's message: a binary frame is a compressed push (raw deflate)."""
+    text = zlib.decompress(raw, -15) if isinstance(raw, bytes) else raw
+    return dict(json.loads(text))
+
+
+async def watcher(url: str, stop: float, args: argparse.Namespace) -> None:
     async with websockets.connect(url, max_size=2**22, compression=None) as ws:
-        await ws.send(json.dumps({"type": "hello", "token": None}))
+        await ws.send(hello(None, args))
         while time.monotonic() < stop:
             try:
                 await asyncio.wait_for(ws.recv(), timeout=max(0.1, stop - time.monotonic()))
@@ -239,7 +282,7 @@ async def play_seat(
     """One scripted player's socket, to the end of the match or the time."""
     players = args.humans
     async with websockets.connect(url, max_size=2**22, compression=None) as ws:
-        await ws.send(json.dumps({"type": "hello", "token": m.tokens[seat]}))
+        await ws.send(hello(m.tokens[seat], args))
         held = Held()
         moved_at = -1
         while time.monotonic() < stop:
@@ -250,7 +293,7 @@ async def play_seat(
                 if wait >= STALL:
                     stats.error("client:stalled")
                 return
-            msg = json.loads(raw)
+            msg = decode(raw)
             if msg["type"] == "error":
                 stats.error(msg["code"])
                 await ws.send(json.dumps({"type": "sync"}))
@@ -304,7 +347,9 @@ async def slot(
             await asyncio.sleep(1.0)
             continue
         ws_url = base.replace("http", "ws") + f"/ws/{m.id}"
-        watchers = [asyncio.create_task(watcher(ws_url, stop)) for _ in range(args.spectators)]
+        watchers = [
+            asyncio.create_task(watcher(ws_url, stop, args)) for _ in range(args.spectators)
+        ]
         stats.held += 1
         stats.max_held = max(stats.max_held, stats.held)
         try:
@@ -396,6 +441,7 @@ def summary(args: argparse.Namespace, stats: Stats, measured: dict[str, float]) 
         "spectators": args.spectators,
         "think_s": args.think,
         "workers": args.workers,
+        "compress": args.compress,
         "db": "postgresql" if "://" in (args.db or "") else "sqlite",
         "seconds": round(elapsed, 1),
         "cpus": os.cpu_count(),
@@ -452,11 +498,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--db", default=None, help="SQLite path or database URL")
+    parser.add_argument("--compress", action="store_true", help="sockets ask for deflate")
+    parser.add_argument("--profile", default=None, help="cProfile the server into this file")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--serve", type=int, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.serve is not None:
-        serve(args.serve, args.db, args.workers)
+        serve(args.serve, args.db, args.workers, args.profile)
         return
     args.matches = max(1, min(args.matches, 2000))
     args.seconds = max(0.5, min(args.seconds, 600.0))
@@ -464,7 +512,7 @@ def main(argv: list[str] | None = None) -> None:
         parser.error("--workers N needs a database URL (--db postgresql://...)")
     port = args.port or free_port()
     db = args.db or str(Path(tempfile.mkdtemp(prefix="motherlode-load-")) / "load.db")
-    proc = start_server(port, db, args.workers)
+    proc = start_server(port, db, args.workers, args.profile)
     try:
         pids = process_tree(proc.pid)
         stats, measured = asyncio.run(run(args, f"http://127.0.0.1:{port}", pids))

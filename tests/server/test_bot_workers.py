@@ -8,6 +8,8 @@ from __future__ import annotations
 import asyncio
 import itertools
 import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -204,3 +206,29 @@ def test_a_restarted_server_thinks_resumed_bots_within_its_own_caps(engine: sa.E
     for mid in (over, count.id):
         assert strict.runtime(mid).bot_to_move() is None
         assert strict.runtime(mid).entries[-1].note == ""
+
+
+def _worker_priority(server_nice: int) -> str:
+    """``nice`` and whether ``SCHED_IDLE``, of a process that lowered itself as a worker
+    does, started from a process at ``server_nice`` (at least this one's)."""
+    code = (
+        f"import os; os.nice({server_nice} - os.nice(0));"
+        " from motherlode.server.botpool import lower_priority; lower_priority(10);"
+        " print(os.nice(0), os.sched_getscheduler(0) == os.SCHED_IDLE)"
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    assert out.returncode == 0, out.stderr
+    return out.stdout.strip()
+
+
+@pytest.mark.skipif(not hasattr(os, "SCHED_IDLE"), reason="Linux's SCHED_IDLE")
+def test_a_worker_goes_below_its_server_even_where_nice_cannot() -> None:
+    """``nice`` stops at 19: the worker of a server at 19 is ``SCHED_IDLE``; of one at 15,
+    at 19 (lower already)."""
+    here = os.nice(0)
+    if here <= 9:
+        assert _worker_priority(here) == f"{here + 10} False"
+    if here <= 15:
+        assert _worker_priority(15) == "19 False"
+    assert _worker_priority(19) == "19 True"

@@ -231,3 +231,43 @@ def test_a_route_command_is_previewed_on_the_first_click_and_built_on_the_second
     assert page.locator("#command-bar").is_hidden()
     page.screenshot(path=str(shots / "21-eurorails-route-built.png"))
     page.close()
+
+
+def test_pushes_come_deflated_where_the_browser_inflates_and_as_text_where_it_cannot(
+    browser: Any, live_server: LiveServer
+) -> None:
+    """P1's page (Chromium has DecompressionStream) asks for compressed pushes and gets
+    binary frames; P2's page, without DecompressionStream, gets text: after P1's move
+    both draw the same board (the public layer) from what they got."""
+    import httpx
+
+    body = {"game": "yukon", "seats": [{"kind": "human"}, {"kind": "human"}]}
+    created = httpx.post(live_server.url + "/api/matches", json=body, timeout=30).json()
+    links = {s["seat"]: s["link"] for s in created["seats"]}
+    frames: dict[int, list[type]] = {0: [], 1: []}
+    pages = {}
+    for seat in (0, 1):
+        context = browser.new_context()
+        if seat == 1:  # an older browser
+            context.add_init_script("delete window.DecompressionStream;")
+        page = context.new_page()
+        page.on(
+            "websocket",
+            lambda ws, seat=seat: ws.on(
+                "framereceived", lambda payload: frames[seat].append(type(payload))
+            ),
+        )
+        page.goto(links[seat].replace("http://testserver", live_server.url))
+        page.wait_for_selector("#conn.live")
+        page.wait_for_function("() => document.getElementById('match').dataset.version")
+        pages[seat] = page
+    before = pages[1].locator("#match").get_attribute("data-version")
+    _play_my_turns(pages[0], until_over=False, limit=1)
+    pages[1].wait_for_function(
+        f"() => document.getElementById('match').dataset.version !== '{before}'"
+    )
+    public = "() => document.getElementById('layer-public').innerHTML"
+    assert pages[0].evaluate(public) == pages[1].evaluate(public)
+    assert bytes in frames[0] and bytes not in frames[1] and str in frames[1]
+    for page in pages.values():
+        page.context.close()

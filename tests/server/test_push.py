@@ -11,16 +11,19 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 import motherlode
 from motherlode.core.protocol import State
 from motherlode.games import registry
+from motherlode.server import runtime
 from motherlode.server.db import make_engine, migrate
 from motherlode.server.push import config_digest, static_url
 from motherlode.server.service import MatchService, SeatRequest, Subscriber
@@ -257,3 +260,106 @@ def test_a_socket_too_far_behind_gets_a_snapshot(tmp_path: Path) -> None:
     behind = rt.message(None, old[0])
     assert behind is not None and json.loads(behind[1])["type"] == "state"
     assert rt.message(None, rt.rev) is None  # up to date: nothing to send
+
+
+def _frame(ws: Any) -> tuple[str, str]:
+    """The next frame: ``("text", its text)`` or ``("bytes", the inflated text)``."""
+    message = ws.receive()
+    if message.get("bytes") is not None:
+        return "bytes", zlib.decompress(message["bytes"], -15).decode()
+    return "text", message["text"]
+
+
+def test_a_socket_that_asks_for_compression_gets_the_same_pushes_deflated(
+    client: TestClient,
+) -> None:
+    r = client.post("/api/matches", json={"game": "yukon", "seats": [{"kind": "human"}] * 2})
+    mid, tokens = r.json()["id"], {s["seat"]: s["token"] for s in r.json()["seats"]}
+    with (
+        client.websocket_connect(f"/ws/{mid}") as plain,
+        client.websocket_connect(f"/ws/{mid}") as packed,
+    ):
+        plain.send_text(json.dumps({"type": "hello", "token": tokens[0]}))
+        packed.send_text(
+            json.dumps({"type": "hello", "token": tokens[0], "compress": "deflate-raw"})
+        )
+        kinds = []
+        for _ in range(6):
+            kind, text = _frame(plain)
+            assert kind == "text"
+            got_kind, got = _frame(packed)
+            assert got == text  # inflated: exactly the plain socket's push
+            assert got_kind == ("bytes" if len(text.encode()) >= runtime.PACK_MIN else "text")
+            kinds.append(got_kind)
+            view = client.get(f"/api/matches/{mid}").json()
+            seat = view["to_move"]
+            mine = client.get(f"/api/matches/{mid}", headers=auth(tokens[seat])).json()
+            r = client.post(
+                f"/api/matches/{mid}/move",
+                json={"action": mine["legal"][0]["text"], "version": mine["version"]},
+                headers=auth(tokens[seat]),
+            )
+            assert r.status_code == 200, r.text
+        for ws in (plain, packed):
+            ws.send_text(json.dumps({"type": "ping", "id": 3}))
+        pong = '{"type": "pong", "id": 3}'
+        while (last := _frame(packed)) != ("text", pong):  # the pushes still on their way
+            big = len(last[1].encode()) >= runtime.PACK_MIN
+            assert last == ("bytes" if big else "text", _frame(plain)[1])
+        assert _frame(plain) == ("text", pong)  # a reply goes as text
+    assert kinds[0] == "bytes"  # the snapshot (28 KB of Yukon) went deflated
+
+
+def test_a_compressed_push_is_compressed_once_for_every_socket(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    service, mid = _service(tmp_path)
+    monkeypatch.setattr(runtime, "PACK_MIN", 0)  # layerduel's pushes are small
+    packs: list[str] = []
+    original = runtime.pack
+
+    def counting(text: str) -> str | bytes:
+        packs.append(text)
+        return original(text)
+
+    monkeypatch.setattr(runtime, "pack", counting)
+
+    async def run() -> tuple[list[list[bytes]], list[list[str]]]:
+        binary: list[list[bytes]] = [[] for _ in range(4)]
+        texts: list[list[str]] = [[] for _ in range(4)]
+        tasks = []
+        for i, packed in enumerate([True, True, True, False]):  # three spectators deflated
+
+            async def send(text: str, i: int = i) -> None:
+                texts[i].append(text)
+
+            async def send_bytes(data: bytes, i: int = i) -> None:
+                binary[i].append(data)
+
+            sub = Subscriber(None, send, send_bytes=send_bytes if packed else None)
+            tasks.append(asyncio.create_task(sub.writer()))
+            service.subscribe(mid, sub)
+        await asyncio.sleep(0.05)
+        await service.move(mid, 0, "secret JADE", service.runtime(mid).version)
+        await asyncio.sleep(0.05)
+        for task in tasks:
+            task.cancel()
+        return binary, texts
+
+    binary, texts = asyncio.run(run())
+    assert len(packs) == 2  # the snapshot and the diff, each once
+    assert [len(b) for b in binary] == [2, 2, 2, 0] and texts[:3] == [[], [], []]
+    assert all(b[k] is binary[0][k] for b in binary[:3] for k in (0, 1))  # the same bytes
+    inflated = [zlib.decompress(b, -15).decode() for b in binary[0]]
+    assert inflated == texts[3] == packs  # the plain socket's texts, exactly
+
+
+def test_a_hello_asking_for_another_compression_is_refused(client: TestClient) -> None:
+    r = client.post("/api/matches", json={"game": "yukon", "seats": [{"kind": "human"}] * 2})
+    with client.websocket_connect(f"/ws/{r.json()['id']}") as ws:
+        ws.send_text(json.dumps({"type": "hello", "token": None, "compress": "gzip"}))
+        err = json.loads(ws.receive_text())
+        assert err["code"] == "malformed" and '"compress": "deflate-raw"' in err["message"]
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_text()
+    assert closed.value.code == 4400

@@ -8,8 +8,10 @@ and a seed. A worker rebuilds the state by replaying the actions (it keeps the l
 of each match it saw and replays only what is new), makes the agent and answers its
 action. The pool:
 
-* runs its workers at a lower scheduling priority than the server (``os.nice``), so that
-  people's moves are served first when every core is busy thinking;
+* runs its workers at a lower scheduling priority than the server (``os.nice``; and
+  Linux's ``SCHED_IDLE`` where the server itself runs at ``nice`` 19, where ``nice``
+  cannot go lower), so that people's moves are served first when every core is
+  busy thinking;
 * serves the moves in the order they were asked (one queue, each worker takes the next):
   a match asks for one move at a time and each move is bounded by the cap, so a match
   waits at most for the moves queued before its own, never behind another match's whole
@@ -112,10 +114,20 @@ def think(job: BotJob, positions: _Positions | None = None) -> int:
     return int(create(job.spec, game, seed=job.seed).act(state))
 
 
+def lower_priority(nice: int) -> None:
+    """This process below the one that started it: ``nice`` steps lower (at most to 19),
+    or, where it was at 19 already, Linux's ``SCHED_IDLE`` (below every ``nice``): a
+    server started under ``nice -n 19`` still goes before its bots. (Not for less: an
+    idle-class worker on a busy machine may get no CPU at all and overrun its cap.)"""
+    with contextlib.suppress(OSError):
+        before = os.nice(0)
+        if os.nice(nice) == before and hasattr(os, "SCHED_IDLE"):
+            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+
+
 def _worker_main(conn: Connection, preload: tuple[str, ...], nice: int) -> None:
     """A worker: lower priority, then answer jobs until the pipe closes."""
-    with contextlib.suppress(OSError):
-        os.nice(nice)
+    lower_priority(nice)
     for name in preload:  # e.g. modules that register test-only agents
         importlib.import_module(name)
     import motherlode  # noqa: F401  (imported before "ready": not counted in a move's time)
@@ -143,9 +155,17 @@ class _Worker:
         self.conn = conn
 
     def kill(self) -> None:
+        """Kill the worker and reap it: in a thread when called on the event loop (a
+        process killed on a busy machine can take a while to go; people's moves wait for
+        no join), else here."""
         with contextlib.suppress(Exception):
             self.proc.kill()
-            self.proc.join(5)
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:
+                self.proc.join(5)
+            else:
+                loop.run_in_executor(None, self.proc.join, 5)
         with contextlib.suppress(Exception):
             self.conn.close()
 

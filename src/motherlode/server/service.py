@@ -76,10 +76,11 @@ class CreatedMatch:
     """The secret token of each human seat: shown once, stored only hashed."""
 
 
-Render = Callable[[int | None], "Future[tuple[int, str] | None]"]
+Render = Callable[[int | None], "Future[tuple[int, str | bytes] | None]"]
 """The push that brings a viewer from the revision it last got (``None``: none, or it
-asked for a snapshot) to the current one: ``(revision, text)``, or ``None`` if it is up
-to date, drawn off the loop (:meth:`MatchRuntime.push`)."""
+asked for a snapshot) to the current one: ``(revision, text)`` (the bytes of a compressed
+frame for a socket that reads them), or ``None`` if it is up to date, drawn off the loop
+(:meth:`MatchRuntime.push`)."""
 
 
 @dataclass(eq=False)
@@ -102,6 +103,10 @@ class Subscriber:
     outbox: collections.deque[str] = field(default_factory=collections.deque)
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     closed: bool = False
+    send_bytes: Callable[[bytes], Awaitable[None]] | None = None
+    """Set when the connection reads compressed pushes (its hello said ``"compress":
+    "deflate-raw"``): large ones go through it as binary frames of raw deflate
+    (:func:`motherlode.server.runtime.pack`), compressed once for every such socket."""
     extra: dict[str, Any] = field(default_factory=dict)
     """What other modules keep per connection (chat.py: the WebSocket, whether it reads
     the chat)."""
@@ -122,7 +127,7 @@ class Subscriber:
         self.outbox.append(text)
         self.wake.set()
 
-    async def _build(self, render: Render) -> str | None:
+    async def _build(self, render: Render) -> str | bytes | None:
         try:
             future = render(self.last_rev)
             # drawn already (on the loop, or shared with another socket): no hand-off
@@ -155,7 +160,10 @@ class Subscriber:
                         continue
                 else:
                     text = self.outbox.popleft()
-                await self.send(text)
+                if isinstance(text, str):
+                    await self.send(text)
+                elif self.send_bytes is not None:  # (a packed push: only for such sockets)
+                    await self.send_bytes(text)
 
 
 _INSERT_MOVES = insert(MoveRow)
@@ -934,7 +942,7 @@ class MatchService:
 
     def subscribe(self, match_id: str, sub: Subscriber) -> None:
         self.subscribers.setdefault(match_id, set()).add(sub)
-        sub.push_state(self._renderer(match_id, sub.seat))
+        sub.push_state(self._renderer(match_id, sub.seat, sub.send_bytes is not None))
 
     def unsubscribe(self, match_id: str, sub: Subscriber) -> None:
         subs = self.subscribers.get(match_id)
@@ -956,10 +964,10 @@ class MatchService:
     def _push(self, match_id: str) -> None:
         """Tell every watcher of ``match_id`` that it has a newer state to fetch."""
         for sub in list(self.subscribers.get(match_id, ())):
-            sub.push_state(self._renderer(match_id, sub.seat))
+            sub.push_state(self._renderer(match_id, sub.seat, sub.send_bytes is not None))
 
-    def _renderer(self, match_id: str, seat: Player | None) -> Render:
-        return lambda last: self.runtime(match_id).push(seat, last)
+    def _renderer(self, match_id: str, seat: Player | None, packed: bool = False) -> Render:
+        return lambda last: self.runtime(match_id).push(seat, last, packed)
 
     # -- bots -----------------------------------------------------------------------
 

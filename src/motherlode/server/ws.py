@@ -3,7 +3,10 @@
 Protocol (JSON text frames):
 
 * client -> server, first: ``{"type": "hello", "token": "<seat token>"}`` (no token, or
-  ``null``: a spectator). Then ``{"type": "move", "action": "c4" | 17, "version": 12}``,
+  ``null``: a spectator), optionally with ``"compress": "deflate-raw"``: then a push of
+  1 KB or more comes as a binary frame, the raw deflate (RFC 1951) of its UTF-8 JSON,
+  compressed once and shared by every such socket (runtime.pack); smaller ones and the
+  replies stay text. Then ``{"type": "move", "action": "c4" | 17, "version": 12}``,
   ``{"type": "undo", "version": 13}``, ``{"type": "sync"}``, ``{"type": "ping"}``; any
   message may carry an ``"id"``, echoed in the error that answers it.
 * server -> client: ``{"type": "state", ...}`` (a snapshot: the seat's whole view, on
@@ -135,20 +138,30 @@ async def _refuse(websocket: WebSocket, err: ServerError, code: int) -> _Refused
     return _Refused()
 
 
-def _hello_token(text: str | None) -> str | None:
-    """The token of a hello message; ``ValueError`` if it is none."""
+COMPRESS = "deflate-raw"
+"""The one compression a hello may ask for (what ``DecompressionStream`` calls it)."""
+
+
+def _hello(text: str | None) -> tuple[str | None, bool]:
+    """The token of a hello message and whether it asks for compressed pushes;
+    ``ValueError`` if it is no hello."""
     hello = json.loads(text or "")
     if not isinstance(hello, dict) or hello.get("type") != "hello":
         raise ValueError
     token = hello.get("token")
     if token is not None and not isinstance(token, str):
         raise ValueError
-    return token
+    if hello.get("compress") not in (None, COMPRESS):
+        raise ValueError
+    return token, hello.get("compress") == COMPRESS
 
 
-async def _greet(websocket: WebSocket, service: MatchService, match_id: str) -> int | None:
+async def _greet(
+    websocket: WebSocket, service: MatchService, match_id: str
+) -> tuple[int | None, bool]:
     """Accept the connection and read its hello: the seat it speaks for (``None``: a
-    spectator). Raises :class:`_Refused` (after answering why) or ``WebSocketDisconnect``."""
+    spectator) and whether it reads compressed pushes. Raises :class:`_Refused` (after
+    answering why) or ``WebSocketDisconnect``."""
     await websocket.accept()
     try:
         service.runtime(match_id)
@@ -161,22 +174,26 @@ async def _greet(websocket: WebSocket, service: MatchService, match_id: str) -> 
     if first["type"] == "websocket.disconnect":
         raise WebSocketDisconnect()
     try:
-        token = _hello_token(first.get("text"))
+        token, packed = _hello(first.get("text"))
     except ValueError:
-        bad = ServerError("malformed", 'the first message is {"type": "hello"}')
+        bad = ServerError(
+            "malformed",
+            'the first message is {"type": "hello", "token": ...}'
+            f' (optionally "compress": "{COMPRESS}")',
+        )
         raise await _refuse(websocket, bad, 4400) from None
     try:
-        return service.authenticate(match_id, token)
+        return service.authenticate(match_id, token), packed
     except ServerError as err:
         raise await _refuse(websocket, err, 4403) from None
 
 
 async def _session(websocket: WebSocket, service: MatchService, match_id: str) -> None:
     try:
-        seat = await _greet(websocket, service, match_id)
+        seat, packed = await _greet(websocket, service, match_id)
     except (_Refused, WebSocketDisconnect):
         return
-    sub = Subscriber(seat, websocket.send_text)
+    sub = Subscriber(seat, websocket.send_text, send_bytes=websocket.send_bytes if packed else None)
     sub.extra["websocket"] = websocket
     writer = asyncio.create_task(sub.writer())
     with contextlib.suppress(ServerError):

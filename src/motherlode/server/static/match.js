@@ -3,7 +3,10 @@
    or removed by id inside #layer-public / #layer-seat (server/push.py). The static layer
    is fetched once from its cacheable URL. A click on any element with data-action (or on
    a move in the list) sends that action string. After every board update the page
-   dispatches the event "motherlode:board" on the document (for zoom and the like). */
+   dispatches the event "motherlode:board" on the document (for zoom and the like).
+   Where the browser has DecompressionStream the hello asks for compressed pushes: a large
+   one then comes as a binary frame of raw deflate, inflated here; messages are handled in
+   the order they came, whatever each takes to inflate. */
 (function () {
   "use strict";
   var root = document.getElementById("match");
@@ -303,16 +306,31 @@
     if (state && state.can_undo) { send({ type: "undo", version: state.version }); }
   });
 
+  var inflates = typeof DecompressionStream === "function";
+  /* A frame's text: a text frame as it is, a binary one (an ArrayBuffer) inflated. */
+  function frameText(data) {
+    if (typeof data === "string") { return Promise.resolve(data); }
+    var stream = new Blob([data]).stream().pipeThrough(new DecompressionStream("deflate-raw"));
+    return new Response(stream).text();
+  }
   function connect() {
     var proto = location.protocol === "https:" ? "wss://" : "ws://";
-    ws = new WebSocket(proto + location.host + "/ws/" + encodeURIComponent(matchId));
+    var socket = ws = new WebSocket(proto + location.host + "/ws/" + encodeURIComponent(matchId));
+    var inOrder = Promise.resolve();
+    ws.binaryType = "arraybuffer";
     ws.onopen = function () {
-      ws.send(JSON.stringify({ type: "hello", token: token }));
+      var hello = { type: "hello", token: token };
+      if (inflates) { hello.compress = "deflate-raw"; }
+      ws.send(JSON.stringify(hello));
       $("conn").textContent = "live"; $("conn").className = "conn live"; retry = 500;
       document.dispatchEvent(new CustomEvent("motherlode:open"));
     };
     ws.onmessage = function (ev) {
-      var msg = JSON.parse(ev.data);
+      inOrder = inOrder.then(function () { return frameText(ev.data); }).then(function (text) {
+        if (ws === socket) { handle(JSON.parse(text)); }
+      }).catch(function (e) { say("a message from the server cannot be read (" + e + ")"); });
+    };
+    function handle(msg) {
       if (msg.type === "state") { snapshot(msg); say(""); }
       else if (msg.type === "diff") { applyDiff(msg); say(""); }
       else if (msg.type === "error") {
@@ -322,7 +340,7 @@
         if (msg.code === "stale_state") { send({ type: "sync" }); }
         document.dispatchEvent(new CustomEvent("motherlode:message", { detail: msg }));
       } else { document.dispatchEvent(new CustomEvent("motherlode:message", { detail: msg })); }
-    };
+    }
     ws.onclose = function () {
       $("conn").textContent = "reconnecting…"; $("conn").className = "conn";
       setTimeout(connect, retry); retry = Math.min(retry * 2, 10000);
