@@ -200,7 +200,8 @@ def run_tests(where: Path, tests: tuple[str, ...]) -> tuple[int, list[str]]:
     command = ["nice", "-n", "19", sys.executable, "-m", "pytest", *tests]
     command += ["-q", "-rfE", "-p", "no:cacheprovider", "--no-header", "-W", "ignore"]
     done = subprocess.run(command, cwd=where, env=env, capture_output=True, text=True)
-    failed = re.findall(r"^(?:FAILED|ERROR) (\S+)", done.stdout, re.MULTILINE)
+    # "FAILED node id - message" (a parametrised id may hold spaces)
+    failed = re.findall(r"^(?:FAILED|ERROR) (.+?)(?: - .*)?$", done.stdout, re.MULTILINE)
     return done.returncode, failed
 
 
