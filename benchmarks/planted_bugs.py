@@ -60,7 +60,7 @@ BUGS = (
         "PettingZoo observe() gives the spectator's tensor",
         "adapters/pettingzoo.py",
         (("self._view(self._seat[agent])", "self._view(None)"),),
-        ("tests/test_hiding.py", "tests/adapters"),
+        ("tests/adapters/test_pettingzoo.py", "tests/test_hiding.py"),
     ),
     Bug(
         "verify_record compares only the first chance draw",
@@ -131,7 +131,7 @@ BUGS = (
                 "pool = list(range(n))",
             ),
         ),
-        ("tests/reference/test_eldorado_reference.py", "tests/eldorado"),
+        ("tests/reference/test_eldorado_reference.py", "tests/eldorado/test_eldorado_rules.py"),
     ),
     Bug(
         "El Dorado: the most-coins tie-break among those who entered ignored",
@@ -142,7 +142,7 @@ BUGS = (
                 "return tuple(pool)",
             ),
         ),
-        ("tests/reference/test_eldorado_reference.py", "tests/eldorado"),
+        ("tests/reference/test_eldorado_reference.py", "tests/eldorado/test_eldorado_rules.py"),
     ),
     Bug(
         "Yukon: the Swindler halves the lowest Pebble card, not the highest",
@@ -153,13 +153,13 @@ BUGS = (
                 "for k in range(PEBBLE0, SHERIFF)",
             ),
         ),
-        ("tests/yukon", "tests/reference/test_yukon_reference.py"),
+        ("tests/yukon/test_townsfolk.py", "tests/reference/test_yukon_reference.py"),
     ),
     Bug(
         "Chinagold: the opponent collects a completed area before the mover",
         "games/chinagold/game.py",
         (("for seat in (me, me ^ 1):", "for seat in (me ^ 1, me):"),),
-        ("tests/chinagold", "tests/reference/test_chinagold_reference.py"),
+        ("tests/chinagold/test_chinagold_rules.py", "tests/reference/test_chinagold_reference.py"),
     ),
     Bug(
         "core replay: steps applied unchecked (an illegal step replays)",
