@@ -118,7 +118,12 @@ TARGETS = [
         # what each seat is told (visibility, narration, the log, the payload, the pushes)
         # and the plans of moves, commands and undos, called directly on a tiny game
         "src/motherlode/server/runtime.py",
-        ("tests/reference/test_runtime_log.py", "tests/reference/test_runtime_reference.py"),
+        (
+            "tests/reference/test_runtime_log.py",
+            "tests/reference/test_runtime_reference.py",
+            # where each push is drawn (by its cost), what is built once and shared
+            "tests/reference/test_runtime_push_reference.py",
+        ),
     ),
     Target(
         # the observation and the tensor (view.py re-exports them from observe.py); the

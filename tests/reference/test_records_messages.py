@@ -126,6 +126,31 @@ def test_replay_refusals() -> None:
     assert str(err.value).removeprefix(prefix) not in ("", "None")
 
 
+def test_a_step_that_parses_but_is_illegal_does_not_replay() -> None:
+    # replay goes through the checked path: a move the notation reads but the rules do
+    # not allow there is refused, naming the step and the rule's reason
+    rec = _record()
+    game = motherlode.load("yukon")
+    state = game.new_initial_state()
+    i = 0  # the first decision
+    while state.is_chance_node():
+        state.apply_string(rec.actions[i])
+        i += 1
+    legal = set(state.legal_actions())
+    wrong = next(
+        a
+        for a in range(game.num_distinct_actions)
+        if a not in legal and state.string_to_action(state.action_to_string(a)) == a
+    )
+    bad = state.action_to_string(wrong)
+    with pytest.raises(IllegalActionError) as illegal:
+        state.clone().apply_string(bad)
+    actions = [*rec.actions[:i], bad, *rec.actions[i + 1 :]]
+    with pytest.raises(RecordError) as err:
+        replay(dataclasses.replace(rec, actions=actions))
+    assert str(err.value) == f"step {i + 1} ({bad!r}) does not replay: {illegal.value}"
+
+
 def test_step_failure_names_the_rule_changes_since_the_records_rules() -> None:
     game = motherlode.load("eureka")
     change = game.rules_changes[2]
@@ -135,10 +160,17 @@ def test_step_failure_names_the_rule_changes_since_the_records_rules() -> None:
         f" version 2, which changed: rules 2: {change}"
     )
     # a record naming no rules version was written under version 1
-    old = GameRecord(game="eureka", config={}, players=[], seed=1, actions=[],
-                     versions={"notation": 1, "chance": CHANCE_STREAM})
+    old = GameRecord(
+        game="eureka",
+        config={},
+        players=[],
+        seed=1,
+        actions=[],
+        versions={"notation": 1, "chance": CHANCE_STREAM},
+    )
     assert step_failure(old, game, 3, "roll", err) == (
-        "step 3 ('roll') does not replay: the rule" + suffix)
+        "step 3 ('roll') does not replay: the rule" + suffix
+    )
     one = dataclasses.replace(old, versions={**LEGACY_VERSIONS, "rules": 1})
     assert step_failure(one, game, 3, "roll", err).endswith(suffix)
     # written under today's rules: no changes to name

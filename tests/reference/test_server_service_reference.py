@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 from collections.abc import Iterator
 from concurrent.futures import Future
 from pathlib import Path
@@ -702,6 +703,44 @@ def test_a_newer_state_replaces_an_unsent_older_one() -> None:
 
     run(drive())
     assert sent == ["two"] and sub.last_rev == 2
+
+
+def test_a_push_still_being_drawn_is_awaited_while_the_loop_goes_on() -> None:
+    # a board drawn in the drawing pool (here: finished by a timer thread 0.1 s later):
+    # the writer waits for it without blocking the event loop, then sends it
+    sent: list[str] = []
+    ticks = [0]
+    at_call: list[int] = []
+
+    async def send(text: str) -> None:
+        sent.append(f"{text} after {ticks[0] - at_call[0]} ticks")
+
+    sub = Subscriber(0, send)
+    pending: Future[tuple[int, str] | None] = Future()
+
+    def render(last: int | None) -> Future[tuple[int, str] | None]:
+        at_call.append(ticks[0])
+        threading.Timer(0.1, pending.set_result, ((4, "drawn"),)).start()
+        return pending
+
+    async def ticker() -> None:
+        while not sent:
+            ticks[0] += 1
+            await asyncio.sleep(0.001)
+
+    async def drive() -> None:
+        loop = asyncio.get_running_loop()
+        counting = loop.create_task(ticker())
+        task = loop.create_task(sub.writer())
+        sub.push_state(render)
+        await asyncio.wait_for(counting, 10)
+        sub.closed = True
+        sub.wake.set()
+        await task
+
+    run(drive())
+    assert len(sent) == 1 and sent[0].startswith("drawn after ") and sub.last_rev == 4
+    assert int(sent[0].split()[2]) > 0  # the loop ran on while the board was drawn
 
 
 def test_subscribe_push_and_unsubscribe(svc: MatchService) -> None:
