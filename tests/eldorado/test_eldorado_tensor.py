@@ -4,6 +4,7 @@ every conformance config and for every viewer."""
 
 from __future__ import annotations
 
+import pickle
 import random
 from typing import Any
 
@@ -92,3 +93,14 @@ def test_the_tensor_equals_the_element_by_element_reference(config: dict[str, An
             else:
                 state.apply_action(rng.choice(state.legal_actions()))
     assert positions > 100
+
+
+def test_the_cached_parts_stay_out_of_a_pickled_game() -> None:
+    game = EldoradoGame.from_config(players=2)
+    state = game.new_initial_state()
+    state.apply_action(state.chance_outcomes()[0][0])
+    tensor = state.observation_tensor(1)
+    assert len(game.tensor_parts) == 2  # the empty sheet (both seats') and the temples' marks
+    again = pickle.loads(pickle.dumps(state))
+    assert again.game.tensor_parts == {}
+    assert again.observation_tensor(1).tobytes() == tensor.tobytes()

@@ -189,6 +189,12 @@ class EldoradoGame(Game):
             for die in self.dice
         )
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without the tensor's cached parts (a worker builds its own)."""
+        state = self.__dict__.copy()
+        state["tensor_parts"] = {}
+        return state
+
     # -- facts ------------------------------------------------------------------------
 
     @classmethod
@@ -853,7 +859,7 @@ class EldoradoState(State):
         n = g.num_players
         me = 0 if player is None else player
         parts = g.tensor_parts
-        if len(parts) > 100_000:  # bound the memory of a long run; parts are rebuilt
+        if len(parts) > 4096:  # most hits are recent positions': start afresh now and then
             parts.clear()
         out = np.zeros(g.obs_size, dtype=np.float32)
         size = g.sheet_size
