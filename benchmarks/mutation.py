@@ -78,8 +78,11 @@ TENSOR_FUNCTIONS = (  # per game of GAME_VIEWS: the tensor's functions in its ga
         "_tensor_constants",
         "_tensor_size",
     ),
-    ("observation_tensor", "observation_tensor_shape"),
+    ("observation_tensor", "observation_tensor_shape", "_sheet_part", "_temples_part"),
 )
+TENSOR_TESTS = {  # a game's tensor tests beyond its views' (the old construction as reference)
+    "eldorado": ("tests/eldorado/test_eldorado_tensor.py",),
+}
 
 TARGETS = [
     Target(
@@ -134,8 +137,13 @@ TARGETS = [
         (
             "tests/reference/test_eurorails_tensor_reference.py",
             "tests/eurorails/test_engine_views.py",
+            "tests/eurorails/test_eurorails_tensor.py",  # against the old construction
         ),
-        ("*x_observation__mutmut_*", "*x_tensor__mutmut_*", "*x__second_view__mutmut_*"),
+        (
+            *("*x_observation__mutmut_*", "*x_tensor__mutmut_*", "*x__second_view__mutmut_*"),
+            *("*x__track__mutmut_*", "*x__track_part__mutmut_*", "*x__demands_part__mutmut_*"),
+            "*x__weather_index__mutmut_*",
+        ),
     ),
     # the other games' observation dicts; the game's own playthroughs pin every seat's
     # observation digest at every step
@@ -158,6 +166,7 @@ TARGETS = [
             f"src/motherlode/games/{game}/game.py",
             (
                 *views,
+                *TENSOR_TESTS.get(game, ()),
                 *playthroughs(game),
                 f"tests/reference/test_{game}_reference.py",
             ),

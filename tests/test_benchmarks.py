@@ -74,3 +74,9 @@ def test_bench_server_load_runs_the_anchor_shape_and_prints_its_json() -> None:
     assert set(result["rtt_both_ms"]) == {"p50", "p95", "p99", "max"}
     assert result["error_count"] == 0 and result["server_rss_mib"] > 0
     # (how many moves a few seconds hold depends on the machine: figures, not a timed test)
+
+
+def test_bench_tensors_times_the_tensor_over_positions_in_play_order() -> None:
+    bench = _load("bench_tensors")
+    row = bench.measure("eldorado", 30)
+    assert row["positions"] == 30 and row["first"] > 0 and row["warm"] > 0

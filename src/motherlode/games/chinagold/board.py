@@ -129,9 +129,7 @@ class Board:
                         all_windows.append(w)
         self.windows = windows
         self.all_windows: tuple[Window, ...] = tuple(all_windows)
-        self.by_spots: dict[frozenset[Spot], Window] = {
-            frozenset(w.spots): w for w in all_windows
-        }
+        self.by_spots: dict[frozenset[Spot], Window] = {frozenset(w.spots): w for w in all_windows}
         # (id, mask) pairs per length, the hot loop of legal-move generation
         self.window_masks: dict[int, tuple[tuple[int, Mask], ...]] = {
             k: tuple((w.id, w.mask) for w in ws) for k, ws in windows.items()
@@ -148,15 +146,37 @@ class Board:
 BOARD = Board()
 
 
-def count_ways(facedown: Mask, length: int, stop_at: int = 2) -> int:
-    """Ways to turn ``length`` face-down markers in a line, counted up to ``stop_at``.
+WindowMasks = dict[int, tuple[tuple[int, Mask], ...]]
+"""``(action id, mask)`` of the windows of each length 1..5."""
+
+
+def windows_within(spots: Mask) -> WindowMasks:
+    """:attr:`Board.window_masks` cut to the windows lying wholly on ``spots`` (in the
+    same order): a region subset's legal moves and counts need look at no other.
+
+    >>> [len(windows_within(mask_of([parse_spot(n) for n in ("f1", "f2", "f3")]))[k])
+    ...  for k in (1, 2, 3, 4)]
+    [3, 2, 1, 0]
+    """
+    if spots == ALL_SPOTS:
+        return BOARD.window_masks
+    return {
+        k: tuple((a, m) for a, m in ws if m & spots == m) for k, ws in BOARD.window_masks.items()
+    }
+
+
+def count_ways(
+    facedown: Mask, length: int, stop_at: int = 2, masks: WindowMasks | None = None
+) -> int:
+    """Ways to turn ``length`` face-down markers in a line, counted up to ``stop_at``
+    (over ``masks``, default every window of the board).
 
     >>> row = mask_of([parse_spot(n) for n in ("f1", "f2", "f3", "f4", "f5")])
     >>> count_ways(row, 4, stop_at=99), count_ways(row, 3, stop_at=99)
     (2, 3)
     """
     n = 0
-    for _, m in BOARD.window_masks[length]:
+    for _, m in (BOARD.window_masks if masks is None else masks)[length]:
         if facedown & m == m:
             n += 1
             if n >= stop_at:

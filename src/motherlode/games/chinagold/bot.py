@@ -100,9 +100,7 @@ class GreedyAgent(Agent):
         for roll, p in throws:
             if roll:
                 child.roll = roll
-            worst = min(
-                self.value(self._after(child, a), me) for a in child._legal_actions()
-            )
+            worst = min(self.value(self._after(child, a), me) for a in child._legal_actions())
             total += p * worst
         child.roll = 0
         return total
@@ -116,9 +114,7 @@ class GreedyAgent(Agent):
         scored = [(self.value(self._after(state, a), me), a) for a in legal]
         if self.depth >= 2:
             scored.sort(key=lambda va: -va[0])
-            scored = [
-                (self._reply(self._after(state, a), me), a) for _, a in scored[: self.width]
-            ]
+            scored = [(self._reply(self._after(state, a), me), a) for _, a in scored[: self.width]]
         best_value = max(v for v, _ in scored)
         best = sorted(a for v, a in scored if v > best_value - 1e-9)
         return best[self.rng.randrange(len(best))]

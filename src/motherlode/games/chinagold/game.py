@@ -31,6 +31,7 @@ from typing import Any, Literal, Self
 import numpy as np
 from pydantic import Field
 
+from motherlode.core.errors import ConfigError
 from motherlode.core.protocol import CHANCE, TERMINAL, Action, Game, GameConfig, Player, State
 from motherlode.games.chinagold.board import (
     ALL_SPOTS,
@@ -40,9 +41,11 @@ from motherlode.games.chinagold.board import (
     Layout,
     Mask,
     Spot,
+    WindowMasks,
     count_ways,
     load_layout,
     mask_of,
+    windows_within,
 )
 
 NUM_TURNINGS = BOARD.num_turnings  # 853: 91 singles, then lines of 2..5
@@ -81,15 +84,46 @@ def throw_distribution(discs: tuple[str, ...], edge: float) -> list[tuple[int, f
     return sorted(dist.items())
 
 
-def stage_of(hidden: Mask) -> int:
-    """3, 2, 1 or 0: the discs in play for the face-down markers ``hidden``."""
-    if count_ways(hidden, 5) >= 2:
+def stage_of(hidden: Mask, masks: WindowMasks | None = None) -> int:
+    """3, 2, 1 or 0: the discs in play for the face-down markers ``hidden`` (``masks``:
+    the windows to count, default the whole board's; a region subset's are fewer)."""
+    if count_ways(hidden, 5, 2, masks) >= 2:
         return 3
-    if count_ways(hidden, 4) >= 2:
+    if count_ways(hidden, 4, 2, masks) >= 2:
         return 2
-    if count_ways(hidden, 3) >= 2:
+    if count_ways(hidden, 3, 2, masks) >= 2:
         return 1
     return 0
+
+
+def regions_in_play(layout: Layout, regions: str) -> Mask:
+    """The spots of the mountains (``A``..``Q``) and rivers (``a``..``q``) named in
+    ``regions`` (spaces and commas ignored; empty: all 91); a bad name is a
+    :class:`ConfigError`.
+
+    >>> from motherlode.games.chinagold.board import spots_of
+    >>> game = ChinagoldGame.from_config()
+    >>> [SPOT_NAMES[s] for s in spots_of(regions_in_play(game.layout, "A"))]
+    ['a6', 'a7', 'b5', 'b6', 'b7', 'c4', 'c5']
+    """
+    letters = [ch for ch in regions if ch not in " ,"]
+    if not letters:
+        return ALL_SPOTS
+    n = len(layout.mountains)
+    mask = 0
+    for i, ch in enumerate(letters):
+        if ch in letters[:i]:
+            raise ConfigError(f"invalid chinagold config: regions: {ch!r} is named twice")
+        if "A" <= ch < chr(ord("A") + n):
+            mask |= mask_of(layout.mountains[ord(ch) - ord("A")])
+        elif "a" <= ch < chr(ord("a") + n):
+            mask |= mask_of(layout.rivers[ord(ch) - ord("a")])
+        else:
+            raise ConfigError(
+                f"invalid chinagold config: regions: {ch!r} is no area; name mountains"
+                f" A..{chr(ord('A') + n - 1)} and rivers a..{chr(ord('a') + n - 1)}, e.g. 'AB'"
+            )
+    return mask
 
 
 class ChinagoldConfig(GameConfig):
@@ -120,6 +154,12 @@ class ChinagoldConfig(GameConfig):
         lt=1.0,
         description="chance that a thrown disc lands on its edge (it then counts its higher"
         " number); designed, small but non-zero",
+    )
+    regions: str = Field(
+        "",
+        description="a region subset of the board, for small solvable games: the mountains"
+        " (A..Q) and rivers (a..q) whose spots are in play, e.g. 'AB' (spaces and commas"
+        " ignored); the other spots hold no marker. Empty: the whole board",
     )
     max_turns: int = Field(
         500,
@@ -163,6 +203,11 @@ class ChinagoldGame(Game):
             tuple(self.area_masks[0][self._area_index(0, s)] for s in range(NUM_SPOTS)),
             tuple(self.area_masks[1][self._area_index(1, s)] for s in range(NUM_SPOTS)),
         )
+        self.in_play: Mask = regions_in_play(self.layout, config.regions)
+        self.num_nuggets: int = self.in_play.bit_count()
+        # the windows on the spots in play (the board's own on the whole board)
+        self.window_masks: WindowMasks = windows_within(self.in_play)
+        self.initial_stage: int = stage_of(self.in_play, self.window_masks)
         self.throws: dict[int, list[tuple[int, float]]] = {
             st: throw_distribution(d, config.edge_probability) for st, d in STAGE_DISCS.items()
         }
@@ -272,13 +317,13 @@ class ChinagoldState(State):
 
     def __init__(self, game: ChinagoldGame) -> None:
         super().__init__(game)
-        self.hidden: Mask = ALL_SPOTS  # face-down markers
+        self.hidden: Mask = game.in_play  # face-down markers (all 91 but for `regions`)
         self.gold: Mask = 0  # face-up gold still on the board
         self.collected: list[int] = [0, 0]
         self.player: int = game.cfg.first_player
         self.roll: int = 0  # the thrown total, 0 before the throw (or with no throw)
         self.turn: int = 0  # decisions made so far
-        self.stage: int = 3
+        self.stage: int = game.initial_stage  # 3 on the whole board
         self.over: bool = False
 
     # -- hooks --------------------------------------------------------------------------
@@ -292,7 +337,7 @@ class ChinagoldState(State):
 
     def _legal_actions(self) -> list[Action]:
         hidden = self.hidden
-        masks = BOARD.window_masks
+        masks = self.game.window_masks
         if self.stage == 0:
             return [a for a, m in masks[1] if hidden & m] + [
                 a for a, m in masks[2] if hidden & m == m
@@ -323,7 +368,7 @@ class ChinagoldState(State):
         self.player ^= 1
         self.roll = 0
         self.turn += 1
-        self.stage = stage_of(self.hidden)
+        self.stage = stage_of(self.hidden, self.game.window_masks)
         if self.hidden == 0 or self.turn >= self.game.cfg.max_turns:
             self.over = True
 
@@ -403,18 +448,19 @@ class ChinagoldState(State):
 
     def ways(self) -> dict[int, int]:
         """The number of ways left to turn 5, 4 and 3 markers in a line."""
-        return {k: count_ways(self.hidden, k, stop_at=10**6) for k in (5, 4, 3)}
+        return {k: count_ways(self.hidden, k, 10**6, self.game.window_masks) for k in (5, 4, 3)}
 
     def check_invariants(self) -> None:
         hidden, gold = self.hidden, self.gold
         assert hidden & gold == 0, "a spot is both face down and gold"
-        assert (hidden | gold) & ~ALL_SPOTS == 0, "a marker off the board"
+        assert (hidden | gold) & ~self.game.in_play == 0, "a marker off the board"
         on_board = (hidden | gold).bit_count()
-        assert on_board + sum(self.collected) == NUM_SPOTS, "the 91 nuggets are not accounted for"
+        assert on_board + sum(self.collected) == self.game.num_nuggets, "nuggets not accounted for"
         for seat in (0, 1):
             for area in self.game.area_masks[seat]:
                 assert not (area & gold and not area & hidden), "an uncollected complete area"
-        assert self.stage == stage_of(hidden), "discs in play do not match the board"
+        stage = stage_of(hidden, self.game.window_masks)
+        assert self.stage == stage, "discs in play do not match the board"
         if not self.over and self.roll:
             assert self.roll in dict(self.game.throws[self.stage]), "impossible throw"
 
@@ -495,6 +541,7 @@ __all__ = [
     "ChinagoldConfig",
     "ChinagoldGame",
     "ChinagoldState",
+    "regions_in_play",
     "stage_of",
     "throw_distribution",
 ]

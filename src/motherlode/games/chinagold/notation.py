@@ -31,7 +31,6 @@ from motherlode.core.errors import NotationError
 from motherlode.core.protocol import CHANCE, Action, Notation
 from motherlode.games.chinagold.board import (
     BOARD,
-    NUM_SPOTS,
     ROW_LENGTHS,
     SPOT_NAMES,
     Mask,
@@ -229,7 +228,7 @@ def _from_fields(game: ChinagoldGame, fields: list[str]) -> ChinagoldState:
     _check_nuggets(game, state)
     _check_turn_order(game, state)
     state.over = state.hidden == 0 or state.turn >= game.cfg.max_turns
-    state.stage = stage_of(state.hidden)
+    state.stage = stage_of(state.hidden, game.window_masks)
     state.roll = _read_throw(game, state, roll_text)
     return state
 
@@ -259,12 +258,19 @@ def _read_turn(game: ChinagoldGame, turn_text: str) -> int:
 
 
 def _check_nuggets(game: ChinagoldGame, state: ChinagoldState) -> None:
-    """The 91 nuggets accounted for, and no complete area with its gold left on it."""
+    """The 91 nuggets (those of the `regions` in play) accounted for, no marker on a spot
+    out of play, and no complete area with its gold left on it."""
+    off = (state.hidden | state.gold) & ~game.in_play
+    if off:
+        first = SPOT_NAMES[(off & -off).bit_length() - 1]
+        raise NotationError(
+            f"chinagold: a marker on {first}, which is not in play (regions {game.cfg.regions!r})"
+        )
     on_board = (state.hidden | state.gold).bit_count()
-    if on_board + sum(state.collected) != NUM_SPOTS:
+    if on_board + sum(state.collected) != game.num_nuggets:
         raise NotationError(
             f"chinagold: {on_board} markers on the board and {sum(state.collected)} gold"
-            f" collected do not make the 91 nuggets"
+            f" collected do not make the {game.num_nuggets} nuggets"
         )
     for seat in (0, 1):
         for i, area in enumerate(game.area_masks[seat]):

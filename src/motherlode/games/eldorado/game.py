@@ -72,6 +72,21 @@ NUM_SRC = 16
 map-1 reward (a die showing a signpost), 9..15 die ``d - 9`` plus the resource's coins."""
 
 
+def _set_bits(out: np.ndarray, offset: int, mask: int) -> None:
+    """``out[offset + b] = 1`` for each bit ``b`` set in ``mask`` (``out`` zero there):
+    a loop over the set bits only, cheaper than any numpy unpacking of a small mask.
+
+    >>> out = np.zeros(6, dtype=np.float32)
+    >>> _set_bits(out, 1, 0b1101)
+    >>> out.tolist()
+    [0.0, 1.0, 0.0, 1.0, 1.0, 0.0]
+    """
+    while mask:
+        low = mask & -mask
+        out[offset + low.bit_length() - 1] = 1.0
+        mask ^= low
+
+
 class EldoradoConfig(GameConfig):
     """Options of El Dorado: the dice adventure."""
 
@@ -160,11 +175,25 @@ class EldoradoGame(Game):
         self.guide1 = sh.ability_index("plus_one_coin")
         self.ethnographer = sh.ability_index("reroll_on_torch")
         self.reward_mask = sum(1 << s.index for s in sh.spaces if s.reward)
+        # the tensor: its size, a sheet's part, and the parts built so far (each sheet,
+        # the temples' marks), keyed by what they are made of
+        self.obs_size: int = self.observation_tensor_shape()[0]
+        self.sheet_size: int = 3 * self.ns + self.nl + self.nr + 2
+        self.tensor_parts: dict[tuple[Any, ...], np.ndarray] = {}
+        self.fees: tuple[tuple[int, int], ...] = tuple(
+            (s, space.fee) for s, space in enumerate(sh.spaces) if space.fee
+        )
         # chance: one outcome per distinct face (its first index on the die), p = count / 6
         self.roll_outcomes: tuple[list[tuple[Action, float]], ...] = tuple(
             [(i, die.count(f) / 6) for i, f in enumerate(die) if die.index(f) == i]
             for die in self.dice
         )
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without the tensor's cached parts (a worker builds its own)."""
+        state = self.__dict__.copy()
+        state["tensor_parts"] = {}
+        return state
 
     # -- facts ------------------------------------------------------------------------
 
@@ -819,36 +848,37 @@ class EldoradoState(State):
         }
 
     def observation_tensor(self, player: Player | None = None) -> np.ndarray:
-        """Flat float32 vector: each sheet (the viewer's first), the dice, public marks, turn."""
+        """Flat float32 vector: each sheet (the viewer's first), the dice, public marks, turn.
+
+        The PettingZoo env asks for it on every decision, and a decision changes little:
+        each sheet and the temples' marks are built once per distinct content and kept in
+        the game's ``tensor_parts`` (keyed by exactly what they are made of), so a tensor
+        is mostly copies of parts already built; the dice and the turn are written anew.
+        """
         g = self.game
-        sh = g.sheet
-        ns = g.ns
         n = g.num_players
-        out = np.zeros(g.observation_tensor_shape(), dtype=np.float32)
         me = 0 if player is None else player
+        parts = g.tensor_parts
+        if len(parts) > 4096:  # most hits are recent positions': start afresh now and then
+            parts.clear()
+        out = np.zeros(g.obs_size, dtype=np.float32)
+        size = g.sheet_size
         i = 0
         for k in range(n):
             p = (me + k) % n
-            v = self.visited[p]
-            for s in range(ns):
-                out[i + s] = (v >> s) & 1
-                fee = sh.spaces[s].fee
-                if fee:
-                    out[i + ns + s] = self.paid[p][s] / fee
-            for s, c in self.offers[p]:
-                out[i + 2 * ns + s] = c / 4.0
-            i += 3 * ns
-            f = self.filled[p]
-            for s in range(g.nl):
-                out[i + s] = (f >> s) & 1
-            i += g.nl
-            for r in range(g.nr):
-                out[i + r] = (self.used[p] >> r) & 1
-            i += g.nr
-            out[i] = self.temples_offered(p) / max(1, g.required)
-            out[i + 1] = float(self.entered(p))
-            i += 2
-        for d in range(NUM_DICE):
+            key: tuple[Any, ...] = (
+                self.visited[p],
+                self.filled[p],
+                self.used[p],
+                tuple(self.paid[p]),
+                tuple(self.offers[p]),
+            )
+            part = parts.get(key)
+            if part is None:
+                part = parts[key] = self._sheet_part(p)
+            out[i : i + size] = part
+            i += size
+        for d in range(NUM_DICE):  # the dice change on most decisions: written directly
             if self.middle[d] >= 0:
                 out[i + self.middle[d]] = 1.0
             if self.held[d] >= 0:
@@ -857,23 +887,66 @@ class EldoradoState(State):
             if d in self.to_roll:
                 out[i + 12] = 1.0
             i += 13
+        marks = (-1, tuple(self.minima), tuple(self.claimed))
+        part = parts.get(marks)
+        if part is None:
+            part = parts[marks] = self._temples_part()
+        out[i : i + 2 * g.ns] = part
+        i += 2 * g.ns
+        turn = [
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+            self.round / g.cfg.max_rounds,
+            float(self.res_used),
+            float(self.first),
+            float(self.bonus_used),
+            len(self.items) / 2.0,
+            float(self.reward),
+            self.choose_left / 2.0,
+            self.uses_per_die / 3.0,
+            0.0,
+            0.0,
+            0.0,
+            0.0,
+        ]
+        turn[self.phase] = 1.0
+        if self.phase in (START, USE):
+            turn[12 + (self.seat - me) % n] = 1.0
+        out[i : i + 16] = turn
+        return out
+
+    def _sheet_part(self, p: Player) -> np.ndarray:
+        """Seat ``p``'s sheet in the tensor: visited, fees paid, coins offered, lakes
+        filled, resources used, temples offered, entered the golden temple."""
+        g = self.game
+        ns, nl, nr = g.ns, g.nl, g.nr
+        out = np.zeros(g.sheet_size, dtype=np.float32)
+        _set_bits(out, 0, self.visited[p] & ((1 << ns) - 1))
+        paid = self.paid[p]
+        for s, fee in g.fees:  # the spaces with a fee; mostly nothing paid yet
+            if paid[s]:
+                out[ns + s] = paid[s] / fee
+        for s, c in self.offers[p]:
+            out[2 * ns + s] = c / 4.0
+        i = 3 * ns
+        _set_bits(out, i, self.filled[p] & ((1 << nl) - 1))
+        _set_bits(out, i + nl, self.used[p] & ((1 << nr) - 1))
+        i += nl + nr
+        out[i] = self.temples_offered(p) / max(1, g.required)
+        out[i + 1] = float(self.entered(p))
+        return out
+
+    def _temples_part(self) -> np.ndarray:
+        """Per space the temple's minimum (+ 1) / 5, then whether its reward is claimed."""
+        ns = self.game.ns
+        out = np.zeros(2 * ns, dtype=np.float32)
         for s in range(ns):
             if self.minima[s] >= 0:
-                out[i + s] = (self.minima[s] + 1) / 5.0
+                out[s] = (self.minima[s] + 1) / 5.0
             if self.claimed[s] >= 0:
-                out[i + ns + s] = 1.0
-        i += 2 * ns
-        out[i + self.phase] = 1.0
-        out[i + 4] = self.round / g.cfg.max_rounds
-        out[i + 5] = float(self.res_used)
-        out[i + 6] = float(self.first)
-        out[i + 7] = float(self.bonus_used)
-        out[i + 8] = len(self.items) / 2.0
-        out[i + 9] = float(self.reward)
-        out[i + 10] = self.choose_left / 2.0
-        out[i + 11] = self.uses_per_die / 3.0
-        if self.phase in (START, USE):
-            out[i + 12 + (self.seat - me) % n] = 1.0
+                out[ns + s] = 1.0
         return out
 
     # -- invariants ---------------------------------------------------------------------------

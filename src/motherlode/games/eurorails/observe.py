@@ -296,28 +296,80 @@ def tensor_bounds(game: GameBase) -> dict[str, tuple[Any, Any]]:
     return {k: v for k, v in out.items() if k in names}
 
 
-def _edge_ends(g: GameBase) -> tuple[np.ndarray, np.ndarray]:
-    """Both ends of every segment as arrays (made once per game: the tensor is hot)."""
-    ends: tuple[np.ndarray, np.ndarray] | None = getattr(g, "_tensor_edge_ends", None)
-    if ends is None:
-        pairs = np.asarray(g.board.edge_ends, dtype=np.intp).reshape(-1, 2)
-        ends = (pairs[:, 0].copy(), pairs[:, 1].copy())
-        g._tensor_edge_ends = ends  # type: ignore[attr-defined]
-    return ends
+def _demands_part(g: GameBase, hand: list[int]) -> np.ndarray:
+    """The first 9 demands of ``hand``'s cards, each (load + 1) / 32 and payment / 100
+    (the Fast Game's 4th and 5th cards are not encoded), kept on the game per hand."""
+    memo: dict[tuple[int, ...], np.ndarray] | None = getattr(g, "_tensor_demands", None)
+    if memo is None:
+        memo = g._tensor_demands = {}  # type: ignore[attr-defined]
+    key = tuple(hand)
+    part = memo.get(key)
+    if part is None:
+        values: list[float] = []
+        for c in hand:
+            for d in g.demands[c]:
+                values += [(d.load + 1) / 32.0, d.payment / 100.0]
+        part = np.array(values[:18], dtype=np.float32)
+        if len(memo) > 4096:  # hands are many; start afresh now and then
+            memo.clear()
+        memo[key] = part
+    return part
 
 
-def _built(g: GameBase, edge_owner: list[int]) -> tuple[np.ndarray, np.ndarray]:
-    """The built segments and their owners as arrays. Reading the 5,714 owners into numpy
-    costs more than the rest of the tensor, and they change only when someone builds: the
-    last answer is kept on the game with a copy of the list it was read from, and used
-    again while the list is equal (a comparison in C, some 30 times cheaper)."""
-    memo: tuple[list[int], np.ndarray, np.ndarray] | None = getattr(g, "_tensor_built", None)
-    if memo is not None and memo[0] == edge_owner:
-        return memo[1], memo[2]
-    owner = np.fromiter(edge_owner, np.intp, len(edge_owner))
-    built = np.flatnonzero(owner >= 0)
-    g._tensor_built = (edge_owner.copy(), built, owner[built])  # type: ignore[attr-defined]
-    return built, owner[built]
+def _weather_index(g: GameBase, area: frozenset[int], w: int) -> np.ndarray:
+    """The tensor's bad-weather entries of ``area``, kept on the game per area."""
+    memo: dict[frozenset[int], np.ndarray] | None = getattr(g, "_tensor_weather", None)
+    if memo is None:
+        memo = g._tensor_weather = {}  # type: ignore[attr-defined]
+    index = memo.get(area)
+    if index is None:
+        index = memo[area] = np.fromiter(area, np.intp, len(area)) * w + (w - 1)
+    return index
+
+
+def _track(state: TurnRules, me: int) -> np.ndarray:
+    """The ``mileposts`` part with only the track planes set, for observer ``me``.
+
+    The track changes only when someone builds (or a flood or a trade takes some), so the
+    part is kept on the game per observer with a copy of the owners it was made from and
+    used again while they are equal (one list comparison in C). A new part is read from
+    each seat's ``net`` (the mileposts its track touches, kept by the rules), not from
+    the 5,714 owners: :func:`_track_part`."""
+    g = state.game
+    memo: dict[int, tuple[list[int], np.ndarray]] | None = getattr(g, "_tensor_track", None)
+    if memo is None:
+        memo = g._tensor_track = {}  # type: ignore[attr-defined]
+    owner = state.edge_owner
+    kept = memo.get(me)
+    if kept is not None and kept[0] == owner:
+        return kept[1]
+    part = _track_part(state, me)
+    part.flags.writeable = False
+    memo[me] = (owner.copy(), part)
+    return part
+
+
+def _track_part(state: TurnRules, me: int) -> np.ndarray:
+    """Per milepost and seat slot, 1 where a segment of the seat's track ends: the
+    mileposts of the seat's ``net``, but a ferry's or the Chunnel's port that the seat's
+    link alone puts there (``touch`` counts segments and links; the plane is segments)."""
+    g = state.game
+    n = g.num_players
+    w = 2 * n + 1
+    part = np.zeros(g.board.n * w, dtype=np.float32)
+    for q in range(n):
+        posts = state.net[q]
+        if posts:
+            part[np.fromiter(posts, np.intp, len(posts)) * w + (q - me) % n] = 1.0
+    by_link: dict[tuple[int, int], int] = {}
+    for k, owners in enumerate(state.link_owners):
+        for q in owners:
+            for m in g.board.links[k].ends:
+                by_link[q, m] = by_link.get((q, m), 0) + 1
+    for (q, m), links in by_link.items():
+        if state.touch[q][m] == links:
+            part[m * w + (q - me) % n] = 0.0
+    return part
 
 
 def tensor(state: TurnRules, player: Player | None = None) -> np.ndarray:
@@ -327,22 +379,19 @@ def tensor(state: TurnRules, player: Player | None = None) -> np.ndarray:
     n = g.num_players
     me = 0 if player is None else player
     w = 2 * n + 1
-    t = np.zeros(tensor_size(g), dtype=np.float32)
-    built, owners = _built(g, state.edge_owner)
-    if built.size:
-        slot = (owners - me) % n
-        xs, ys = _edge_ends(g)
-        t[xs[built] * w + slot] = 1.0
-        t[ys[built] * w + slot] = 1.0
+    t = np.empty(tensor_size(g), dtype=np.float32)
+    o = b.n * w
+    t[:o] = _track(state, me)
+    t[o:] = 0.0
     for q in range(n):
         k = (q - me) % n
         if state.pos[q] >= 0:
             t[state.pos[q] * w + n + k] = 1.0
         if state.pos2 and state.pos2[q] >= 0:
             t[state.pos2[q] * w + n + k] = 1.0
-    for m in state.weather_area():
-        t[m * w + 2 * n] = 1.0
-    o = b.n * w
+    area = state.weather_area()
+    if area:
+        t[_weather_index(g, area, w)] = 1.0
     for k in range(n):
         q = (me + k) % n
         visible = bool(state.cash_public) or q == player
@@ -354,20 +403,15 @@ def tensor(state: TurnRules, player: Player | None = None) -> np.ndarray:
         t[o + 38] = float(state.lost[q])
         t[o + 39] = float(state.declared[q])
         if g.cfg.open_hands or q == player:
-            i = 0
-            for c in state.hands[q]:
-                for d in g.demands[c]:
-                    if i >= 9:  # Fast Game: the 4th and 5th cards are not encoded
-                        break
-                    t[o + 40 + 2 * i] = (d.load + 1) / 32.0
-                    t[o + 41 + 2 * i] = d.payment / 100.0
-                    i += 1
+            demands = _demands_part(g, state.hands[q])
+            t[o + 40 : o + 40 + demands.size] = demands
         o += 58
     for a in state.active:
         t[o + a[0] - 147] = 1.0
     o += 22
-    for x, c in enumerate(state.chips):
-        t[o + x] = c / 4.0
+    chips = t[o : o + len(state.chips)]  # the map's loads, up to 32
+    chips[:] = state.chips
+    chips *= 0.25  # exact: the counts are small integers, and 1/4 a power of two
     o += 32
     cp = state.current_player()
     if 0 <= cp < n:
