@@ -199,6 +199,8 @@ def test_bad_construction_is_refused() -> None:
         BatchedChinagold(0)
     with pytest.raises(ValueError, match=r"trace=True"):
         BatchedChinagold(1).histories(0)
+    with pytest.raises(ValueError, match=r"regions='L' is not supported; the batched engine"):
+        BatchedChinagold(2, regions="L")
 
 
 def test_the_throw_follows_the_reference_probabilities() -> None:
