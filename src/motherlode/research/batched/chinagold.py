@@ -407,9 +407,10 @@ class BatchedChinagold:
         self.n = n
         self.backend = backend
         self.game = ChinagoldGame.from_config(**config)
-        if self.game.config.regions:  # the tables below are the whole printed board's
+        regions = getattr(self.game.config, "regions", "")
+        if regions:  # the tables below are the whole printed board's
             raise ValueError(
-                f"batched chinagold: regions={self.game.config.regions!r} is not supported;"
+                f"batched chinagold: regions={regions!r} is not supported;"
                 " the batched engine plays the whole board (use the reference engine,"
                 " motherlode.load('chinagold', regions=...))"
             )
