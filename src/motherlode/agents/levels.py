@@ -52,12 +52,14 @@ SPECS: dict[str, dict[str, str]] = {
 MEASURED: dict[str, dict[str, str]] = {
     "yukon": {
         "hard": "Yukon + Townsfolk 2p: 19/20 against greedy (docs/agents.md)",
-        "strongest": "2p at seconds=1: 16.5/20 = 0.825 against greedy; against hard"
-        " 2p 13/20 = 0.65 [0.43, 0.82], 3p 0.50 [0.25, 0.75] of 12",
+        "strongest": "2p: 27.5/30 = 0.92 [0.76, 0.97] against greedy; against hard"
+        " 2p 40/60 = 0.67 [0.54, 0.77] (and 13/20 on other deals); 3p against greedy"
+        " 0.75 [0.52, 0.89] of 18, against hard 0.55 [0.38, 0.71] of 30",
     },
     "chinagold": {
         "hard": "18/20 = 0.90 against greedy, 10/10 against random",
-        "strongest": "at seconds=1: 12/12 against greedy; against hard 3/7 (stopped)",
+        "strongest": "18/20 = 0.90 [0.70, 0.97] against greedy; against hard"
+        " 20/30 = 0.67 [0.49, 0.81]",
     },
     "eldorado": {
         "hard": "map 1: 15/20 = 0.75 against greedy; maps 2-4 hard: 8.5-10/10;"
