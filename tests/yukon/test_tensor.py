@@ -94,3 +94,29 @@ def test_the_kept_planes_are_updated_not_rebuilt() -> None:
     assert t[far * 30 + 29] == 1.0
     assert t[legal[0] * 30 + 29] == 1.0 and t[pos * 30 + 29] == 0.0
     assert np.array_equal(t[legal[0] * 30 : legal[0] * 30 + 29], np.eye(29)[27])  # empty
+
+
+def test_disc_points_past_a_byte_are_written_whole_in_each_seats_slot() -> None:
+    """Custom ``pan_discs`` may be worth more than a signed byte holds: a seat's disc points
+    (slot value 42 of its 44) are the exact sum, in every observer's seat order, and the
+    other slot values are those of the same position with small discs."""
+    big = motherlode.load("yukon", expansion=True, players=3, pan_discs=[200, 150, 128] * 3)
+    seen = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        state = big.new_initial_state()
+        while not state.is_terminal():
+            _step(state, rng)
+            if state.is_chance_node() or not any(map(any, state.discs)):
+                continue
+            values = big.disc_values
+            points = [sum(v * c for v, c in zip(values, d, strict=True)) for d in state.discs]
+            for observer in (None, 0, 1, 2):
+                t = state.observation_tensor(observer)
+                order = big.observer_first[0 if observer is None else observer]
+                got = [t[1920 + 44 * slot + 42] for slot in range(3)]
+                assert got == [float(points[p]) for p in order]
+                seen += sum(points[p] > 127 for p in order)
+        if seen > 20:
+            break
+    assert seen > 20  # the case past a byte was reached, for several seats
