@@ -75,7 +75,8 @@ MEASURED: dict[str, dict[str, str]] = {
     },
     "eurorails": {
         "hard": "2p: 15/20 = 0.75 against greedy (twice), 10/10 against random",
-        "strongest": "3p: 65/121 = 0.54 against two greedy seats (hard: 25/54 = 0.46)",
+        "strongest": "3p: 65/121 = 0.54 against two greedy seats (hard: 25/54 = 0.46);"
+        " against hard 2p 5/10",
     },
 }
 """What the arena showed for each level (docs/agents.md has the commands and intervals)."""
