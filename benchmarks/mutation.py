@@ -126,6 +126,9 @@ TARGETS = [
             "tests/reference/test_runtime_reference.py",
             # where each push is drawn (by its cost), what is built once and shared
             "tests/reference/test_runtime_push_reference.py",
+            # the compressed frames (pack, _encode_packed) and the incremental log
+            "tests/server/test_push.py",
+            "tests/server/test_log.py",
         ),
     ),
     Target(
