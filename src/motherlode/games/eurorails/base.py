@@ -11,7 +11,8 @@ train's fields in (Additional Trains); it declares the few turn methods that par
 from __future__ import annotations
 
 from abc import abstractmethod
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from functools import cache
 from typing import Self
 
 from motherlode.core.protocol import Action, Game, GameConfig, State
@@ -39,6 +40,141 @@ from motherlode.games.eurorails.constants import (
     PRICE_MAX,
     SCALAR_FIELDS,
 )
+
+
+@dataclass(frozen=True)
+class BoardTables:
+    """What the rules precompute from a board alone (the same for every configuration of a
+    ferry printing, so built once: a game's construction no longer repeats it)."""
+
+    areas: dict[int, frozenset[int]]
+    adj: tuple[tuple[tuple[int, int], ...], ...]
+    major_of: tuple[int, ...]
+    joined: tuple[tuple[int, ...], ...]
+    tri: tuple[tuple[tuple[int, int], ...], ...]
+    edge_port: tuple[bool, ...]
+    hexes: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]
+    build_out: tuple[tuple[tuple[int, int, int], ...], ...]
+    build_cost0: tuple[int, ...]
+    build_link: tuple[int, ...]
+    limited: tuple[bool, ...]
+    limit_group: tuple[tuple[int, ...], ...]
+
+
+@cache
+def board_tables(ferry_printing: str) -> BoardTables:
+    """The :class:`BoardTables` of a ferry printing's board (cached)."""
+    b = load_board(ferry_printing)
+    n = b.n
+    t_areas: dict[int, frozenset[int]] = {
+        k: event_area(ferry_printing, k) for k in range(FIRST_EVENT, NUM_CARDS + 1)
+    }
+    # for the blocking check: (neighbour, edge) pairs per milepost, and the major city
+    # (index into board.majors) of each milepost or -1
+    t_adj: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+        tuple((b.nb[m * 6 + d], b.eid[m * 6 + d]) for d in range(6) if b.eid[m * 6 + d] >= 0)
+        for m in range(n)
+    )
+    major_of = [-1] * n
+    for i, c in enumerate(b.majors):
+        for m in b.city_posts[c]:
+            major_of[m] = i
+    t_major_of: tuple[int, ...] = tuple(major_of)
+    # the other mileposts a milepost is joined to: its link's ends, its major city's
+    joined: list[tuple[int, ...]] = []
+    for m in range(n):
+        k = b.link_at[m]
+        ends = b.links[k].ends if k >= 0 else ()
+        posts = b.city_posts[b.majors[major_of[m]]] if major_of[m] >= 0 else ()
+        joined.append(tuple(ends) + tuple(posts))
+    t_joined: tuple[tuple[int, ...], ...] = tuple(joined)
+    # per edge: the two other edges of each lattice triangle on it whose three mileposts
+    # are not ferry ports or Chunnel ends (none when an end of the edge is one)
+    tri: list[tuple[tuple[int, int], ...]] = []
+    for x, y in b.edge_ends:
+        pairs: list[tuple[int, int]] = []
+        if b.link_at[x] < 0 and b.link_at[y] < 0:
+            for dx in range(6):
+                c, e1 = b.nb[x * 6 + dx], b.eid[x * 6 + dx]
+                if e1 < 0 or c == y or b.link_at[c] >= 0:
+                    continue
+                for dc in range(6):
+                    if b.nb[c * 6 + dc] == y and b.eid[c * 6 + dc] >= 0:
+                        pairs.append((e1, b.eid[c * 6 + dc]))
+        tri.append(tuple(pairs))
+    t_tri: tuple[tuple[tuple[int, int], ...], ...] = tuple(tri)
+    # per edge: an end is a ferry port or Chunnel end
+    t_edge_port: tuple[bool, ...] = tuple(
+        b.link_at[x] >= 0 or b.link_at[y] >= 0 for x, y in b.edge_ends
+    )
+    # per milepost u and direction du: the hexagon round u, starting at its neighbour v
+    # in direction du: ring edges (ring[i] to ring[i+1], i = 0..5, ring[6] = v) and
+    # spokes (u to ring[i]); -1 where there is no edge
+    hexes: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
+    for u in range(n):
+        for du in range(6):
+            ring = [b.nb[u * 6 + (du + j) % 6] for j in range(6)]
+            edges = tuple(
+                b.eid[ring[i] * 6 + (du + i + 2) % 6]
+                if ring[i] >= 0 and ring[(i + 1) % 6] >= 0
+                else -1
+                for i in range(6)
+            )
+            spokes = tuple(b.eid[u * 6 + (du + j) % 6] for j in range(6))
+            hexes.append((edges, spokes))
+    t_hexes: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...] = tuple(hexes)
+    # for listing builds: per milepost, its buildable (not red-area) segments as
+    # (action m*6+d, edge, far end); per action, the cost without a link's price and
+    # the link at the far end (-1: none); per milepost, whether a city or link limit
+    # may apply there
+    out: list[tuple[tuple[int, int, int], ...]] = []
+    cost0 = [0] * (6 * n)
+    link_to = [-1] * (6 * n)
+    for m in range(n):
+        segs = []
+        for d in range(6):
+            i = m * 6 + d
+            e = b.eid[i]
+            if e < 0:
+                continue
+            to = b.nb[i]
+            k = b.link_at[to]
+            link_to[i] = k
+            cost0[i] = b.edge_cross_cost[e] + (0 if k >= 0 else b.milepost_cost[to])
+            if not b.edge_internal[e]:
+                segs.append((i, e, to))
+        out.append(tuple(segs))
+    t_build_out: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(out)
+    t_build_cost0: tuple[int, ...] = tuple(cost0)
+    t_build_link: tuple[int, ...] = tuple(link_to)
+    t_limited: tuple[bool, ...] = tuple(b.link_at[m] >= 0 or b.city_of[m] >= 0 for m in range(n))
+    # per milepost: the mileposts whose city and port limits track there may change
+    # (its city's, its link's ends, every English Channel port for a Channel line)
+    channel = tuple(x for link in b.links if link.sea == CHANNEL for x in link.ends)
+    group: list[tuple[int, ...]] = []
+    for m in range(n):
+        c, k = b.city_of[m], b.link_at[m]
+        near: set[int] = set(b.city_posts[c]) if c >= 0 else set()
+        if k >= 0:
+            near.update(b.links[k].ends)
+            if b.links[k].sea == CHANNEL:
+                near.update(channel)
+        group.append(tuple(sorted(near)))
+    t_limit_group: tuple[tuple[int, ...], ...] = tuple(group)
+    return BoardTables(
+        areas=t_areas,
+        adj=t_adj,
+        major_of=t_major_of,
+        joined=t_joined,
+        tri=t_tri,
+        edge_port=t_edge_port,
+        hexes=t_hexes,
+        build_out=t_build_out,
+        build_cost0=t_build_cost0,
+        build_link=t_build_link,
+        limited=t_limited,
+        limit_group=t_limit_group,
+    )
 
 
 class GameBase(Game):
@@ -147,107 +283,22 @@ class GameBase(Game):
         if config.fast_game:
             self.removed_cards = tuple(k for k, v in self.event_kind.items() if v == "tax")
         self.weather_cache: dict[tuple[int, ...], frozenset[int]] = {}
-        self.areas: dict[int, frozenset[int]] = {
-            k: event_area(config.ferry_printing, k) for k in range(FIRST_EVENT, NUM_CARDS + 1)
-        }
-        b = self.board
-        # for the blocking check: (neighbour, edge) pairs per milepost, and the major city
-        # (index into board.majors) of each milepost or -1
-        self.adj: tuple[tuple[tuple[int, int], ...], ...] = tuple(
-            tuple((b.nb[m * 6 + d], b.eid[m * 6 + d]) for d in range(6) if b.eid[m * 6 + d] >= 0)
-            for m in range(n)
-        )
-        major_of = [-1] * n
-        for i, c in enumerate(b.majors):
-            for m in b.city_posts[c]:
-                major_of[m] = i
-        self.major_of: tuple[int, ...] = tuple(major_of)
-        # the other mileposts a milepost is joined to: its link's ends, its major city's
-        joined: list[tuple[int, ...]] = []
-        for m in range(n):
-            k = b.link_at[m]
-            ends = b.links[k].ends if k >= 0 else ()
-            posts = b.city_posts[b.majors[major_of[m]]] if major_of[m] >= 0 else ()
-            joined.append(tuple(ends) + tuple(posts))
-        self.joined: tuple[tuple[int, ...], ...] = tuple(joined)
-        # per edge: the two other edges of each lattice triangle on it whose three mileposts
-        # are not ferry ports or Chunnel ends (none when an end of the edge is one)
-        tri: list[tuple[tuple[int, int], ...]] = []
-        for x, y in b.edge_ends:
-            pairs: list[tuple[int, int]] = []
-            if b.link_at[x] < 0 and b.link_at[y] < 0:
-                for dx in range(6):
-                    c, e1 = b.nb[x * 6 + dx], b.eid[x * 6 + dx]
-                    if e1 < 0 or c == y or b.link_at[c] >= 0:
-                        continue
-                    for dc in range(6):
-                        if b.nb[c * 6 + dc] == y and b.eid[c * 6 + dc] >= 0:
-                            pairs.append((e1, b.eid[c * 6 + dc]))
-            tri.append(tuple(pairs))
-        self.tri: tuple[tuple[tuple[int, int], ...], ...] = tuple(tri)
-        # per edge: an end is a ferry port or Chunnel end
-        self.edge_port: tuple[bool, ...] = tuple(
-            b.link_at[x] >= 0 or b.link_at[y] >= 0 for x, y in b.edge_ends
-        )
-        # per milepost u and direction du: the hexagon round u, starting at its neighbour v
-        # in direction du: ring edges (ring[i] to ring[i+1], i = 0..5, ring[6] = v) and
-        # spokes (u to ring[i]); -1 where there is no edge
-        hexes: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
-        for u in range(n):
-            for du in range(6):
-                ring = [b.nb[u * 6 + (du + j) % 6] for j in range(6)]
-                edges = tuple(
-                    b.eid[ring[i] * 6 + (du + i + 2) % 6]
-                    if ring[i] >= 0 and ring[(i + 1) % 6] >= 0
-                    else -1
-                    for i in range(6)
-                )
-                spokes = tuple(b.eid[u * 6 + (du + j) % 6] for j in range(6))
-                hexes.append((edges, spokes))
-        self.hexes: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...] = tuple(hexes)
+        tables = board_tables(config.ferry_printing)
+        self.areas: dict[int, frozenset[int]] = tables.areas
+        self.adj = tables.adj
+        self.major_of = tables.major_of
+        self.joined = tables.joined
+        self.tri = tables.tri
+        self.edge_port = tables.edge_port
+        self.hexes = tables.hexes
         # per seat, 1 when its graph connects the major cities before any track (set by
         # the first state, blocking.BlockingRules)
         self.linked_at_start: tuple[int, ...] | None = None
-        # for listing builds: per milepost, its buildable (not red-area) segments as
-        # (action m*6+d, edge, far end); per action, the cost without a link's price and
-        # the link at the far end (-1: none); per milepost, whether a city or link limit
-        # may apply there
-        out: list[tuple[tuple[int, int, int], ...]] = []
-        cost0 = [0] * (6 * n)
-        link_to = [-1] * (6 * n)
-        for m in range(n):
-            segs = []
-            for d in range(6):
-                i = m * 6 + d
-                e = b.eid[i]
-                if e < 0:
-                    continue
-                to = b.nb[i]
-                k = b.link_at[to]
-                link_to[i] = k
-                cost0[i] = b.edge_cross_cost[e] + (0 if k >= 0 else b.milepost_cost[to])
-                if not b.edge_internal[e]:
-                    segs.append((i, e, to))
-            out.append(tuple(segs))
-        self.build_out: tuple[tuple[tuple[int, int, int], ...], ...] = tuple(out)
-        self.build_cost0: tuple[int, ...] = tuple(cost0)
-        self.build_link: tuple[int, ...] = tuple(link_to)
-        self.limited: tuple[bool, ...] = tuple(
-            b.link_at[m] >= 0 or b.city_of[m] >= 0 for m in range(n)
-        )
-        # per milepost: the mileposts whose city and port limits track there may change
-        # (its city's, its link's ends, every English Channel port for a Channel line)
-        channel = tuple(x for link in b.links if link.sea == CHANNEL for x in link.ends)
-        group: list[tuple[int, ...]] = []
-        for m in range(n):
-            c, k = b.city_of[m], b.link_at[m]
-            near: set[int] = set(b.city_posts[c]) if c >= 0 else set()
-            if k >= 0:
-                near.update(b.links[k].ends)
-                if b.links[k].sea == CHANNEL:
-                    near.update(channel)
-            group.append(tuple(sorted(near)))
-        self.limit_group: tuple[tuple[int, ...], ...] = tuple(group)
+        self.build_out = tables.build_out
+        self.build_cost0 = tables.build_cost0
+        self.build_link = tables.build_link
+        self.limited = tables.limited
+        self.limit_group = tables.limit_group
 
 
 class StateBase(State):

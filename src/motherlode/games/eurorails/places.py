@@ -34,7 +34,7 @@ from __future__ import annotations
 import difflib
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from motherlode.core.errors import NotationError
 from motherlode.games.eurorails.board import CENTRE, DIR_NAMES, DIRS, Board
@@ -67,6 +67,7 @@ class _Places:
     ranks: tuple[Label, ...]
     x_east: float
     y_south: float
+    at: dict[tuple[int, int], int] = field(default_factory=dict)  # (file, rank) -> milepost
 
 
 _CACHE: dict[int, tuple[Board, _Places]] = {}
@@ -138,8 +139,11 @@ def _build(b: Board) -> _Places:
     )
     row_y = {rank_of[m]: b.xy[m][1] for m in range(b.n)}  # every row has mileposts
     ranks = tuple(Label(str(k), min(xs) - spacing, row_y[k]) for k in range(1, max(rank_of) + 1))
+    at = {(file_of[m], rank_of[m]): m for m in range(b.n)}
+    if len(at) != b.n:
+        raise AssertionError("eurorails: two mileposts share a square")  # a map bug
     return _Places(
-        names, index, file_of, rank_of, files, ranks, max(xs) + spacing, min(ys) - spacing
+        names, index, file_of, rank_of, files, ranks, max(xs) + spacing, min(ys) - spacing, at
     )
 
 
@@ -161,6 +165,11 @@ def square(b: Board, m: int) -> tuple[int, int]:
     """Milepost ``m``'s ``(file, rank)``: file 0-based (``A`` is 0), rank 1-based."""
     p = places(b)
     return p.file_of[m], p.rank_of[m]
+
+
+def squares(b: Board) -> dict[tuple[int, int], int]:
+    """Every milepost by its ``(file, rank)`` (:func:`square`'s inverse)."""
+    return places(b).at
 
 
 def square_name(b: Board, m: int) -> str:

@@ -37,6 +37,7 @@ from motherlode.games.eurorails.places import (
     rank_labels,
     square,
     square_name,
+    squares,
 )
 
 __all__ = [
@@ -158,17 +159,13 @@ def _window(state: EurorailsState, centre: int, radius: int) -> list[str]:
             trains.setdefault(m, q)
     f0, k0 = square(b, centre)
     files = range(max(0, f0 - 2 * radius), f0 + 2 * radius + 1)
-    r_min = min(b.r)
-    grid: dict[tuple[int, int], int] = {}
-    for m in range(b.n):
-        f, k = square(b, m)
-        if f in files and abs(k - k0) <= radius:
-            grid[(f, k)] = m
+    r_min, r_max = min(b.r), max(b.r)
+    grid = squares(b)
     rows = []
     for k in range(k0 - radius, k0 + radius + 1):
         if k < 1 or k > len(rank_labels(b)):
             continue
-        odd = (max(b.r) - k + 1 - r_min) % 2  # rows half a spacing east
+        odd = (r_max - k + 1 - r_min) % 2  # rows half a spacing east
         line = " " * odd
         for f in files:
             at = grid.get((f, k))
@@ -215,13 +212,13 @@ def text_board(state: EurorailsState, seat: Player | None = None, radius: int = 
     centre = _focus(state, seat)
     rows = _window(state, centre, radius)
     f0, k0 = square(b, centre)
+    grid = squares(b)
     seen = sorted(
         {
             c
-            for m in range(b.n)
-            if (c := b.city_of[m]) >= 0
-            and abs(square(b, m)[0] - f0) <= 2 * radius
-            and abs(square(b, m)[1] - k0) <= radius
+            for f in range(f0 - 2 * radius, f0 + 2 * radius + 1)
+            for k in range(k0 - radius, k0 + radius + 1)
+            if (m := grid.get((f, k))) is not None and (c := b.city_of[m]) >= 0
         }
     )
     cities = ", ".join(f"{b.city_names[c]} {square_name(b, b.city_centre[c])}" for c in seen)
