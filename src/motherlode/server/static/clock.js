@@ -40,7 +40,9 @@
     if (!state || !state.clock) { return; }
     var c = state.clock;
     cells.forEach(function (cell, seat) {
-      var t = left(c, seat), over = state.status === "running";
+      /* a seat the server has flagged is out of time, whatever this page's clock (its
+         skew is measured from when the page was served) still makes of it */
+      var t = seat === c.late ? 0 : left(c, seat), over = state.status === "running";
       cell.time.textContent = c.bots.indexOf(seat) >= 0 ? "bot" : fmt(Math.max(t, 0), c.kind);
       cell.row.classList.toggle("out", over && t <= 0 && c.running === seat);
     });
