@@ -309,10 +309,14 @@ async def play_seat(
                 return
             if s["to_move"] == seat and s["version"] > moved_at:
                 if m.sent_at is not None:  # the other player has not got it yet
+                    # (bounded by the time left: a mover whose time is up leaves without
+                    # reading its move's state, which is no stall)
+                    wait = min(STALL, stop - time.monotonic())
                     try:
-                        await asyncio.wait_for(m.settled.wait(), timeout=STALL)
+                        await asyncio.wait_for(m.settled.wait(), timeout=max(0.01, wait))
                     except TimeoutError:
-                        stats.error("client:stalled")
+                        if wait >= STALL:
+                            stats.error("client:stalled")
                         return
                 if args.think:
                     await asyncio.sleep(args.think * (0.5 + rng.random()))
