@@ -124,6 +124,22 @@ def parse_action(state: EurekaState, text: str) -> Action:
 
 
 def explain_illegal(state: EurekaState, action: Action) -> str:
+    """Why ``action`` is illegal here, and the rulebook's section that says so."""
+    why = _why_illegal(state, action)
+    if why == "no such action":
+        return why
+    if state.phase == g.RAFT or "raft" in why or "lake water" in why:
+        section = "Rafts"
+    elif state.phase == g.RETREAT and "move away" in why:
+        section = "Gold Miners versus Robbers"
+    elif " house" in why:
+        section = "Rules of the Game"
+    else:
+        section = "The Die"
+    return f"{why} (rulebook: {section})"
+
+
+def _why_illegal(state: EurekaState, action: Action) -> str:
     """The rule that forbids ``action`` here."""
     board = state.game.board
     ph = state.phase
