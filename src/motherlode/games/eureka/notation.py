@@ -128,11 +128,12 @@ def explain_illegal(state: EurekaState, action: Action) -> str:
     why = _why_illegal(state, action)
     if why == "no such action":
         return why
-    if state.phase == g.RAFT or "raft" in why or "lake water" in why:
+    rafts = ("lake water", "the miner is not on a raft", "only one figure may stand")
+    if state.phase == g.RAFT or any(r in why for r in rafts):
         section = "Rafts"
     elif state.phase == g.RETREAT and "move away" in why:
         section = "Gold Miners versus Robbers"
-    elif " house" in why:
+    elif "a miner enters only his own" in why:
         section = "Rules of the Game"
     else:
         section = "The Die"

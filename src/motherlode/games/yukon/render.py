@@ -127,6 +127,14 @@ def _card(tok: str, x: float, y: float, w: float = CARD_W, h: float = CARD_H) ->
             stroke="#b9a77f",
             stroke_dasharray="4 4",
         )
+    if tok == "?":  # not dealt yet (a replay of the set-up): the card's back, face down
+        return svg.element(
+            "rect", x=x, y=y, width=w, height=h, rx=8, fill="#8b6a3e", stroke="#6b5420",
+            stroke_width=1.5,
+        ) + svg.element(
+            "rect", x=x + 6, y=y + 6, width=w - 12, height=h - 12, rx=5, fill="none",
+            stroke="#d9bf8c", stroke_width=1.5,
+        )
     if tok.startswith("+"):
         fill, ink, label = "url(#gold)", "#5a3d00", tok[1:]
     elif tok.startswith("-"):
