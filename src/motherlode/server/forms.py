@@ -125,7 +125,7 @@ def validate_options(
     except ValidationError as err:
         for item in err.errors():
             where = str(item["loc"][0]) if item["loc"] else ""
-            msg = item["msg"].removeprefix("Value error, ").replace("Input should be", "must be")
+            msg = item["msg"].removeprefix("Value error, ")
             if not where:  # a cross-field check: put it on the field it names, if one
                 where = next((f for f in cls.Config.model_fields if msg.startswith(f)), "")
             errors[where] = f"{errors[where]}; {msg}" if where in errors else msg
@@ -206,9 +206,7 @@ def clock_terms(form: dict[str, str]) -> tuple[ClockTerms | None, dict[str, str]
     try:
         return ClockTerms(**raw), {}
     except ValidationError as err:
-        return None, {
-            k: v.replace("Input should be", "must be") for k, v in clock_errors(err).items()
-        }
+        return None, clock_errors(err)
 
 
 @functools.cache
