@@ -9,6 +9,8 @@ directory).
 
 from __future__ import annotations
 
+import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -121,8 +123,17 @@ def test_the_new_match_form_speaks_in_words(
     live_server: LiveServer,
     shots: Path,  # noqa: F811
 ) -> None:
+    finished = _create(live_server, "yukon", {"players": 2}, humans=0)
+    for _ in range(120):  # two greedy bots end a Yukon game in seconds
+        state = httpx.get(f"{live_server.url}/api/matches/{finished['id']}", timeout=30).json()
+        if state.get("terminal"):
+            break
+        time.sleep(0.5)
     page = browser.new_page(viewport={"width": 390, "height": 844})
     page.goto(live_server.url + "/")
+    row = page.locator("tr", has=page.locator(f"a[href='/m/{finished['id']}/replay']"))
+    scores = row.locator("td").nth(3).inner_text()
+    assert re.fullmatch(r"-?\d+ / -?\d+", scores), scores  # whole points, not "22.0"
     assert "2 players" in page.inner_text("a.game[href='/new?game=chinagold']")
     assert "2-2" not in page.inner_text(".games")
     page.goto(live_server.url + "/new?game=yukon")
