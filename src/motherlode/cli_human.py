@@ -32,12 +32,13 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from motherlode.agents.levels import hint_spec
 from motherlode.core.agent import Agent
 from motherlode.core.errors import MotherlodeError, RecordError
 from motherlode.core.narration import fold
-from motherlode.core.protocol import Action, Game, State
+from motherlode.core.protocol import Action, Game, State, TextMark
 from motherlode.core.records import GameRecord
 
 COMMANDS = {
@@ -47,7 +48,7 @@ COMMANDS = {
     "undo": "take back your last move (not past a roll, a draw or a reveal)",
     "board": "show the board again",
     "log": "every move so far, narrated",
-    "list [KIND]": "every legal move (or those of one kind, e.g. 'list take')",
+    "list [KIND]": "every legal move (or those of one kind or start: 'list turn c')",
     "save [FILE]": "save the game to continue later (motherlode play --resume FILE)",
     "quit": "save the game and stop (also: exit; Ctrl-C and Ctrl-D save too)",
 }
@@ -82,6 +83,54 @@ class _Snapshot:
     seat: int
 
 
+MARK_STYLES = {
+    "move": "bold black on green3",
+    "gold": "bold yellow3",
+    "pebble": "grey62",
+    "water": "dodger_blue2",
+    "hidden": "dim",
+    "special": "bold magenta",
+    # the seats in Okabe and Ito's palette, as on the web page (told apart by colour-blind
+    # players; the board names each seat as well)
+    "seat0": "bold dark_orange3",
+    "seat1": "bold dodger_blue2",
+    "seat2": "bold green3",
+    "seat3": "bold orchid",
+    "seat4": "bold orange1",
+    "seat5": "bold sky_blue1",
+}
+"""How a terminal shows each kind of :data:`~motherlode.core.protocol.TextMark`."""
+
+
+def styled_board(board: str, marks: Sequence[TextMark]) -> Text:
+    r"""A text board with its marks coloured: each span's characters other than spaces.
+
+    >>> text = styled_board("  a  b\n  +3 -4", [(1, 0, 4, "gold"), (1, 4, 7, "move")])
+    >>> text.plain == "  a  b\n  +3 -4"
+    True
+    >>> [(text.plain[s.start:s.end], s.style) for s in text.spans]
+    [('+3', 'bold yellow3'), ('-4', 'bold black on green3')]
+    """
+    text = Text(board)
+    lines = board.split("\n")
+    offsets = [0]
+    for row in lines:
+        offsets.append(offsets[-1] + len(row) + 1)
+    for n, first, last, kind in marks:
+        style = MARK_STYLES.get(kind)
+        if style is None or not 0 <= n < len(lines):
+            continue
+        row = lines[n]
+        first, last = max(0, first), min(last, len(row))
+        while first < last and row[first] == " ":
+            first += 1
+        while last > first and row[last - 1] == " ":
+            last -= 1
+        if first < last:
+            text.stylize(style, offsets[n] + first, offsets[n] + last)
+    return text
+
+
 def enable_line_editing() -> None:
     """Arrow keys, line editing and history at the prompt (readline, where there is one)."""
     if sys.stdin.isatty():
@@ -108,6 +157,33 @@ def group_actions(names: Sequence[str]) -> dict[str, list[int]]:
     for i, name in enumerate(names):
         groups.setdefault(name.split(" ", 1)[0], []).append(i)
     return groups
+
+
+def _next_letters(names: Sequence[str], indexes: Sequence[int]) -> list[tuple[str, int]]:
+    """A kind's moves counted by the first letter of their second word, for ``list``.
+
+    >>> _next_letters(["turn a6-a9", "turn a7-a10", "turn b5-b8", "pass"], [0, 1, 2])
+    [('turn a', 2), ('turn b', 1)]
+    """
+    counts: dict[str, int] = {}
+    for i in indexes:
+        word, _, rest = names[i].partition(" ")
+        start = f"{word} {rest[:1]}" if rest else word
+        counts[start] = counts.get(start, 0) + 1
+    return sorted(counts.items())
+
+
+def completions(names: Sequence[str], typed: str) -> list[int]:
+    """The moves that ``typed`` may stand for when it is not a move itself: those whose
+    notation ends with it as whole words ('c4-c7' for 'turn c4-c7', 'a4' for 'd0 move a4').
+
+    >>> completions(["turn c4-c7", "turn c4", "rebury c4"], "c4-c7")
+    [0]
+    >>> completions(["turn c4", "rebury c4"], "c4")
+    [0, 1]
+    """
+    tail = " " + " ".join(typed.lower().split())
+    return [i for i, name in enumerate(names) if name.lower().endswith(tail)]
 
 
 class TerminalGame:
@@ -289,11 +365,28 @@ class TerminalGame:
 
     # -- a person's turn -----------------------------------------------------------------
 
+    def board_text(self, seat: int | None) -> Text:
+        """The text board from ``seat``'s view, coloured where the game marks it (the
+        places that ``seat``'s legal moves act on, gold, the seats ...)."""
+        state = self.state
+        board = state.render_text(seat)
+        renderer = state.renderer
+        marks: Sequence[TextMark] = ()
+        if renderer is not None and renderer.text_marks is not None:
+            try:
+                marks = renderer.text_marks(state, seat)
+            except Exception:  # a colouring bug must not stop a game: plain text
+                marks = ()
+        return styled_board(board, marks)
+
     def show_board(self, seat: int) -> None:
         self.console.print()
-        self.console.print(self.state.render_text(seat), markup=False, highlight=False)
+        self.console.print(self.board_text(seat), highlight=False)
 
     def show_menu(self, names: Sequence[str], kind: str | None = None) -> None:
+        """The numbered moves; a long menu by kind (the first word), and a kind still too
+        long by its moves' next letter (``list turn c``: Chinagold's lines from row c).
+        ``kind`` (from ``list KIND``) may be any start of a move: ``list turn c``."""
         groups = group_actions(names)
         if kind is None and len(names) > MENU_LIMIT:
             self.say(f"{len(names)} moves, by kind ('list KIND' shows one kind, 'list' all):")
@@ -301,8 +394,18 @@ class TerminalGame:
                 shown = ", ".join(f"{i + 1}) {names[i]}" for i in indexes[:4])
                 more = f" ... and {len(indexes) - 4} more" if len(indexes) > 4 else ""
                 self.say(f"  {word} ({len(indexes)}): {shown}{more}")
+                if len(indexes) > MENU_LIMIT:
+                    self.say("     " + ", ".join(
+                        f"list {start} ({n})" for start, n in _next_letters(names, indexes)
+                    ))
             return
-        indexes = list(range(len(names))) if kind in (None, "") else groups.get(kind or "", [])
+        prefix = (kind or "").strip().lower()
+        if not prefix:
+            indexes = list(range(len(names)))
+        elif prefix in groups:
+            indexes = groups[prefix]
+        else:
+            indexes = [i for i, name in enumerate(names) if name.lower().startswith(prefix)]
         if not indexes:
             self.say(f"no moves of kind {kind!r}; kinds: {', '.join(groups)}", "red")
             return
@@ -322,7 +425,7 @@ class TerminalGame:
         self.show_menu(names)
         while True:
             try:
-                answer = self.console.input(f"P{seat + 1}> ").strip()
+                answer = self.read_line(f"P{seat + 1}> ").strip()
             except (KeyboardInterrupt, EOFError):
                 self.console.print()
                 raise Quit from None
@@ -330,6 +433,15 @@ class TerminalGame:
                 outcome = self.answer(seat, answer, names, legal)
                 if outcome is not _ASK_AGAIN:
                     return outcome  # type: ignore[return-value]
+
+    def read_line(self, prompt: str) -> str:
+        """A line typed at ``prompt`` (plain text). With readline the prompt is input()'s
+        own: readline then knows it, and a line recalled from the history (the up arrow)
+        is drawn after it instead of over it."""
+        if "readline" in sys.modules and sys.stdin.isatty() and sys.stdout.isatty():
+            self.console.file.flush()
+            return input(prompt)
+        return self.console.input(prompt, markup=False)
 
     def answer(self, seat: int, answer: str, names: list[str], legal: list[Action]) -> object:
         """What one line typed at the prompt does: an action, ``None`` (undone) or
@@ -353,8 +465,33 @@ class TerminalGame:
             return command(seat, rest.strip(), names, legal)
         if self.state.orders is not None and not self._atomic(answer, legal):
             return self.propose(seat, answer, names, legal)
+        if not self._parses(answer):  # not a move's notation: maybe its end ('c4-c7')
+            matches = completions(names, answer)
+            if len(matches) == 1:
+                self.say(f"{answer} = {names[matches[0]]}", "dim")
+                return legal[matches[0]]
+            if len(matches) > 1:
+                self.say(
+                    f"{answer!r} could be: "
+                    + ", ".join(f"{i + 1}) {names[i]}" for i in matches[:12])
+                    + ("..." if len(matches) > 12 else "")
+                    + "; type the whole move or its number",
+                    "red",
+                )
+                return _ASK_AGAIN
+            for word in group_actions(names):  # 'c4-c8': why 'turn c4-c8' is refused
+                if self._parses(f"{word} {answer}"):
+                    answer = f"{word} {answer}"
+                    break
         action = self.parse(answer, legal)
         return _ASK_AGAIN if action is None else action
+
+    def _parses(self, answer: str) -> bool:
+        try:
+            self.state.string_to_action(answer)
+        except MotherlodeError:
+            return False
+        return True
 
     def _atomic(self, answer: str, legal: list[Action]) -> bool:
         try:
@@ -377,7 +514,7 @@ class TerminalGame:
         for line in preview.details:
             self.say(f"  {line}")
         try:
-            reply = self.console.input("confirm? (y = yes, n = no, or change it) ").strip()
+            reply = self.read_line("confirm? (y = yes, n = no, or change it) ").strip()
         except (KeyboardInterrupt, EOFError):
             self.console.print()
             raise Quit from None
@@ -451,14 +588,41 @@ class TerminalGame:
                 return None
         return action
 
+    def decision(self) -> str | None:
+        """The decision in front of the seat to move, with its rulebook section (where the
+        game words it: ``Narrator.decision``)."""
+        narrator = self.state.narrator
+        if narrator is None or narrator.decision is None:
+            return None
+        try:
+            return narrator.decision(self.state)
+        except Exception:  # a wording bug must not stop a game
+            return None
+
     def show_help(self, seat: int, names: Sequence[str]) -> None:
+        decision = self.decision()
+        if decision:
+            self.say(f"Now: {decision}.", "bold")
         groups = group_actions(names)
         if len(groups) == len(names):  # no kinds to speak of: name the moves
             kinds = ", ".join(names[:30]) + (" ..." if len(names) > 30 else "")
         else:
             kinds = ", ".join(f"{word} ({len(ix)})" for word, ix in groups.items())
         self.say(f"P{seat + 1} to move in {self.game.name}: {len(names)} legal moves: {kinds}.")
-        self.say("Type a move's number or its notation (e.g. '" + names[0] + "'), or a command:")
+        short = next(
+            (
+                (name, name.split(" ", 1)[1])
+                for name in names
+                if " " in name and len(completions(names, name.split(" ", 1)[1])) == 1
+            ),
+            None,
+        )
+        self.say(
+            "Type a move's number or its notation (e.g. '" + names[0] + "')"
+            + (f"; the end of a move is enough where no other move ends so: '{short[1]}' for"
+               f" '{short[0]}'" if short else "")
+            + "; or a command:"
+        )
         for command, what in COMMANDS.items():
             self.say(f"  {command:<12} {what}")
         orders = self.state.orders
@@ -552,14 +716,15 @@ class TerminalGame:
 
     def show_end(self, names: Sequence[str] | None = None) -> None:
         state = self.state
-        self.console.print(state.render_text(None), markup=False, highlight=False)
+        self.console.print()
+        self.console.print(self.board_text(None), highlight=False)
         summary = state.summary()
         label = list(names) if names else [self.label(p) for p in range(self.game.num_players)]
         lines = summary.lines(label)
         self.say(lines[0], "bold")
         table = Table("seat", "score", "breakdown")
         for r in summary.seats:
-            parts = ", ".join(f"{what} {v:g}" for what, v in r.breakdown)
+            parts = ", ".join(f"{what}: {v:g}" for what, v in r.breakdown)
             table.add_row(label[r.seat], f"{r.score:g}", parts)
         self.console.print(table)
         self.say("Result: " + lines[-1], "bold green")

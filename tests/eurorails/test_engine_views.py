@@ -117,7 +117,7 @@ def test_svg_draws_track_in_colours_trains_and_clickable_moves() -> None:
     assert svg.startswith("<svg") and svg.rstrip().endswith("</svg>")
     track = s.render_layers(0).elements()["track-p1"]  # one path, a line a segment
     segments = s.observation(0)["players"][0]["segments"]
-    assert 'stroke="#d62728"' in track and track.count("L") == segments == len(route) - 2
+    assert 'stroke="#d55e00"' in track and track.count("L") == segments == len(route) - 2
     assert 'data-action="move ' in svg
     assert 'data-action="move ' not in s.render_svg(1)
 

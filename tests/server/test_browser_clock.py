@@ -85,6 +85,9 @@ def test_a_clock_runs_out_and_the_others_skip_then_end(
     assert bob.locator("#board [data-action]").count() == 0
     assert bob.locator("#board g.action").count() == 2  # the pass and roll buttons, hidden
     assert not bob.locator("#board g.action").first.is_visible()
+    # the engine's board still writes whose turn it was: a note over it says it is over
+    for page in (ann, bob):
+        assert page.inner_text("#board-note").startswith("Game over: Bob forfeited on time.")
     ann.screenshot(path=str(shots / "clock-forfeit.png"), full_page=True)
     bob.screenshot(path=str(shots / "clock-forfeit-late-seat.png"), full_page=True)
     record = httpx.get(f"{live_server.url}/api/matches/{m['id']}/record", timeout=30).json()

@@ -77,6 +77,7 @@ def test_a_spectator_sees_the_end_explained_and_no_buttons(
         assert page.locator("#legal button").count() == 0
         assert page.locator("#board [data-action]").count() == 0
         assert page.locator("#undo").is_disabled() or not page.locator("#undo").is_visible()
+        assert page.locator("#rematch-card").is_hidden()  # nothing a spectator could press
         # the log narrates: sentences naming seats, not bare notation
         log = [t for t in page.locator("#log li").all_inner_texts() if t.strip()]
         assert len(log) >= 3, log

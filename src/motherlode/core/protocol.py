@@ -143,6 +143,10 @@ class Notation(Generic[S]):
     field and the reason."""
 
 
+TextMark = tuple[int, int, int, str]
+"""``(line, start, end, kind)``: a span of a text board to colour (:class:`Renderer`)."""
+
+
 @dataclass(frozen=True)
 class Renderer(Generic[S]):
     """A game's boards (its ``render.py``): text for the terminal, SVG for pages and files,
@@ -153,6 +157,12 @@ class Renderer(Generic[S]):
     svg_layers: Callable[[S, Player | None], Layers] | None = None
     """The SVG board as DESIGN.md §3b's layers; when set, ``svg_board`` must equal
     ``svg_layers(state, seat).compose()`` (the conformance suite checks it)."""
+    text_marks: Callable[[S, Player | None], Sequence[TextMark]] | None = None
+    """Where a terminal colours ``text_board(state, seat)``: ``(line, start, end, kind)``
+    spans of its lines (the spaces inside a span are left plain). Kinds: ``move`` (a place
+    that a legal move of ``seat`` acts on, where ``seat`` is to move or ``None``),
+    ``gold``, ``pebble``, ``water``, ``hidden``, ``special``, ``seat0``..``seat5``. A file
+    or a dumb terminal gets the plain text."""
 
 
 @dataclass(frozen=True)
@@ -162,6 +172,10 @@ class Narrator(Generic[S]):
 
     narrate: Callable[[S, Action, Player | None], str]
     summary: Callable[[S], Summary]
+    decision: Callable[[S], str] | None = None
+    """The decision in front of the seat to move, in a sentence with the rulebook's
+    section ("P1 takes a card from row 4 or column d (rulebook: Playing the Game)"):
+    what the terminal's ``help`` says first."""
 
 
 @dataclass(frozen=True)

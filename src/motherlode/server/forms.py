@@ -32,6 +32,8 @@ class FormField:
     default: str
     choices: list[str] = field(default_factory=list)
     error: str = ""
+    labels: list[str] = field(default_factory=list)
+    """What the person reads for each of :attr:`choices` (``P1`` for the seat 0)."""
 
 
 def _unwrap(annotation: Any) -> tuple[Any, bool]:
@@ -60,7 +62,12 @@ def config_fields(cls: type[Game], values: dict[str, str] | None = None) -> list
         origin = typing.get_origin(inner)
         default = info.default
         choices: list[str] = []
-        if name == "players":
+        labels: list[str] = []
+        if name == "first_player" and inner is int:  # a seat: P1..Pn, never 0-based
+            kind = "select"
+            choices = [str(n) for n in range(cls.max_players)]
+            labels = [f"P{n + 1}" for n in range(cls.max_players)]
+        elif name == "players":
             kind = "select"
             choices = [str(n) for n in range(cls.min_players, cls.max_players + 1)]
         elif inner is bool:
@@ -77,7 +84,14 @@ def config_fields(cls: type[Game], values: dict[str, str] | None = None) -> list
             shown = "on" if default else ""
         if values is not None:
             shown = values.get(name, "" if kind == "checkbox" else shown)
-        fields.append(FormField(name, kind, shown, info.description or "", _show(default), choices))
+        shown_default = (
+            labels[default] if labels and isinstance(default, int) else _show(default)
+        )
+        fields.append(
+            FormField(
+                name, kind, shown, info.description or "", shown_default, choices, labels=labels
+            )
+        )
     return fields
 
 
@@ -134,6 +148,15 @@ def fallback_game(cls: type[Game], options: dict[str, Any]) -> Game | None:
     return None
 
 
+def _spec_error(message: str, game: Game) -> str:
+    """An agent spec's error for the form: the agents' manual it may end with (every
+    parameter of every agent) replaced by their names."""
+    head, cut, _manual = message.partition("; the agents are:")
+    if not cut:
+        return message
+    return f"{head}; a bot is one of: {', '.join(available(game))} (e.g. mcts:iterations=500)"
+
+
 def seat_requests(game: Game, form: dict[str, str]) -> tuple[list[SeatRequest], dict[int, str]]:
     """The seats from the form (``seat<i>_kind``, ``seat<i>_spec``, ``seat<i>_name``)."""
     from motherlode.agents import create
@@ -150,10 +173,8 @@ def seat_requests(game: Game, form: dict[str, str]) -> tuple[list[SeatRequest], 
             else:
                 try:
                     create(spec, game)
-                except ConfigError as err:
-                    errors[i] = str(err)
                 except Exception as err:
-                    errors[i] = str(err)
+                    errors[i] = _spec_error(str(err), game)
             seats.append(SeatRequest("bot", spec, name))
         else:
             seats.append(SeatRequest("human", "human", name))
@@ -213,7 +234,11 @@ def _choices(games: tuple[tuple[str, type[Game]], ...]) -> tuple[dict[str, Any],
         out.append(
             {
                 "name": name,
-                "players": f"{cls.min_players}-{cls.max_players}",
+                "players": (
+                    str(cls.min_players)
+                    if cls.min_players == cls.max_players
+                    else f"{cls.min_players}–{cls.max_players}"
+                ),
                 "hidden": game is not None and not game.perfect_information,
             }
         )

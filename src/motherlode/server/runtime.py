@@ -61,7 +61,7 @@ VISIBILITY_SAMPLE = 48
 """At most this many alternatives are compared when deciding who sees a log entry."""
 
 _DATA_ACTION = re.compile(r'\sdata-action="[^"]*"')
-_ACTION_TITLE = re.compile(r'(<g class="action"[^>]*>)<title>[^<]*</title>')
+_ACTION_TITLE = re.compile(r'(<g\b[^>]*\bclass="action"[^>]*>)<title>[^<]*</title>')
 
 
 class ServerError(Exception):

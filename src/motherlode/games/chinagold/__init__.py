@@ -22,7 +22,9 @@ wire(
     ChinagoldState,
     notation=notation.NOTATION,
     renderer=render.RENDERER,
-    narrator=Narrator(narrate=narrate.narrate, summary=narrate.summary),
+    narrator=Narrator(
+        narrate=narrate.narrate, summary=narrate.summary, decision=narrate.decision
+    ),
     bots={"greedy": bot.make_greedy},
 )
 

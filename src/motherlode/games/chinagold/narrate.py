@@ -141,6 +141,35 @@ def gold_by_area(state: ChinagoldState) -> list[list[tuple[str, int]]] | None:
     return out
 
 
+def decision(state: ChinagoldState) -> str:
+    """The decision in front of the seat to move, and the rulebook's section for it.
+
+    >>> import motherlode
+    >>> s = motherlode.load("chinagold").new_initial_state()
+    >>> s.apply_action(4)
+    >>> print(decision(s))  # doctest: +NORMALIZE_WHITESPACE
+    P1 (mountains) turns 4 face-down markers next to one another in a straight line, with
+    no gap and no gold in between (rulebook: Prospecting for Gold)
+    """
+    g = state.game
+    p = f"P{state.player + 1} ({g.role(state.player)})"
+    legal = state.legal_actions()
+    if legal == [PASS]:
+        return f"{p} can neither turn nor rebury and must pass (rulebook: Prospecting for Gold)"
+    if state.stage == 0:
+        return (
+            f"{p} turns 1 marker, or 2 adjacent markers, to the golden side: the discs are"
+            " back in the box (rulebook: Reducing the Throwing Discs)"
+        )
+    rebury = any(REBURY_BASE <= a < PASS for a in legal)
+    return (
+        f"{p} turns {state.roll} face-down marker{'s' if state.roll != 1 else ''} next to"
+        " one another in a straight line, with no gap and no gold in between"
+        + (", or reburies one gold nugget" if rebury else "")
+        + " (rulebook: Prospecting for Gold)"
+    )
+
+
 def summary(state: ChinagoldState) -> Summary:
     """Why it ended, each seat's gold (area by area where the history tells it), winners."""
     g = state.game
@@ -156,4 +185,4 @@ def summary(state: ChinagoldState) -> Summary:
     return Summary(state.termination(), tuple(seats), state.winners())
 
 
-__all__ = ["area_name", "completions", "gold_by_area", "narrate", "summary"]
+__all__ = ["area_name", "completions", "decision", "gold_by_area", "narrate", "summary"]

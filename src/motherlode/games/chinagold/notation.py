@@ -138,6 +138,15 @@ def _window_between(a: Spot, b: Spot) -> int | None:
 
 
 def explain_illegal(state: ChinagoldState, action: Action) -> str:
+    """Why ``action`` is illegal here, and the rulebook's section that says so."""
+    why = _why_illegal(state, action)
+    if why == "no such action":
+        return why
+    section = "Reducing the Throwing Discs" if state.stage == 0 else "Prospecting for Gold"
+    return f"{why} (rulebook: {section})"
+
+
+def _why_illegal(state: ChinagoldState, action: Action) -> str:
     """Why ``action`` is illegal here: the rule that forbids it."""
     if action >= NUM_ACTIONS or action < 0:
         return "no such action"

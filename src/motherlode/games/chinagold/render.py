@@ -19,7 +19,7 @@ from html import escape
 from typing import Any
 
 from motherlode.core.hex import AXES, corners, neighbours, to_pixel
-from motherlode.core.protocol import Player, Renderer
+from motherlode.core.protocol import Player, Renderer, TextMark
 from motherlode.core.svg import Layers, element, once
 from motherlode.games.chinagold.board import (
     BOARD,
@@ -88,6 +88,46 @@ def text_board(state: ChinagoldState, seat: Player | None = None) -> str:
     lines.append("        mountains A..Q, rivers a..q; a spot is its row letter a..k and")
     lines.append("        diagonal number, each row shown between its first and last spot")
     return "\n".join(lines)
+
+
+MOVE_MARKS = 24
+"""With at most this many legal moves, a terminal highlights the spots they turn or
+rebury (more would light up nearly the whole board)."""
+
+
+def text_marks(state: ChinagoldState, seat: Player | None = None) -> list[TextMark]:
+    """Where a terminal colours :func:`text_board`: gold on the board, the players' names
+    in the first line, and (with few legal moves) the spots that ``seat``'s moves turn or
+    rebury, in the markers' hexagon."""
+    obs = state.observation(seat)
+    spots = obs["spots"]
+    where: dict[int, tuple[int, int]] = {}  # spot index -> (line, column) of its marker
+    idx = 0
+    for row, length in enumerate(ROW_LENGTHS):
+        for k in range(length):
+            where[idx + k] = (4 + row, 4 + abs(row - RADIUS) + 2 * k)
+        idx += length
+    moving: set[int] = set()
+    legal = state.legal_actions() if obs["phase"] != "over" else []
+    if (seat is None or seat == obs["to_move"]) and len(legal) <= MOVE_MARKS:
+        for a in legal:
+            if a < REBURY_BASE:
+                moving.update(BOARD.all_windows[a].spots)
+            elif a < PASS:
+                moving.add(a - REBURY_BASE)
+    marks: list[TextMark] = []
+    for i, (line, col) in where.items():
+        kind = "move" if i in moving else "gold" if spots[i]["state"] == "gold" else None
+        if kind is not None:
+            marks.append((line, col, col + 1, kind))
+    first = f"Chinagold  turn {obs['turn']}/{obs['turn_limit']}  gold: "
+    roles = obs["roles"]
+    col = len(first)
+    for role in ("mountains", "rivers"):
+        seat_of = roles[role]
+        marks.append((0, col, col + 2, f"seat{seat_of}"))
+        col += len(f"P{seat_of + 1} ({role}) {obs['gold'][seat_of]}, ")
+    return marks
 
 
 # -- SVG ------------------------------------------------------------------------------------
@@ -486,7 +526,7 @@ def _legend(x: float, y: float) -> list[str]:
 
 
 RENDERER: Renderer[ChinagoldState] = Renderer(
-    text_board=text_board, svg_board=svg_board, svg_layers=svg_layers
+    text_board=text_board, svg_board=svg_board, svg_layers=svg_layers, text_marks=text_marks
 )
 
 __all__ = ["RENDERER", "svg_board", "svg_layers", "text_board"]

@@ -19,7 +19,7 @@ wire(
     EldoradoState,
     notation=notation.NOTATION,
     renderer=render.RENDERER,
-    narrator=Narrator(narrate.narrate, narrate.summary),
+    narrator=Narrator(narrate.narrate, narrate.summary, narrate.decision),
     bots={"greedy": bot.make_greedy},
 )
 

@@ -169,6 +169,36 @@ def narrate(state: EldoradoState, action: Action, seat: Player | None = None) ->
     return text + _ending(state, _after(state, action))
 
 
+def decision(state: EldoradoState) -> str:
+    """The decision in front of the seat to move, and the rulebook's section for it.
+
+    >>> import motherlode
+    >>> print(decision(motherlode.deal(motherlode.load("eldorado"), seed=4)))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    P1 takes one die from the middle of the table (rulebook: Course of Play, 2. The Player
+    Chooses a Die)
+    """
+    who = _p(state.seat)
+    if state.phase == g.START:
+        return (
+            f"{who} takes one die from the middle of the table (rulebook: Course of Play,"
+            " 2. The Player Chooses a Die)"
+        )
+    if state.reward:
+        return (
+            f"{who} uses the signpost die, the amulet's reward, at once (rulebook: Map No. 1:"
+            " Reward for Finding the Amulet)"
+        )
+    held = [f"d{d} ({_face(state.held[d])})" for d in range(g.NUM_DICE) if state.uses[d]]
+    what = " and ".join(held) or "the chosen die"
+    return (
+        f"{who} uses {what}: to move along the route (a space of its symbol next to a"
+        " visited one), to make an offering in a temple, or to fill a space in front of a"
+        " resource; a resource obtained before may be used too, and a die with no use is"
+        " discarded (rulebook: Course of Play, 3. The Player Uses the Die)"
+    )
+
+
 def summary(state: EldoradoState) -> Summary:
     """Who entered El Dorado, each seat's coins offered (the tie-break), the winners."""
     game = state.game

@@ -166,6 +166,37 @@ def parse_action(state: EldoradoState, text: str) -> Action:
 
 
 def explain_illegal(state: EldoradoState, action: Action) -> str:
+    """Why ``action`` is illegal here, and the rulebook's section that says so."""
+    why = _why_illegal(state, action)
+    if why == "no such action":
+        return why
+    return f"{why} (rulebook: {_section(state, action)})"
+
+
+def _section(state: EldoradoState, action: Action) -> str:
+    """The rulebook's section on the kind of move ``action`` is."""
+    g = state.game
+    sh = g.sheet
+    if g.choose_base <= action < g.activate_base:
+        return "Course of Play, 2. The Player Chooses a Die"
+    if g.activate_base <= action <= g.ethno_action:
+        return "Map – Resources and Helpers Zone, How to Use Obtained Resources?"
+    if action >= g.end_action or state.phase != 2:
+        return "Course of Play, 3. The Player Uses the Die"
+    target = action % g.nt
+    if target >= g.ns:
+        return "Map – Resources and Helpers Zone, How to Obtain Resources?"
+    kind = sh.spaces[target].kind
+    if kind == SETTLEMENT:
+        return "Maps No. 3 and 4: Settlements of the Muisca Tribe"
+    if kind == GOLDEN:
+        return "The Gate to El Dorado"
+    if kind == PATH:
+        return "Moving Along the Expedition Route"
+    return "Making an Offering in a Temple"
+
+
+def _why_illegal(state: EldoradoState, action: Action) -> str:
     """The rule that forbids ``action`` here."""
     g = state.game
     sh = g.sheet

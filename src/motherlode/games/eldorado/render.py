@@ -23,7 +23,7 @@ from functools import cache, lru_cache
 from html import escape
 from typing import Any
 
-from motherlode.core.protocol import Player, Renderer
+from motherlode.core.protocol import Player, Renderer, TextMark
 from motherlode.core.svg import Layers, element, flow_legend, once
 from motherlode.games.eldorado.game import EldoradoState
 from motherlode.games.eldorado.sheets import (
@@ -262,6 +262,59 @@ def text_board(state: EldoradoState, seat: Player | None = None) -> str:
     lines.append("spaces: column letter + row number (c4)")
     lines.append(LEGEND)
     return "\n".join(lines)
+
+
+def text_marks(state: EldoradoState, seat: Player | None = None) -> list[TextMark]:
+    """Where a terminal colours :func:`text_board`: the players' names, the temples and
+    El Dorado, and what the legal moves of ``seat`` act on: the dice in the middle that
+    may be taken, the spaces and the resources' spaces its chosen die may fill."""
+    g = state.game
+    sh = g.sheet
+    lines = text_board(state, seat).split("\n")
+    mover = state.current_player()
+    labels = {sp.label: sp for sp in sh.spaces}
+    dice: set[str] = set()
+    spaces: set[str] = set()
+    resources: set[str] = set()
+    if mover >= 0 and (seat is None or seat == mover):
+        for a in state.legal_actions():
+            words = state.action_to_string(a).split()
+            if words[0] == "take" and len(words) == 2:
+                dice.add(words[1])
+            for w in words[1:]:
+                if w in labels:
+                    spaces.add(w)
+                elif "/" in w:
+                    resources.add(w.split("/", 1)[0])
+    marks: list[TextMark] = []
+    for d in dice:
+        at = lines[1].find(f" {d}:")
+        if at >= 0:
+            marks.append((1, at + 1, at + 1 + len(d), "move"))
+    blocks = [n for n, text in enumerate(lines) if text.startswith("P") and ": temples " in text]
+    for p, start in enumerate(blocks):
+        marks.append((start, 0, len(f"P{p + 1}"), f"seat{p}"))
+        for sp in sh.spaces:
+            line = start + 2 + sp.row
+            col = 4 + (2 if sp.row % 2 else 0) + 4 * sp.col
+            if p == mover and sp.label in spaces:
+                kind = "move"
+            elif sp.kind == PATH:
+                continue
+            else:
+                kind = "gold" if sp.kind != SETTLEMENT else "special"
+            marks.append((line, col, col + (6 if sp.kind == GOLDEN else 4), kind))
+        if p != mover:
+            continue
+        for n in range(start + 2 + max(sp.row for sp in sh.spaces) + 1, len(lines)):
+            text = lines[n]
+            if not text.startswith("    ") or not text.strip():
+                break
+            for res in resources:
+                at = text.find(f" {res}{{")
+                if at >= 0:
+                    marks.append((n, at + 1, text.index("}", at) + 1, "move"))
+    return marks
 
 
 # -- SVG --------------------------------------------------------------------------------
@@ -1079,4 +1132,6 @@ def _clickable(element_id: str, shape: str, action: str, title: str) -> tuple[st
 render_text = text_board  # alias for one release
 render_svg = svg_board  # alias for one release
 
-RENDERER = Renderer(text_board=text_board, svg_board=svg_board, svg_layers=svg_layers)
+RENDERER = Renderer(
+    text_board=text_board, svg_board=svg_board, svg_layers=svg_layers, text_marks=text_marks
+)

@@ -20,7 +20,7 @@ wire(
     EurekaState,
     notation=notation.NOTATION,
     renderer=render.RENDERER,
-    narrator=Narrator(narrate.narrate, narrate.summary),
+    narrator=Narrator(narrate.narrate, narrate.summary, narrate.decision),
     bots={"greedy": bot.make_greedy},
 )
 

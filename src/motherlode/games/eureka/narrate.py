@@ -199,6 +199,39 @@ def _robbers(count: int) -> str:
     return f"{count} robber{'' if count == 1 else 's'} ×2"
 
 
+def decision(state: EurekaState) -> str:
+    """The decision in front of the seat to move, and the rulebook's section for it.
+
+    >>> import motherlode
+    >>> decision(motherlode.load("eureka", players=3).new_initial_state())
+    'P1 throws the die (roll) or passes (pass) (rulebook: Rules of the Game, The Die)'
+    """
+    actor = _p(state.actor)
+    ph = state.phase
+    if ph == g.TURN:
+        return (
+            f"{actor} throws the die (roll) or passes (pass) (rulebook: Rules of the Game,"
+            " The Die)"
+        )
+    if ph == g.MOVE:
+        return (
+            f"{actor} moves the miner exactly {state.die} hexes ('move h14'), never straight"
+            " back and forth between two hexes nor over the locomotive (rulebook: The Die)"
+        )
+    if ph == g.RETREAT:
+        return (
+            f"{actor} moves the miner {state.die} hexes away ('move h14'); a chip landed on"
+            " is not turned over (rulebook: Gold Miners versus Robbers, Gold Miners versus"
+            " Gold Miners)"
+        )
+    if ph == g.RAFT:
+        return (
+            f"{actor} crosses the lake on the raft to a space of the opposite bank"
+            " ('cross h14'), or stays (stay) (rulebook: Rafts)"
+        )
+    return f"{actor} to move"
+
+
 def summary(state: EurekaState) -> Summary:
     """Why it ended, each seat's house (nuggets, robbers ×2) and the winners."""
     why = state.termination()

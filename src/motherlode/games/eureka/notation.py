@@ -124,6 +124,23 @@ def parse_action(state: EurekaState, text: str) -> Action:
 
 
 def explain_illegal(state: EurekaState, action: Action) -> str:
+    """Why ``action`` is illegal here, and the rulebook's section that says so."""
+    why = _why_illegal(state, action)
+    if why == "no such action":
+        return why
+    rafts = ("lake water", "the miner is not on a raft", "only one figure may stand")
+    if state.phase == g.RAFT or any(r in why for r in rafts):
+        section = "Rafts"
+    elif state.phase == g.RETREAT and "move away" in why:
+        section = "Gold Miners versus Robbers"
+    elif "a miner enters only his own" in why:
+        section = "Rules of the Game"
+    else:
+        section = "The Die"
+    return f"{why} (rulebook: {section})"
+
+
+def _why_illegal(state: EurekaState, action: Action) -> str:
     """The rule that forbids ``action`` here."""
     board = state.game.board
     ph = state.phase

@@ -18,7 +18,7 @@ from html import escape
 from typing import Any
 
 from motherlode.core.hex import corners, hex_distance, to_pixel
-from motherlode.core.protocol import Renderer
+from motherlode.core.protocol import Renderer, TextMark
 from motherlode.core.svg import Layers, element, flow_legend, once
 from motherlode.games.eureka.board import HOUSE, WATER, Board
 from motherlode.games.eureka.game import EurekaState
@@ -30,11 +30,11 @@ FILL = {
     "track": "#d9c9a3",
     "water": "#6fa8dc",
 }
-MINER = {
-    "red": "#d62728",
-    "blue": "#1f5fbf",
-    "green": "#2ca02c",
-    "yellow": "#f2c80f",
+MINER = {  # the pieces' colours in Okabe and Ito's shades (told apart by colour-blind eyes)
+    "red": "#d55e00",
+    "blue": "#0072b2",
+    "green": "#009e73",
+    "yellow": "#f0e442",
     "black": "#222222",
     "white": "#f7f7f7",
 }
@@ -138,6 +138,46 @@ def text_board(state: EurekaState, seat: int | None = None) -> str:
         )
     lines.append(f"face-down chips: {len(obs['face_down_chips'])}")
     return "\n".join(lines)
+
+
+TEXT_KINDS = {"~": "water", "o": "hidden", "R": "special", "L": "special", "*": "special"}
+
+
+def text_marks(state: EurekaState, seat: int | None = None) -> list[TextMark]:
+    """Where a terminal colours :func:`text_board`: water, face-down chips, robbers, the
+    miners in their seats' colours, and the hexes that ``seat``'s legal moves go to."""
+    obs = state.observation(seat)
+    board = state.game.board
+    lines = text_board(state, seat).split("\n")
+    radius = board.radius
+    where: dict[int, tuple[int, int]] = {}  # hex -> (line, column)
+    for r in range(-radius, radius + 1):
+        row = [i for i, h in enumerate(board.hexes) if h[1] == r]
+        for k, i in enumerate(row):
+            where[i] = (1 + r + radius, 2 + abs(r) + 2 * k)
+    targets: set[int] = set()
+    if not state.is_terminal() and (seat is None or seat == state.current_player()):
+        for a in state.legal_actions():
+            words = state.action_to_string(a).split()
+            if len(words) == 2 and words[0] in ("move", "cross") and words[1] in board.index:
+                targets.add(board.index[words[1]])
+    marks: list[TextMark] = []
+    for i, (line, col) in where.items():
+        ch = lines[line][col] if col < len(lines[line]) else " "
+        if i in targets:
+            kind = "move"
+        elif ch.isdigit():
+            kind = f"seat{int(ch) - 1}"
+        else:
+            kind = TEXT_KINDS.get(ch, "")
+        if kind:
+            marks.append((line, col, col + 1, kind))
+    for m in obs["miners"]:
+        label = f"P{m['seat'] + 1} "
+        for n, text in enumerate(lines[2 * radius + 2 :], start=2 * radius + 2):
+            if text.startswith(label):
+                marks.append((n, 0, len(label) + len(m["colour"]), f"seat{m['seat']}"))
+    return marks
 
 
 LEGEND_H = 70
@@ -695,4 +735,6 @@ def _clickable(element_id: str, shape: str, action: str, title: str) -> str:
 render_text = text_board  # alias for one release
 render_svg = svg_board  # alias for one release
 
-RENDERER = Renderer(text_board=text_board, svg_board=svg_board, svg_layers=svg_layers)
+RENDERER = Renderer(
+    text_board=text_board, svg_board=svg_board, svg_layers=svg_layers, text_marks=text_marks
+)

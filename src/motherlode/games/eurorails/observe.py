@@ -26,7 +26,10 @@ from motherlode.games.eurorails.constants import OFFER_STAGES, PHASE_NAMES, PRIC
 from motherlode.games.eurorails.places import milepost_name
 from motherlode.games.eurorails.turns import TurnRules
 
-COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf")
+COLOURS = ("#d55e00", "#0072b2", "#009e73", "#cc79a7", "#e69f00", "#56b4e9")
+"""The seats' colours on the map: Okabe and Ito's palette, as on the web page, told apart
+with every common colour blindness (vermillion, blue, bluish green, reddish purple, orange,
+sky blue for the names below)."""
 COLOUR_NAMES = ("red", "blue", "green", "purple", "orange", "cyan")
 
 

@@ -12,7 +12,9 @@ wire(
     YukonState,
     notation=notation.NOTATION,
     renderer=render.RENDERER,
-    narrator=Narrator(narrate=narrate.narrate, summary=narrate.summary),
+    narrator=Narrator(
+        narrate=narrate.narrate, summary=narrate.summary, decision=narrate.decision
+    ),
     bots={"greedy": bot.make_greedy},
 )
 

@@ -193,6 +193,58 @@ def narrate(state: YukonState, action: Action, seat: Player | None = None) -> st
     return text + _next(g, after)
 
 
+def decision(state: YukonState) -> str:
+    """The decision in front of the seat to move, and the rulebook's section for it.
+
+    >>> import motherlode
+    >>> print(decision(motherlode.deal(motherlode.load("yukon"), seed=4)))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    P1 takes a card from row 7 or column c; the Prospector moves onto its place, and the
+    next player must take at right angles (rulebook: Playing the Game)
+    """
+    g = state.game
+    p = _seat(state.player)
+    if state.pending == TRAP:
+        return (
+            f"{p} gives the Trapper one of their Gold cards ('discard +N'); it lies beside"
+            " the area (rulebook: Townsfolk Card Rules, Trapper)"
+        )
+    if state.pending == SMITH:
+        return (
+            f"{p} gets rid of one of their Pebble cards with the Goldsmith ('discard -N')"
+            " (rulebook: Townsfolk Card Rules, Goldsmith)"
+        )
+    if state.pending == CMDR:
+        return (
+            f"{p} takes back a Gold card lying beside the area with the Commander"
+            " ('reclaim +N'), or keeps the Commander for the end ('keep commander')"
+            " (rulebook: Townsfolk Card Rules, Commander)"
+        )
+    if state.pending == TEACH:
+        return (
+            f"{p} chooses the player from whom the Teacher draws a random card ('teach PN')"
+            " (rulebook: Townsfolk Card Rules, Teacher)"
+        )
+    text = (
+        f"{p} takes a card from {_line(g, state.axis, state.pos)}; the Prospector moves onto"
+        " its place, and the next player must take at right angles (rulebook: Playing the"
+        " Game)"
+    )
+    front = state.front[state.player]
+    used = [
+        name
+        for kind, name in (
+            (C.COURIER, "the Courier ('courier d5': from the other line)"),
+            (C.INNKEEPER, "the Innkeeper ('innkeeper d5': diagonally)"),
+            (C.TELEGRAPH, "the Telegraph Operator ('telegraph d3 d2')"),
+        )
+        if front[kind - TOWNSFOLK0]
+    ]
+    if used:
+        text += "; or uses " + " or ".join(used) + " (rulebook: Townsfolk Card Rules)"
+    return text
+
+
 def breakdown(state: YukonState, p: int) -> tuple[tuple[str, float], ...]:
     """``p``'s points as the rulebook counts them; the parts add up to ``state.points(p)``."""
     g = state.game
@@ -252,4 +304,4 @@ def summary(state: YukonState) -> Summary:
     return Summary(reason, seats, state.winners())
 
 
-__all__ = ["breakdown", "narrate", "summary"]
+__all__ = ["breakdown", "decision", "narrate", "summary"]

@@ -175,6 +175,14 @@ def _parse_seat(text: str, players: int) -> int:
 
 
 def explain_illegal(state: YukonState, action: Action) -> str:
+    """Why ``action`` is illegal here, and the rulebook's section that says so."""
+    g = state.game
+    townsfolk = state.pending != NONE or action >= g.cells
+    section = "Townsfolk Card Rules" if townsfolk else "Playing the Game"
+    return f"{_why_illegal(state, action)} (rulebook: {section})"
+
+
+def _why_illegal(state: YukonState, action: Action) -> str:
     g = state.game
     if state.pending != NONE:
         return f"the {PENDING_NAMES[state.pending]} decision must be made first"

@@ -11,11 +11,13 @@ from html import escape
 from typing import Any
 
 from motherlode.core import svg
-from motherlode.core.protocol import Renderer
+from motherlode.core.protocol import Renderer, TextMark
 from motherlode.games.yukon import cards as C
 from motherlode.games.yukon.game import YukonState
 
-PLAYER_COLOURS = ("#c0392b", "#2471a3", "#1e8449", "#8e44ad")
+PLAYER_COLOURS = ("#c75300", "#0072b2", "#008a65", "#b8589a")
+"""The seats in Okabe and Ito's palette, as on the web page (told apart with every common
+colour blindness), a shade darker where the name is written on the board's tan."""
 
 
 def text_board(state: YukonState, seat: int | None = None) -> str:
@@ -64,6 +66,30 @@ def text_board(state: YukonState, seat: int | None = None) -> str:
     return "\n".join(lines)
 
 
+def text_marks(state: YukonState, seat: int | None = None) -> list[TextMark]:
+    """Where a terminal colours :func:`text_board`: Gold and Pebble cards, the Prospector,
+    the Townsfolk, the players' names, and the cards that ``seat`` may take now."""
+    view = state.observation(seat)
+    size = view["size"]
+    marks: list[TextMark] = []
+    mine = not view["terminal"] and (seat is None or seat == view["to_move"])
+    targets = {t for t in map(_target, view["legal"]) if t is not None} if mine else set()
+    for r, row in enumerate(view["grid"]):
+        for c, tok in enumerate(row):
+            name = f"{chr(ord('a') + c)}{r + 1}"
+            start = 5 + 5 * c
+            if view["prospector"] == name:
+                kind = "special"
+            elif tok == ".":
+                continue
+            else:
+                kind = "gold" if tok[0] == "+" else "pebble" if tok[0] == "-" else "special"
+            marks.append((r + 1, start, start + 5, "move" if name in targets else kind))
+    for p in range(len(view["players"])):
+        marks.append((size + 2 + p, 2, 4, f"seat{p}"))
+    return marks
+
+
 def _next_line(view: dict[str, Any]) -> str:
     """``row 2``, ``column d`` or ``row 2 or column d``: where the next card must come from."""
     here = view["prospector"]
@@ -100,6 +126,14 @@ def _card(tok: str, x: float, y: float, w: float = CARD_W, h: float = CARD_H) ->
             fill="none",
             stroke="#b9a77f",
             stroke_dasharray="4 4",
+        )
+    if tok == "?":  # not dealt yet (a replay of the set-up): the card's back, face down
+        return svg.element(
+            "rect", x=x, y=y, width=w, height=h, rx=8, fill="#8b6a3e", stroke="#6b5420",
+            stroke_width=1.5,
+        ) + svg.element(
+            "rect", x=x + 6, y=y + 6, width=w - 12, height=h - 12, rx=5, fill="none",
+            stroke="#d9bf8c", stroke_width=1.5,
         )
     if tok.startswith("+"):
         fill, ink, label = "url(#gold)", "#5a3d00", tok[1:]
@@ -333,7 +367,7 @@ def _panel(view: dict[str, Any], x: float, y: float) -> tuple[list[tuple[str, st
     """The status line and one element per player (``p1-panel``...), and where the panel
     ends (the seat's buttons go below)."""
     out = []
-    status = "Game over" if view["terminal"] else f"Next take: {view['axis']}"
+    status = "Game over" if view["terminal"] else f"Next take: {_next_line(view)}"
     if view["order"] != "clockwise":
         status += " · order reversed"
     out.append(
@@ -488,5 +522,5 @@ def _legend(x: float, y: float, expansion: bool) -> list[str]:
 
 
 RENDERER: Renderer[YukonState] = Renderer(
-    text_board=text_board, svg_board=svg_board, svg_layers=svg_layers
+    text_board=text_board, svg_board=svg_board, svg_layers=svg_layers, text_marks=text_marks
 )

@@ -102,7 +102,7 @@
     if (!s) { return; }
     mutes.hidden = s.seat === null;
     if (s.seat !== null) { seatBoxes(s); }
-    card.hidden = !s.terminal;
+    card.hidden = !s.terminal || (s.seat === null && !card.dataset.rematch);
     button.hidden = s.seat === null;
   }
   document.addEventListener("motherlode:board", onBoard);

@@ -71,6 +71,13 @@
     var rule = c.rule;
     if (c.late !== null) { rule = who(c.late) + " is out of time. " + (c.can_skip ? "The others may " + c.skip_label + " or end the match." : "The others may end the match."); }
     if (c.forfeit !== null) { rule = who(c.forfeit) + " forfeited on time."; }
+    /* the engine's board still draws whose turn it was: a note over it says the match ended */
+    var note = document.getElementById("board-note");
+    if (note) {
+      note.hidden = c.forfeit === null;
+      note.textContent = c.forfeit === null ? "" : "Game over: " + who(c.forfeit) +
+        " forfeited on time. The board shows the position when the match ended; nobody is to move.";
+    }
     document.getElementById("clock-rule").textContent = rule;
     var mayAct = c.late !== null && s.seat !== null && s.seat !== c.late && s.status === "running";
     actions.hidden = !mayAct;

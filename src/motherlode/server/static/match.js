@@ -49,6 +49,13 @@
     clearTimeout(msgTimer);
     if (text) { msgTimer = setTimeout(function () { m.hidden = true; }, 6000); }
   }
+  /* A refusal in the player's words: the server's reason without its code and the game's
+     name ("yukon: illegal action 'a1' for P1: ..." -> "Illegal action 'a1' for P1: ..."). */
+  function refusal(msg) {
+    if (msg.code === "stale_state") { return "The position changed before your move arrived: here it is again."; }
+    var text = String(msg.message || msg.code).replace(/^[a-z]+: /, "");
+    return text.charAt(0).toUpperCase() + text.slice(1);
+  }
   function myTurn() { return state && state.seat !== null && state.seat === state.to_move && !pending; }
 
   function send(obj) {
@@ -145,7 +152,7 @@
       tr.appendChild(el("td", "mark", r.winner ? "★" : ""));
       tr.appendChild(el("td", "pname", who(r.seat) + (r.seat === s.seat ? " (you)" : "")));
       tr.appendChild(el("td", "score", r.score));
-      tr.appendChild(el("td", "breakdown", r.breakdown.map(function (b) { return b[0] + " " + b[1]; }).join(", ")));
+      tr.appendChild(el("td", "breakdown", r.breakdown.map(function (b) { return b[0] + ": " + b[1]; }).join(", ")));
       table.appendChild(tr);
     });
     $("summary-winners").textContent = s.summary.lines[s.summary.lines.length - 1];
@@ -241,8 +248,15 @@
     render(s);
   }
 
+  function fitBoard() {
+    /* the board's own size (its width and height attributes), not the zoomed view box */
+    var svg = host.querySelector("svg");
+    var w = svg ? parseFloat(svg.getAttribute("width")) : 0, h = svg ? parseFloat(svg.getAttribute("height")) : 0;
+    if (w > 0 && h > 0) { svg.classList.toggle("tall", h / w > 1.25); }
+  }
   function render(s) {
     state = s; pending = false; root.classList.remove("pending");
+    fitBoard();
     root.dataset.version = s.version; root.dataset.terminal = s.terminal;
     var mine = s.seat !== null && s.seat === s.to_move;
     root.classList.toggle("my-turn", mine);
@@ -335,7 +349,7 @@
       else if (msg.type === "diff") { applyDiff(msg); say(""); }
       else if (msg.type === "error") {
         pending = false; root.classList.remove("pending");
-        say(msg.code + ": " + msg.message);
+        say(refusal(msg));
         if (msg.code === "invalid_token") { try { localStorage.removeItem(key); } catch (e) { /* */ } token = null; }
         if (msg.code === "stale_state") { send({ type: "sync" }); }
         document.dispatchEvent(new CustomEvent("motherlode:message", { detail: msg }));

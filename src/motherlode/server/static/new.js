@@ -9,6 +9,11 @@
       var kind = row.querySelector("select").value;
       row.querySelector("input[name$=_spec]").hidden = kind !== "bot";
     });
+    var first = document.getElementById("opt-first_player");  /* only the seats in play */
+    if (first && first.tagName === "SELECT") {
+      Array.prototype.forEach.call(first.options, function (o) { o.hidden = parseInt(o.value, 10) >= n; });
+      if (parseInt(first.value, 10) >= n) { first.value = "0"; }
+    }
   }
   if (sel) { sel.addEventListener("change", sync); }
   document.querySelectorAll(".seatrow select").forEach(function (s) { s.addEventListener("change", sync); });
