@@ -86,6 +86,31 @@ def test_svg_draws_mountains_as_areas_and_rivers_as_lines() -> None:
     assert _actions(svg) == []  # a chance node: nothing to click
 
 
+def test_svg_names_every_mountain_and_river_inside_one_of_its_spots() -> None:
+    """The letters the moves and the narration use ("completes mountain P", "river n")
+    are written on the board: each mountain's capital and each river's small letter once,
+    in a corner of a spot of that area, clear of its marker (issue 21)."""
+    import math
+
+    from motherlode.games.chinagold.board import NUM_SPOTS
+    from motherlode.games.chinagold.render import FRAME, SIZE
+
+    g = game()
+    root = ET.fromstring(g.new_initial_state().render_svg())
+    labels = next(el for el in root.iter() if el.attrib.get("id") == "area-labels")
+    texts = [(t.text or "", float(t.attrib["x"]), float(t.attrib["y"]) - 4.5)
+             for t in labels.iter(f"{SVG}text")]
+    assert sorted(t for t, _, _ in texts) == sorted("ABCDEFGHIJKLMNOPQabcdefghijklmnopq")
+    for letter, x, y in texts:
+        spot = min(range(NUM_SPOTS), key=lambda s: math.dist(FRAME.px(s), (x, y)))
+        away = math.dist(FRAME.px(spot), (x, y))
+        assert SIZE * 0.45 + 5 < away < SIZE * 0.8  # beyond the marker, inside the hex
+        if letter.isupper():
+            assert g.mountain_of[spot] == ord(letter) - ord("A")
+        else:
+            assert g.river_of[spot] == ord(letter) - ord("a")
+
+
 def test_svg_has_a_legend_and_coordinates() -> None:
     root = ET.fromstring(game().new_initial_state().render_svg())
     legend = next(el for el in root.iter() if el.attrib.get("id") == "legend")
