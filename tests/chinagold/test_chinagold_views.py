@@ -127,3 +127,28 @@ def test_text_board_has_a_legend_and_both_ends_of_each_row() -> None:
     middle = next(line for line in lines if line.startswith("f1"))
     assert " f11 " in middle
     assert next(line for line in lines if line.startswith("k1")).split()[7] == "k6"
+
+
+def test_svg_offers_a_narrow_layout_with_the_panel_and_legend_under_the_hexagon() -> None:
+    """For a phone (static/layout.js): a view box as wide as the hexagon and its
+    coordinates, the side panel and the legend moved side by side under it, inside that
+    view box and clear of the pass button (issue 21)."""
+    from motherlode.games.chinagold.render import HEIGHT, MARGIN
+
+    state = position(game(), hidden=["f1", "f2", "f3"], gold=["d3"], throw="-")
+    root = ET.fromstring(state.render_svg(0))
+    hint = next(el for el in root.iter() if "data-narrow" in el.attrib)
+    _, _, w, h = (float(v) for v in hint.attrib["data-narrow"].split())
+    hexes = [el for el in root.iter(f"{SVG}polygon")]
+    right = max(float(p.split(",")[0]) for el in hexes for p in el.attrib["points"].split())
+    assert right < w < right + 2 * MARGIN + 40
+    boxes = []
+    for name in ("panel", "legend"):
+        el = next(e for e in root.iter() if e.attrib.get("id") == name)
+        dx, dy = (float(v) for v in el.attrib["data-side"].split())
+        texts = [e for e in el if e.tag == f"{SVG}text"]  # (not the samples, translated)
+        xs = [float(e.attrib["x"]) + dx for e in texts]
+        ys = [float(e.attrib["y"]) + dy for e in texts]
+        assert min(xs) > 0 and max(xs) + 150 < w and min(ys) > HEIGHT - MARGIN and max(ys) < h
+        boxes.append((min(xs), max(xs)))
+    assert boxes[0][1] + 60 < boxes[1][0]  # side by side, the panel left of the legend

@@ -160,6 +160,29 @@ def test_yukons_grid_takes_a_phones_width_and_its_panel_goes_under_it(
     )
 
 
+def test_chinagolds_areas_are_named_and_its_hexagon_takes_a_phones_width(
+    browser: Any,  # noqa: F811
+    live_server: LiveServer,
+    shots: Path,  # noqa: F811
+) -> None:
+    """Chinagold's mountains and rivers written on the board (A..Q, a..q), and on a phone
+    the panel and legend under the hexagon (issue 21)."""
+    m = _create(live_server, "chinagold", {})
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(f"{live_server.url}/m/{m['id']}?watch")
+    page.wait_for_function("() => document.querySelector('#board svg[data-layout=narrow]')")
+    page.wait_for_function("() => document.querySelector('#board #area-labels')")
+    letters = page.eval_on_selector_all(
+        "#board #area-labels text", "ts => ts.map(t => t.textContent)"
+    )
+    assert sorted(letters) == sorted("ABCDEFGHIJKLMNOPQabcdefghijklmnopq")
+    panel = page.locator("#board #panel").bounding_box()
+    k6 = page.locator("#board #k6").bounding_box()
+    assert panel and k6
+    assert panel["y"] > k6["y"] + k6["height"]  # under the hexagon
+    page.locator("#board").screenshot(path=str(shots / "person-chinagold-phone.png"))
+
+
 def test_the_new_match_form_speaks_in_words(
     browser: Any,  # noqa: F811
     live_server: LiveServer,

@@ -162,18 +162,38 @@ MARGIN = 30.0
 WIDTH = SIZE * math.sqrt(3) * 11 + 2 * MARGIN + 190
 HEIGHT = SIZE * 1.5 * 10 + SIZE * 2 + 2 * MARGIN + 60
 FRAME = _Frame(MARGIN + SIZE * math.sqrt(3) * 5.5, MARGIN + SIZE * 1.5 * 5 + SIZE)
+SIDE_X = WIDTH - 180
+"""Where the side panel and the legend begin, right of the hexagon."""
+NARROW_W = SIZE * math.sqrt(3) * 11 + 2 * MARGIN
+NARROW_TOP = HEIGHT - 4
+"""A narrow page's layout (static/layout.js, under 700 CSS px: a phone): the hexagon at the
+page's width, the panel and the legend side by side under it (below the pass button)."""
+PANEL_SHIFT = (MARGIN - SIDE_X, NARROW_TOP - MARGIN)
+LEGEND_SHIFT = (MARGIN + 240 - SIDE_X, NARROW_TOP - MARGIN - 200)
+NARROW_H = NARROW_TOP + 270
 
 
 @cache
 def _static(mountain_of: tuple[int, ...], rivers: tuple[tuple[int, ...], ...]) -> str:
     """What no move changes in a match of this layout: the mountains, the rivers, the
     coordinates and the legend."""
-    body: list[str] = [element("rect", x=0, y=0, width=WIDTH, height=HEIGHT, fill="#efe3c8")]
+    body: list[str] = [
+        element("rect", x=0, y=0, width=WIDTH, height=NARROW_H, fill="#efe3c8"),
+        element(
+            "g", id="narrow-layout", data_narrow=f"0 0 {NARROW_W:.0f} {NARROW_H:.0f}",
+            data_shift="0 0", data_below=700,
+        ),
+    ]
     body += _mountains(mountain_of, FRAME)
     body += _rivers(rivers, FRAME)
     body += _area_labels(mountain_of, rivers, FRAME)
     body += _coordinates(FRAME)
-    body.append(element("g", raw="".join(_legend(WIDTH - 180, MARGIN + 200)), id="legend"))
+    body.append(
+        element(
+            "g", raw="".join(_legend(SIDE_X, MARGIN + 200)), id="legend",
+            data_side="{:.1f} {:.1f}".format(*LEGEND_SHIFT),
+        )
+    )
     return "".join(body)
 
 
@@ -185,7 +205,7 @@ def _public(state: ChinagoldState) -> tuple[dict[str, Any], list[tuple[str, str]
         (info["spot"], _spot(s, info["spot"], info["state"], info["mountain"], info["river"]))
         for s, info in enumerate(obs["spots"])
     ]
-    public.append(("panel", _side_panel(state, obs, WIDTH - 180, MARGIN)))
+    public.append(("panel", _side_panel(state, obs, SIDE_X, MARGIN)))
     return obs, public
 
 
@@ -484,7 +504,8 @@ def _panel(info_lines: tuple[str, ...], tx: float, margin: float) -> str:
         )
         for i, text in enumerate(info_lines)
     )
-    return f'<g id="panel">{lines}</g>'
+    dx, dy = PANEL_SHIFT
+    return f'<g id="panel" data-side="{dx:.1f} {dy}">{lines}</g>'
 
 
 def _legend(x: float, y: float) -> list[str]:

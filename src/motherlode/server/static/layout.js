@@ -4,10 +4,10 @@
      data-shift="dx dy"     how far its side elements (those with data-side) move there,
      data-below="700"       the page width (CSS pixels) under which that layout is used.
    Under that width the board gets the narrow view box (and its width and height) and its
-   side elements the shift; above it, its own. Applied whenever a board is drawn or
-   patched (the "motherlode:board" event of match.js and replay.js) and when the window
+   side elements the shift (an element's own data-side="dx dy" wins); above it, its own.
+   Applied whenever a board is drawn or patched (the "motherlode:board" event of match.js and replay.js) and when the window
    is resized. (Yukon: its side panel goes under the grid, so the grid takes a phone's
-   width.) */
+   width; Chinagold: its panel and legend under the hexagon.) */
 (function () {
   "use strict";
   var host = document.getElementById("board");
@@ -30,7 +30,9 @@
     svg.classList.toggle("tall", parseFloat(svg.getAttribute("height")) / parseFloat(svg.getAttribute("width")) > 1.25);
     var shift = narrow ? "translate(" + hint.getAttribute("data-shift") + ")" : null;
     svg.querySelectorAll("[data-side]").forEach(function (el) {
-      if (shift) { el.setAttribute("transform", shift); } else { el.removeAttribute("transform"); }
+      var own = el.getAttribute("data-side").trim().split(/\s+/);
+      var move = own.length === 2 ? "translate(" + own.join(" ") + ")" : shift;
+      if (narrow) { el.setAttribute("transform", move); } else { el.removeAttribute("transform"); }
     });
     svg.dataset.layout = narrow ? "narrow" : "wide";
   }
