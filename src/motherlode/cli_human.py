@@ -282,8 +282,8 @@ class TerminalGame:
     def _flush_chance(self) -> None:
         """The chance steps since the last decision as one line, as the web log shows them:
         the set-up deal (before the first decision) as "the set-up is dealt (49 draws)", a
-        later run folded (El Dorado's seven dice: "the dice are rolled: d0 shows a map, d1
-        shows ..."); a single step keeps its own sentence."""
+        later run folded (El Dorado's seven dice: "all seven dice are rolled: a map, 2 coins,
+        ..."); a single step keeps its own sentence."""
         run, self._chance = self._chance, []
         if run:
             setup = not self._decided and len(run) > 1
@@ -724,7 +724,9 @@ class TerminalGame:
         self.say(lines[0], "bold")
         table = Table("seat", "score", "breakdown")
         for r in summary.seats:
-            parts = ", ".join(f"{what}: {v:g}" for what, v in r.breakdown)
+            parts = ", ".join(  # "1 robber × 2 = 2": a part that states its own sum
+                f"{what}{' ' if what.endswith('=') else ': '}{v:g}" for what, v in r.breakdown
+            )
             table.add_row(label[r.seat], f"{r.score:g}", parts)
         self.console.print(table)
         self.say("Result: " + lines[-1], "bold green")

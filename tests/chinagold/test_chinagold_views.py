@@ -86,6 +86,31 @@ def test_svg_draws_mountains_as_areas_and_rivers_as_lines() -> None:
     assert _actions(svg) == []  # a chance node: nothing to click
 
 
+def test_svg_names_every_mountain_and_river_inside_one_of_its_spots() -> None:
+    """The letters the moves and the narration use ("completes mountain P", "river n")
+    are written on the board: each mountain's capital and each river's small letter once,
+    in a corner of a spot of that area, clear of its marker (issue 21)."""
+    import math
+
+    from motherlode.games.chinagold.board import NUM_SPOTS
+    from motherlode.games.chinagold.render import FRAME, SIZE
+
+    g = game()
+    root = ET.fromstring(g.new_initial_state().render_svg())
+    labels = next(el for el in root.iter() if el.attrib.get("id") == "area-labels")
+    texts = [(t.text or "", float(t.attrib["x"]), float(t.attrib["y"]) - 4.5)
+             for t in labels.iter(f"{SVG}text")]
+    assert sorted(t for t, _, _ in texts) == sorted("ABCDEFGHIJKLMNOPQabcdefghijklmnopq")
+    for letter, x, y in texts:
+        spot = min(range(NUM_SPOTS), key=lambda s: math.dist(FRAME.px(s), (x, y)))
+        away = math.dist(FRAME.px(spot), (x, y))
+        assert SIZE * 0.45 + 5 < away < SIZE * 0.8  # beyond the marker, inside the hex
+        if letter.isupper():
+            assert g.mountain_of[spot] == ord(letter) - ord("A")
+        else:
+            assert g.river_of[spot] == ord(letter) - ord("a")
+
+
 def test_svg_has_a_legend_and_coordinates() -> None:
     root = ET.fromstring(game().new_initial_state().render_svg())
     legend = next(el for el in root.iter() if el.attrib.get("id") == "legend")
@@ -102,3 +127,28 @@ def test_text_board_has_a_legend_and_both_ends_of_each_row() -> None:
     middle = next(line for line in lines if line.startswith("f1"))
     assert " f11 " in middle
     assert next(line for line in lines if line.startswith("k1")).split()[7] == "k6"
+
+
+def test_svg_offers_a_narrow_layout_with_the_panel_and_legend_under_the_hexagon() -> None:
+    """For a phone (static/layout.js): a view box as wide as the hexagon and its
+    coordinates, the side panel and the legend moved side by side under it, inside that
+    view box and clear of the pass button (issue 21)."""
+    from motherlode.games.chinagold.render import HEIGHT, MARGIN
+
+    state = position(game(), hidden=["f1", "f2", "f3"], gold=["d3"], throw="-")
+    root = ET.fromstring(state.render_svg(0))
+    hint = next(el for el in root.iter() if "data-narrow" in el.attrib)
+    _, _, w, h = (float(v) for v in hint.attrib["data-narrow"].split())
+    hexes = [el for el in root.iter(f"{SVG}polygon")]
+    right = max(float(p.split(",")[0]) for el in hexes for p in el.attrib["points"].split())
+    assert right < w < right + 2 * MARGIN + 40
+    boxes = []
+    for name in ("panel", "legend"):
+        el = next(e for e in root.iter() if e.attrib.get("id") == name)
+        dx, dy = (float(v) for v in el.attrib["data-side"].split())
+        texts = [e for e in el if e.tag == f"{SVG}text"]  # (not the samples, translated)
+        xs = [float(e.attrib["x"]) + dx for e in texts]
+        ys = [float(e.attrib["y"]) + dy for e in texts]
+        assert min(xs) > 0 and max(xs) + 150 < w and min(ys) > HEIGHT - MARGIN and max(ys) < h
+        boxes.append((min(xs), max(xs)))
+    assert boxes[0][1] + 60 < boxes[1][0]  # side by side, the panel left of the legend

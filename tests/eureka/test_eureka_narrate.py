@@ -109,9 +109,9 @@ def test_summary_the_train_reaches_golden_city() -> None:
         " reaches Golden City: the game is over")
     assert s.summary().lines() == [
         "The game is over: the gold train reached the last track space in Golden City.",
-        "P1: 9 (gold in the house 7, 1 robber ×2 2)",
-        "P2: 10 (gold in the house 10, 0 robbers ×2 0)",
-        "P3: 3 (gold in the house 3, 0 robbers ×2 0)",
+        "P1: 9 (gold in the house 7, 1 robber × 2 = 2)",
+        "P2: 10 (gold in the house 10, 0 robbers × 2 = 0)",
+        "P3: 3 (gold in the house 3, 0 robbers × 2 = 0)",
         "Winner: P2",
     ]
 

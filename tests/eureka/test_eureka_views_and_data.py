@@ -58,6 +58,16 @@ def test_text_board_shows_track_lakes_rafts_houses_and_miners() -> None:
     assert "2" in lines[3]  # blue in the north fields, row c
 
 
+def test_text_board_counts_each_miners_robbers_in_words() -> None:
+    s = setup(miners={0: "c5:3:1:7:1", 1: "c9:0:2:0:0"},
+              revealed=["G5", "G5", "R1", "R1", "R2", "R2"])
+    lines = str(s).splitlines()
+    assert [line for line in lines if line.startswith(("P1 ", "P2 "))] == [
+        "P1 red    at c5    carrying 3 gold, 1 robber; house 7 gold, 1 robber = 9 points",
+        "P2 blue   at c9    carrying 0 gold, 2 robbers; house 0 gold, 0 robbers = 0 points",
+    ]
+
+
 def test_svg_board_is_wellformed_and_every_legal_action_is_clickable() -> None:
     s = setup(phase="move", die=3)
     svg = s.render_svg(0)

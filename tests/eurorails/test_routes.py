@@ -393,6 +393,8 @@ def test_the_bots_turn_is_described_in_one_line() -> None:
     s = standard()
     acts = [*s.expand("build Paris-Lyon"), s.game.END_BUILD]
     assert s.describe(acts) == ["builds Paris–Lyon (9 mileposts, 11 M)", "ends the turn"]
+    one = s.expand("build Paris-Lyon")[:1]
+    assert s.describe(one)[0].endswith("(1 milepost, 1 M)")  # one milepost, in the singular
 
 
 # -- a survey by hand (the map's drag: ``build A>B>C``) -----------------------------------

@@ -262,6 +262,10 @@ def test_lobby_and_form_pages(client: TestClient) -> None:
     form = client.get("/new?game=yukon").text
     for name in ("players", "expansion", "pan_discs", "seat0_kind", "seat1_spec"):
         assert f'name="{name}"' in form
+    # a boolean option's default in words (issue 21), never "(default False)"
+    expansion = form[form.index('id="opt-expansion"') :]
+    assert "(off by default)</small>" in expansion[: expansion.index("</small>") + 8]
+    assert "(default False)" not in form and "(default True)" not in form
     assert (
         'placeholder="server files cannot be chosen online"'
         in client.get("/new?game=chinagold").text

@@ -118,6 +118,71 @@ def test_a_tall_board_is_drawn_at_the_columns_width(
     assert "tall" not in (page.locator("#board svg").get_attribute("class") or "")
 
 
+def test_yukons_grid_takes_a_phones_width_and_its_panel_goes_under_it(
+    browser: Any,  # noqa: F811
+    live_server: LiveServer,
+    shots: Path,  # noqa: F811
+) -> None:
+    """static/layout.js and Yukon's narrow layout (issue 21): on a 390 x 844 phone the
+    grid is drawn at the page's width (a card at least 40 px wide, was 26) with the
+    players' panel under it; on a desktop window the panel stays right of the grid; the
+    replay page does the same."""
+    m = _create(live_server, "yukon", {"players": 2})
+    url = f"{live_server.url}/m/{m['id']}#t={m['seats'][0]['token']}"
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(url)
+    page.wait_for_function("() => document.querySelector('#board svg[data-layout=narrow]')")
+    page.wait_for_function("() => document.getElementById('match').classList.contains('my-turn')")
+    card = page.locator("#board #a1 rect").first.bounding_box()
+    grid_end = page.locator("#board #g7 rect").first.bounding_box()
+    status = page.locator("#board #status").bounding_box()
+    board = page.locator("#board svg").bounding_box()
+    assert card and grid_end and status and board
+    assert card["width"] >= 40, card
+    assert grid_end["x"] + grid_end["width"] <= 390 and board["width"] <= 390
+    assert status["y"] > grid_end["y"] + grid_end["height"]  # under the grid
+    assert status["x"] < grid_end["x"]  # back at the left
+    page.locator("#board").screenshot(path=str(shots / "person-yukon-phone.png"))
+    page.set_viewport_size({"width": 1400, "height": 900})  # the window widened: as drawn
+    page.wait_for_function("() => document.querySelector('#board svg[data-layout=wide]')")
+    status = page.locator("#board #status").bounding_box()
+    grid_end = page.locator("#board #g7 rect").first.bounding_box()
+    assert status and grid_end and status["x"] > grid_end["x"] + grid_end["width"]
+    page.locator("#board").screenshot(path=str(shots / "person-yukon-desktop.png"))
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.wait_for_function("() => document.querySelector('#board svg[data-layout=narrow]')")
+    version = int(page.get_attribute("#match", "data-version") or "0")
+    page.click("#board #" + (page.get_attribute("#board [data-action]", "id") or ""))
+    page.wait_for_function(  # a move patches the board: the panel stays under the grid
+        "v => Number(document.getElementById('match').dataset.version) > v"
+        " && document.querySelectorAll('#board [data-side][transform]').length >= 5",
+        arg=version,
+    )
+
+
+def test_chinagolds_areas_are_named_and_its_hexagon_takes_a_phones_width(
+    browser: Any,  # noqa: F811
+    live_server: LiveServer,
+    shots: Path,  # noqa: F811
+) -> None:
+    """Chinagold's mountains and rivers written on the board (A..Q, a..q), and on a phone
+    the panel and legend under the hexagon (issue 21)."""
+    m = _create(live_server, "chinagold", {})
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(f"{live_server.url}/m/{m['id']}?watch")
+    page.wait_for_function("() => document.querySelector('#board svg[data-layout=narrow]')")
+    page.wait_for_function("() => document.querySelector('#board #area-labels')")
+    letters = page.eval_on_selector_all(
+        "#board #area-labels text", "ts => ts.map(t => t.textContent)"
+    )
+    assert sorted(letters) == sorted("ABCDEFGHIJKLMNOPQabcdefghijklmnopq")
+    panel = page.locator("#board #panel").bounding_box()
+    k6 = page.locator("#board #k6").bounding_box()
+    assert panel and k6
+    assert panel["y"] > k6["y"] + k6["height"]  # under the hexagon
+    page.locator("#board").screenshot(path=str(shots / "person-chinagold-phone.png"))
+
+
 def test_the_new_match_form_speaks_in_words(
     browser: Any,  # noqa: F811
     live_server: LiveServer,

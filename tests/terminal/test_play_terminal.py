@@ -156,8 +156,8 @@ def printed_lines(text: str) -> list[str]:
 # seed 4: the record's steps 26-32 (roll d0=map ... roll d6=signpost), one sentence that
 # rich wraps at 80 columns (a dumb terminal's width) into these two printed lines
 ROLL_IN_ROUND_3 = [
-    "the dice are rolled: d0 shows a map, d1 shows a map, d2 shows a paddle, d3 shows",
-    "an amulet, d4 shows a paddle, d5 shows a paddle, d6 shows a signpost",
+    "all seven dice are rolled: a map, a map, a paddle, an amulet, a paddle, a",
+    "paddle, a signpost",
 ]
 
 
@@ -179,22 +179,22 @@ def test_el_dorados_dice_are_one_line_at_the_set_up_and_each_roll(tmp_path: Path
     child.expect_exact(PROMPT)
     first = printed_lines(str(child.before))
     assert first[0] == "the set-up is dealt (7 draws)"
-    assert not any("the dice are rolled" in line for line in first)
+    assert not any("dice are rolled" in line for line in first)
     seen: list[str] = []
     for _ in range(40):  # P1 always picks the first move until the middle is rolled again
         seen = printed_lines(answer(child, "1"))
-        if any(line.startswith("the dice are rolled") for line in seen):
+        if any(line.startswith("all seven dice are rolled") for line in seen):
             break
     else:
         raise AssertionError("no roll of the dice in 40 moves")
-    i = next(i for i, line in enumerate(seen) if line.startswith("the dice are rolled"))
-    assert seen[i : i + 3] == [*ROLL_IN_ROUND_3, "P2 takes d2 from the middle: a paddle"]
-    assert sum("the dice are rolled" in line for line in seen) == 1  # seven steps, one line
+    i = next(i for i, line in enumerate(seen) if line.startswith("all seven dice are rolled"))
+    assert seen[i : i + 3] == [*ROLL_IN_ROUND_3, "P2 takes the die with a paddle from the middle"]
+    assert sum("dice are rolled" in line for line in seen) == 1  # seven steps, one line
     log = printed_lines(answer(child, "log"))
     assert log[1] == "   1. the set-up is dealt (7 draws)"
-    j = next(j for j, line in enumerate(log) if "the dice are rolled" in line)
+    j = next(j for j, line in enumerate(log) if "dice are rolled" in line)
     assert " ".join(log[j : j + 2]) == "  20. " + " ".join(ROLL_IN_ROUND_3)  # 19 moves before
-    assert sum("the dice are rolled" in line for line in log) == 1
+    assert sum("dice are rolled" in line for line in log) == 1
     child.sendline("quit")
     child.expect(pexpect.EOF)
     actions = json.loads(record.read_text())["actions"]

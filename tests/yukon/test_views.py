@@ -51,3 +51,30 @@ def test_choice_buttons_only_for_the_seat_to_move() -> None:
     assert sorted(_actions(s.render_svg(0))) == ["discard +2", "discard +5"]
     assert _actions(s.render_svg(1)) == []
     assert _actions(s.render_svg(None)) == []  # a spectator sees no buttons
+
+
+def test_svg_offers_a_narrow_layout_with_the_panel_under_the_grid() -> None:
+    """For a phone (static/layout.js): a view box as wide as the grid, and the side panel
+    (every element with data-side: the status, the players, the buttons) moved under the
+    legend, inside that view box (issue 21)."""
+    s = position(expansion(), ["@ Tr +8", ". +3"], players=["+5.+2|-|-|-", "-|-|-|-"])
+    s.apply_string("b1")  # the Trapper: P1's buttons are in the panel too
+    root = ET.fromstring(s.render_svg(0))
+    hint = next(el for el in root.iter() if "data-narrow" in el.attrib)
+    _, _, w, h = (float(v) for v in hint.attrib["data-narrow"].split())
+    dx, dy = (float(v) for v in hint.attrib["data-shift"].split())
+    assert hint.attrib["data-below"] == "700"
+    cards = [el for el in root.iter(f"{SVG}rect") if el.attrib.get("width") == "64"]
+    grid_right = max(float(c.attrib["x"]) + 64 for c in cards)
+    grid_bottom = max(float(c.attrib["y"]) + 88 for c in cards)
+    assert grid_right < w <= grid_right + 20  # the grid takes the narrow width
+    side = [el for el in root.iter() if "data-side" in el.attrib]
+    ids = {el.attrib["id"] for el in side}
+    assert {"status", "p1-name", "p1-panel", "p2-name", "p2-panel", "choose", "choice-1"} <= ids
+    for el in side:  # each moved under the grid's legend and inside the narrow view box
+        xs = [float(e.attrib[k]) for e in el.iter() for k in ("x", "x1") if k in e.attrib]
+        ys = [float(e.attrib[k]) for e in el.iter() for k in ("y", "y1") if k in e.attrib]
+        if not xs:
+            continue  # (an empty pile)
+        assert min(xs) + dx > 0 and max(xs) + dx < w, el.attrib["id"]
+        assert grid_bottom + 60 < min(ys) + dy and max(ys) + dy < h, el.attrib["id"]

@@ -3,8 +3,8 @@
 Grouping is the log's job, not the game's (DESIGN.md §2): a run of chance steps (El
 Dorado's seven dice, a Eurorails draw of several cards) reads as one event.
 
->>> fold(["the dice are rolled: d0 shows a map", "the dice are rolled: d1 shows 2 coins"])
-'the dice are rolled: d0 shows a map, d1 shows 2 coins'
+>>> fold(["all seven dice are rolled: a map", "all seven dice are rolled: 2 coins"])
+'all seven dice are rolled: a map, 2 coins'
 >>> fold(["P1 draws a card", "a flood closes the Rhein"])
 'P1 draws a card; a flood closes the Rhein'
 >>> fold(["one sentence"])

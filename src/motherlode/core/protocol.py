@@ -93,7 +93,9 @@ class SeatResult:
     seat: Player
     score: float
     breakdown: tuple[tuple[str, float], ...] = ()
-    """``(what, points)`` pairs as the rulebook counts them (``("gold", 12.0)``...)."""
+    """``(what, points)`` pairs as the rulebook counts them (``("gold", 12.0)``...); a
+    ``what`` that states its own sum ends with ``=`` (``("1 robber × 2 =", 2.0)``), and
+    every reader writes its points after it without a colon."""
 
 
 @dataclass(frozen=True)

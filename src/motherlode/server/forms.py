@@ -30,6 +30,7 @@ class FormField:
     value: str
     help: str
     default: str
+    """The default as the person reads it (a checkbox's: ``on`` or ``off``)."""
     choices: list[str] = field(default_factory=list)
     error: str = ""
     labels: list[str] = field(default_factory=list)
@@ -87,6 +88,8 @@ def config_fields(cls: type[Game], values: dict[str, str] | None = None) -> list
         shown_default = (
             labels[default] if labels and isinstance(default, int) else _show(default)
         )
+        if kind == "checkbox":  # said "on by default" / "off by default", never "False"
+            shown_default = "on" if default else "off"
         fields.append(
             FormField(
                 name, kind, shown, info.description or "", shown_default, choices, labels=labels

@@ -115,6 +115,12 @@ class LogEntry:
     (9 mileposts, 11 M)")."""
     note: str = ""
     """Said to everyone after the entry (a bot that failed, replaced for this move)."""
+    run: tuple[int, str] | None = None
+    """A bot's decision that goes on a run of its decisions in one turn, in a game with
+    commands for people (a Eurorails bot's builds): where the run began and the run's one
+    line up to here, as the terminal tells it ("P2 builds Paris–Lyon (6 mileposts, 9 M),
+    ends the turn"); the log shows the run as that one line (:func:`bot_runs`). Shown, never
+    stored: worked out again as the rows are re-played."""
 
     @property
     def kind(self) -> str:
@@ -270,6 +276,60 @@ def _folded(run: list[dict[str, Any]]) -> list[dict[str, Any]]:
             "said": fold([e["said"] or e["text"] for e in run]),
         }
     ]
+
+
+BotRun = tuple[int, int, State, list[Action]]
+"""A bot's run of decisions so far: where it began, the seat, the state before it, its
+actions (:func:`bot_runs`)."""
+
+
+def bot_runs(
+    entries: Sequence[LogEntry], before: State, new: Sequence[LogEntry], run: BotRun | None,
+    is_bot: Callable[[int], bool],
+) -> BotRun | None:
+    """Mark each of ``new`` (about to follow ``entries``; ``before``: the state before the
+    first of them) that goes on a bot's run with the run's one line (:attr:`LogEntry.run`),
+    and return the run still open after them. Only a game's commands for people group
+    (``state.orders``: the terminal's grouping, :meth:`State.describe`); a run is one bot
+    seat's decisions in a row, each seen by every viewer (so its line tells nobody more
+    than the entries), ended by a chance step, another seat, a command, or the action that
+    ends the turn. Nothing else changes: the rows, the record and the undo unit stay one
+    per action."""
+    if before.orders is None:
+        return None
+    at = len(entries)
+    for k, e in enumerate(new):
+        if k or e.seat < 0 or e.group or not is_bot(e.seat) or not (
+            e.visible is None or all(e.visible)
+        ):
+            return None  # chance drawn after it, a command, a person: the run is over
+        if run is None or run[1] != e.seat or run[0] + len(run[3]) != at + k:
+            run = (at + k, e.seat, before.clone(), [])
+        action = before.string_to_action(e.text)
+        run[3].append(action)
+        if len(run[3]) > 1:
+            e.run = (run[0], command_line(run[2], e.seat, run[3]))
+        orders = before.orders
+        if orders.ends_turn is not None and orders.ends_turn(before, action):
+            return None
+    return run
+
+
+def _run_start(entry: dict[str, Any]) -> int:
+    """The first step of a log entry (its own, or its range's: "29–35")."""
+    return int(str(entry.get("label", entry["n"])).split("–")[0])
+
+
+def _grown(last: dict[str, Any], entry: dict[str, Any], said: str) -> dict[str, Any]:
+    """A bot's run in the log, ``last`` (its first entry, or its line so far) grown by
+    ``entry``: one entry for the range, its notations for a tooltip, its one line."""
+    return {
+        "n": entry["n"],
+        "label": f"{_run_start(last)}–{entry['n']}",
+        "seat": entry["seat"],
+        "text": f"{last['text']}; {entry['text']}",
+        "said": said,
+    }
 
 
 def command_line(state: State, seat: Player, actions: Sequence[Action]) -> str:
@@ -520,6 +580,8 @@ class MatchRuntime:
     """Per viewer of the log: where its last build got to (:meth:`_log`)."""
     _group: tuple[int, State, list[Action]] | None = field(default=None, init=False, repr=False)
     """While re-playing a command's rows: where it began, the state before it, its actions."""
+    _run: BotRun | None = field(default=None, init=False, repr=False)
+    """A bot's run of decisions still open at the last entry (:func:`bot_runs`)."""
 
     def __post_init__(self) -> None:
         self.state = self.game.new_initial_state()
@@ -546,6 +608,7 @@ class MatchRuntime:
                     raise MotherlodeError(f"{self.match_id}: row {i} undoes nothing")
                 del self.entries[self._unit_start() :]
                 self.state, self.rng = self._replayed([e.text for e in self.entries])
+                self._run = None
             else:
                 group = kind if kind in ("command", "part") else ""
                 if group == "command":
@@ -597,6 +660,7 @@ class MatchRuntime:
         else:
             seen = visibility(state, action, actor)
         entry = LogEntry(actor, text, seen, narrations(state, action), group)
+        self._run = bot_runs(self.entries, state, [entry], self._run, self.is_bot)
         try:
             state.apply_action(action)
         except IllegalActionError as err:  # a rule changed since the row was written
@@ -775,14 +839,16 @@ class MatchRuntime:
         return Step(state, rng.getstate(), [], undo=True)
 
     def commit(self, step: Step) -> None:
-        self.state = step.state
+        before, self.state = self.state, step.state
         self.rng.setstate(step.rng_state)
         if step.clock is not None:
             self.clock = step.clock
         if step.undo:
             del self.entries[self._unit_start() :]
             self.version += 1
+            self._run = None
         else:
+            self._run = bot_runs(self.entries, before, step.entries, self._run, self.is_bot)
             self.entries.extend(step.entries)
             self.version += len(step.entries)
         self._cache.clear()
@@ -872,10 +938,20 @@ class MatchRuntime:
             if i < setup:
                 entry["setup"] = True
             elif e.seat == CHANCE:
+                if run and run[-1]["seat"] != CHANCE:
+                    out.extend(run)  # a decision held back: no bot's run goes on past chance
+                    run = []
                 run.append(entry)
                 continue
+            elif e.run is not None and run and _run_start(run[-1]) == e.run[0] + 1:
+                notes = [f" ({x.note})" for x in self.entries[e.run[0] : i + 1] if x.note]
+                run = [_grown(run[-1], entry, e.run[1] + "".join(notes))]
+                continue  # a bot's run goes on: its one line so far replaces the last
             out.extend(_folded(run))
             run = []
+            if e.seat != CHANCE and not e.line:
+                run = [entry]  # held back: a bot's run may go on from it
+                continue
             out.append(entry)
         so_far = None
         if not events and (self.clock is None or not self.clock.events):

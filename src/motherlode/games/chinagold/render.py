@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from html import escape
@@ -161,17 +162,38 @@ MARGIN = 30.0
 WIDTH = SIZE * math.sqrt(3) * 11 + 2 * MARGIN + 190
 HEIGHT = SIZE * 1.5 * 10 + SIZE * 2 + 2 * MARGIN + 60
 FRAME = _Frame(MARGIN + SIZE * math.sqrt(3) * 5.5, MARGIN + SIZE * 1.5 * 5 + SIZE)
+SIDE_X = WIDTH - 180
+"""Where the side panel and the legend begin, right of the hexagon."""
+NARROW_W = SIZE * math.sqrt(3) * 11 + 2 * MARGIN
+NARROW_TOP = HEIGHT - 4
+"""A narrow page's layout (static/layout.js, under 700 CSS px: a phone): the hexagon at the
+page's width, the panel and the legend side by side under it (below the pass button)."""
+PANEL_SHIFT = (MARGIN - SIDE_X, NARROW_TOP - MARGIN)
+LEGEND_SHIFT = (MARGIN + 240 - SIDE_X, NARROW_TOP - MARGIN - 200)
+NARROW_H = NARROW_TOP + 270
 
 
 @cache
 def _static(mountain_of: tuple[int, ...], rivers: tuple[tuple[int, ...], ...]) -> str:
     """What no move changes in a match of this layout: the mountains, the rivers, the
     coordinates and the legend."""
-    body: list[str] = [element("rect", x=0, y=0, width=WIDTH, height=HEIGHT, fill="#efe3c8")]
+    body: list[str] = [
+        element("rect", x=0, y=0, width=WIDTH, height=NARROW_H, fill="#efe3c8"),
+        element(
+            "g", id="narrow-layout", data_narrow=f"0 0 {NARROW_W:.0f} {NARROW_H:.0f}",
+            data_shift="0 0", data_below=700,
+        ),
+    ]
     body += _mountains(mountain_of, FRAME)
     body += _rivers(rivers, FRAME)
+    body += _area_labels(mountain_of, rivers, FRAME)
     body += _coordinates(FRAME)
-    body.append(element("g", raw="".join(_legend(WIDTH - 180, MARGIN + 200)), id="legend"))
+    body.append(
+        element(
+            "g", raw="".join(_legend(SIDE_X, MARGIN + 200)), id="legend",
+            data_side="{:.1f} {:.1f}".format(*LEGEND_SHIFT),
+        )
+    )
     return "".join(body)
 
 
@@ -183,7 +205,7 @@ def _public(state: ChinagoldState) -> tuple[dict[str, Any], list[tuple[str, str]
         (info["spot"], _spot(s, info["spot"], info["state"], info["mountain"], info["river"]))
         for s, info in enumerate(obs["spots"])
     ]
-    public.append(("panel", _side_panel(state, obs, WIDTH - 180, MARGIN)))
+    public.append(("panel", _side_panel(state, obs, SIDE_X, MARGIN)))
     return obs, public
 
 
@@ -290,6 +312,59 @@ def _rivers(rivers: tuple[tuple[int, ...], ...], frame: _Frame) -> list[str]:
                         )
                     )
     return body
+
+
+LABEL_AT = SIZE * 0.70
+"""How far from its spot's centre an area's letter sits: in the hex's lower left corner (a
+mountain) or its lower right corner (a river), clear of the marker, of the river lines
+(which leave a hex through its sides, never its corners) and of the arrows of the lines to
+turn (which point right, up left and up right)."""
+LABEL_DX, LABEL_DY = LABEL_AT * math.sqrt(3) / 2, LABEL_AT / 2 + 4.5
+
+
+def _anchor(spots: Sequence[int], frame: _Frame) -> int:
+    """The spot of an area nearest its middle, where the area's letter is written."""
+    pts = [frame.px(s) for s in spots]
+    mx = sum(x for x, _ in pts) / len(pts)
+    my = sum(y for _, y in pts) / len(pts)
+    return min(spots, key=lambda s: (math.dist(frame.px(s), (mx, my)), s))
+
+
+def _mountain_letter(letter: str, x: float, y: float) -> str:
+    """A mountain's letter as the board writes it (also the legend's sample)."""
+    return element(
+        "text", letter, x=x, y=y, font_size=12, font_weight="bold", fill="#fff4d6",
+        stroke="#3b2410", stroke_width=3, paint_order="stroke", text_anchor="middle",
+        font_family="Verdana, sans-serif",
+    )
+
+
+def _river_letter(letter: str, x: float, y: float) -> str:
+    """A river's letter as the board writes it (also the legend's sample)."""
+    return element(
+        "text", letter, x=x, y=y, font_size=12, font_weight="bold", fill="#0b4a86",
+        stroke="#eaf4ff", stroke_width=3, paint_order="stroke", text_anchor="middle",
+        font_family="Verdana, sans-serif",
+    )
+
+
+def _area_labels(
+    mountain_of: tuple[int, ...], rivers: tuple[tuple[int, ...], ...], frame: _Frame
+) -> list[str]:
+    """Each mountain's capital letter (A..Q) in the lower left corner of its middle spot,
+    each river's small letter (a..q) in the lower right corner of its middle spot: the
+    names that the moves, the narration and the tooltips use."""
+    mountains: dict[int, list[int]] = {}
+    for s, m in enumerate(mountain_of):
+        mountains.setdefault(m, []).append(s)
+    out = []
+    for m, spots in sorted(mountains.items()):
+        x, y = frame.px(_anchor(spots, frame))
+        out.append(_mountain_letter(chr(ord("A") + m), x - LABEL_DX, y + LABEL_DY))
+    for r, river in enumerate(rivers):
+        x, y = frame.px(_anchor(river, frame))
+        out.append(_river_letter(chr(ord("a") + r), x + LABEL_DX, y + LABEL_DY))
+    return [element("g", raw="".join(out), id="area-labels")]
 
 
 def _coordinates(frame: _Frame) -> list[str]:
@@ -429,7 +504,8 @@ def _panel(info_lines: tuple[str, ...], tx: float, margin: float) -> str:
         )
         for i, text in enumerate(info_lines)
     )
-    return f'<g id="panel">{lines}</g>'
+    dx, dy = PANEL_SHIFT
+    return f'<g id="panel" data-side="{dx:.1f} {dy}">{lines}</g>'
 
 
 def _legend(x: float, y: float) -> list[str]:
@@ -457,8 +533,9 @@ def _legend(x: float, y: float) -> list[str]:
                 fill=BROWNS[0],
                 stroke="#4a2c12",
                 stroke_width=2.5,
-            ),
-            "a mountain (A..Q)",
+            )
+            + _mountain_letter("A", x + 10, 4.5),
+            "a mountain, named A..Q",
         ),
         (
             element(
@@ -470,8 +547,9 @@ def _legend(x: float, y: float) -> list[str]:
                 stroke=RIVER,
                 stroke_width=5,
                 stroke_linecap="round",
-            ),
-            "a river (a..q)",
+            )
+            + _river_letter("a", x + 10, 4.5),
+            "a river, named a..q",
         ),
         (
             element(

@@ -195,8 +195,9 @@ REASONS = {
 
 
 def _robbers(count: int) -> str:
-    """``1 robber ×2``, ``3 robbers ×2``: the breakdown's robber line."""
-    return f"{count} robber{'' if count == 1 else 's'} ×2"
+    """``1 robber × 2 =``, ``3 robbers × 2 =``: the breakdown's robber part, which states its
+    own sum (a summary line reads "1 robber × 2 = 2")."""
+    return f"{count} robber{'' if count == 1 else 's'} × 2 ="
 
 
 def decision(state: EurekaState) -> str:
@@ -233,7 +234,7 @@ def decision(state: EurekaState) -> str:
 
 
 def summary(state: EurekaState) -> Summary:
-    """Why it ended, each seat's house (nuggets, robbers ×2) and the winners."""
+    """Why it ended, each seat's house (nuggets, robbers × 2) and the winners."""
     why = state.termination()
     if why == "nuggets":
         reason = ("there are no more gold nuggets: every gold chip has been turned over"

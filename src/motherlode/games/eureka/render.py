@@ -86,6 +86,11 @@ def _raft_spot(
     return x + (wx - x) * 0.45, y + (wy - y) * 0.45
 
 
+def _robbers(n: int) -> str:
+    """``1 robber``, ``2 robbers``."""
+    return f"{n} robber{'' if n == 1 else 's'}"
+
+
 def text_board(state: EurekaState, seat: int | None = None) -> str:
     """The board as text: one character per hex, then the miners and their gold.
 
@@ -127,9 +132,10 @@ def text_board(state: EurekaState, seat: int | None = None) -> str:
     for m in obs["miners"]:
         where = "house" if m["in_house"] else ("raft " if m["on_raft"] else m["hex"])
         lines.append(
-            f"P{m['seat'] + 1} {m['colour']:<6} at {where:<5} carrying {m['gold']} gold"
-            f" {m['robbers']} robbers; house {m['house_gold']} gold {m['house_robbers']}"
-            f" robbers = {m['house_gold'] + 2 * m['house_robbers']} points"
+            f"P{m['seat'] + 1} {m['colour']:<6} at {where:<5} carrying {m['gold']} gold,"
+            f" {_robbers(m['robbers'])}; house {m['house_gold']} gold,"
+            f" {_robbers(m['house_robbers'])} = {m['house_gold'] + 2 * m['house_robbers']}"
+            " points"
         )
     if obs["robbers"]:
         lines.append(

@@ -480,10 +480,11 @@ def describe(state: EurorailsState, actions: Sequence[Action]) -> list[str]:
         if run:
             name = f"{post_name(state, run[0])}–{post_name(state, run[-1])}"
             n = len(run) - 1
+            posts = f"{n} milepost{'' if n == 1 else 's'}"
             if kind == "build":
-                out.append(f"builds {name} ({n} mileposts, {cost} M)")
+                out.append(f"builds {name} ({posts}, {cost} M)")
             else:
-                out.append(f"moves {name} ({n} mileposts)")
+                out.append(f"moves {name} ({posts})")
         run, kind, cost = [], "", 0
 
     for a in actions:

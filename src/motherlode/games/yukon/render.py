@@ -196,9 +196,10 @@ def _static(size: int, players: int, expansion: bool) -> tuple[float, float, str
     background, the title, the coordinates, the dashed places of the grid, the legend)."""
     ox, oy = OX, OY
     grid_w = size * (CARD_W + GAP)
-    width = ox + grid_w + 30 + 330
+    width = ox + grid_w + 30 + PANEL_W
     legend_y = oy + size * (CARD_H + GAP) + 6
     height = max(legend_y + 64, 120 + 150 * players)
+    narrow_w, narrow_h, dx, dy = _narrow(size, players)
     body: list[str] = [
         "<defs>"
         '<linearGradient id="gold" x1="0" y1="0" x2="1" y2="1">'
@@ -208,7 +209,16 @@ def _static(size: int, players: int, expansion: bool) -> tuple[float, float, str
         '<stop offset="0" stop-color="#d9d9d9"/><stop offset="1" stop-color="#8a8a8a"/>'
         "</linearGradient>"
         "</defs>",
-        svg.element("rect", x=0, y=0, width=width, height=height, fill="#efe3c4"),
+        svg.element(
+            "rect", x=0, y=0, width=max(width, narrow_w), height=max(height, narrow_h),
+            fill="#efe3c4",
+        ),
+        # a narrow screen's layout (static/layout.js, game-agnostic): the view box, and
+        # the side panel's elements (data-side) moved under the grid
+        svg.element(
+            "g", id="narrow-layout", data_narrow=f"0 0 {narrow_w} {narrow_h}",
+            data_shift=f"{dx} {dy}", data_below=NARROW_BELOW,
+        ),
         svg.element(
             "text",
             "YUKON",
@@ -241,6 +251,26 @@ def _static(size: int, players: int, expansion: bool) -> tuple[float, float, str
 
 
 OX, OY = 40, 74
+PANEL_W = 330
+"""The side panel's width, right of the grid (the status, the players' piles, the
+buttons)."""
+NARROW_BELOW = 700
+"""On a page narrower than this (CSS pixels: a phone) the side panel goes under the grid,
+so that the grid takes the page's width (static/layout.js)."""
+
+
+def _narrow(size: int, players: int) -> tuple[float, float, float, float]:
+    """The narrow layout: its width and height, and how far the side panel moves (from the
+    grid's right to under the legend).
+
+    >>> _narrow(7, 2)
+    (556, 1126, -534, 762)
+    """
+    grid_w = size * (CARD_W + GAP)
+    legend_end = OY + size * (CARD_H + GAP) + 6 + 64
+    top = legend_end + 20  # where the panel's first line (the status) goes
+    width = OX + grid_w + 12
+    return width, top + 40 + 125 * players, -(grid_w + 30), top - OY
 
 
 @cache
@@ -373,7 +403,7 @@ def _panel(view: dict[str, Any], x: float, y: float) -> tuple[list[tuple[str, st
     out.append(
         (
             "status",
-            f'<text id="status" x="{x}" y="{y + 4}" font-size="15" fill="#3b2a14">'
+            f'<text id="status" data-side="1" x="{x}" y="{y + 4}" font-size="15" fill="#3b2a14">'
             f"{escape(status)}</text>",
         )
     )
@@ -400,7 +430,7 @@ def _name(p: int, yy: float, x: float, moving: bool, points: int, prospector: bo
     label = f"P{p + 1}  {points} pts" + ("  + Prospector 5" if prospector else "")
     weight = "bold" if moving else "normal"
     return (
-        f'<g id="p{p + 1}-name">{arrow}<text x="{x}" y="{yy + 14}" font-size="15"'
+        f'<g id="p{p + 1}-name" data-side="1">{arrow}<text x="{x}" y="{yy + 14}" font-size="15"'
         f' font-weight="{weight}" fill="{colour}">{label}</text></g>'
     )
 
@@ -410,7 +440,7 @@ def _pile(
     p: int, yy: float, x: float, cards: tuple[str, ...], discs: tuple[int, ...]
 ) -> tuple[str, float]:
     """One player's collected cards and discs (``p1-panel``), and where it ends."""
-    out = [f'<g id="p{p + 1}-panel">']
+    out = [f'<g id="p{p + 1}-panel" data-side="1">']
     for i, tok in enumerate(cards[:24]):
         out.append(_mini_card(tok, x + (i % 12) * 26, yy + (i // 12) * 36))
     yy += 36 * max(1, (min(len(cards), 24) + 11) // 12) + 6
@@ -431,7 +461,8 @@ def _choices(choices: list[str], x: float, yy: float) -> list[tuple[str, str]]:
     out = [
         (
             "choose",
-            f'<text id="choose" x="{x}" y="{yy + 14}" font-size="14" fill="#3b2a14">Choose:</text>',
+            f'<text id="choose" data-side="1" x="{x}" y="{yy + 14}" font-size="14"'
+            ' fill="#3b2a14">Choose:</text>',
         )
     ]
     yy += 20
@@ -443,7 +474,8 @@ def _choices(choices: list[str], x: float, yy: float) -> list[tuple[str, str]]:
         out.append(
             (
                 f"choice-{i + 1}",
-                f'<g id="choice-{i + 1}" class="action" data-action="{a}" style="cursor:pointer">'
+                f'<g id="choice-{i + 1}" class="action" data-side="1" data-action="{a}"'
+                ' style="cursor:pointer">'
                 f"<title>{escape(s)}</title>{box}</g>",
             )
         )

@@ -152,7 +152,10 @@
       tr.appendChild(el("td", "mark", r.winner ? "★" : ""));
       tr.appendChild(el("td", "pname", who(r.seat) + (r.seat === s.seat ? " (you)" : "")));
       tr.appendChild(el("td", "score", r.score));
-      tr.appendChild(el("td", "breakdown", r.breakdown.map(function (b) { return b[0] + ": " + b[1]; }).join(", ")));
+      /* a part that states its own sum ("1 robber × 2 =") takes its points without a colon */
+      tr.appendChild(el("td", "breakdown", r.breakdown.map(function (b) {
+        return b[0] + (/=$/.test(b[0]) ? " " : ": ") + b[1];
+      }).join(", ")));
       table.appendChild(tr);
     });
     $("summary-winners").textContent = s.summary.lines[s.summary.lines.length - 1];
