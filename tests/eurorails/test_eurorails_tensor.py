@@ -178,8 +178,9 @@ def test_a_hands_demands_are_kept_per_hand_and_start_afresh_past_4096() -> None:
     t = state.observation_tensor(0)
     kept = g._tensor_demands  # type: ignore[attr-defined]
     assert list(kept) == [(1, 2, 3)] and kept[1, 2, 3].tolist() == t[o : o + 18].tolist()
-    kept[1, 2, 3] = kept[1, 2, 3] + 7.0
-    assert state.observation_tensor(0)[o : o + 18].tolist() == kept[1, 2, 3].tolist()
+    marked = kept[1, 2, 3] + 7.0
+    kept[1, 2, 3] = marked
+    assert state.observation_tensor(0)[o : o + 18].tolist() == marked.tolist()
     filler = np.zeros(0, dtype=np.float32)
     for before, after in ((4096, 4097), (4097, 1)):  # past 4096 all are dropped first
         kept.clear()
