@@ -78,7 +78,14 @@ TENSOR_FUNCTIONS = (  # per game of GAME_VIEWS: the tensor's functions in its ga
         "_tensor_constants",
         "_tensor_size",
     ),
-    ("observation_tensor", "observation_tensor_shape", "_sheet_part", "_temples_part"),
+    (
+        "observation_tensor",
+        "observation_tensor_shape",
+        "_sheet_part",
+        "_temples_part",
+        "__getstate__",
+        "*x__set_bits__mutmut_*",  # a module-level function: its glob as is
+    ),
 )
 TENSOR_TESTS = {  # a game's tensor tests beyond its views' (the old construction as reference)
     "eldorado": ("tests/eldorado/test_eldorado_tensor.py",),
@@ -145,7 +152,7 @@ TARGETS = [
         (
             *("*x_observation__mutmut_*", "*x_tensor__mutmut_*", "*x__second_view__mutmut_*"),
             *("*x__track__mutmut_*", "*x__track_part__mutmut_*", "*x__demands_part__mutmut_*"),
-            "*x__weather_index__mutmut_*",
+            *("*x__weather_index__mutmut_*", "*x__public_track__mutmut_*"),
         ),
     ),
     # the other games' observation dicts; the game's own playthroughs pin every seat's
@@ -173,7 +180,7 @@ TARGETS = [
                 *playthroughs(game),
                 f"tests/reference/test_{game}_reference.py",
             ),
-            tuple(f"*ǁ{name}__mutmut_*" for name in names),
+            tuple(name if name.startswith("*") else f"*ǁ{name}__mutmut_*" for name in names),
             "tensor",
         )
         for (game, views), names in zip(GAME_VIEWS, TENSOR_FUNCTIONS, strict=True)

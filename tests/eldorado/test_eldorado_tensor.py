@@ -104,3 +104,38 @@ def test_the_cached_parts_stay_out_of_a_pickled_game() -> None:
     again = pickle.loads(pickle.dumps(state))
     assert again.game.tensor_parts == {}
     assert again.observation_tensor(1).tobytes() == tensor.tobytes()
+
+
+def test_the_parts_built_are_used_again() -> None:
+    """Each sheet and the temples' marks are copied from the parts kept on the game (keyed
+    by what they are made of), not built again: parts marked by hand (every cell + 7) show
+    in the next tensor of the same position, the dice and the turn are written anew."""
+    game = EldoradoGame.from_config(players=2)
+    state = game.new_initial_state()
+    state.apply_action(state.chance_outcomes()[0][0])
+    state.observation_tensor(0)
+    assert len(game.tensor_parts) == 2  # the empty sheet (both seats') and the marks
+    for key, part in list(game.tensor_parts.items()):
+        game.tensor_parts[key] = part + 7.0
+    got = state.observation_tensor(0)
+    want = reference_tensor(state, 0)
+    sheets = 2 * game.sheet_size
+    dice = sheets + NUM_DICE * 13
+    marks = dice + 2 * game.ns
+    assert got[:sheets].tolist() == (want[:sheets] + 7.0).tolist()
+    assert got[sheets:dice].tolist() == want[sheets:dice].tolist()
+    assert got[dice:marks].tolist() == (want[dice:marks] + 7.0).tolist()
+    assert got[marks:].tolist() == want[marks:].tolist() and len(got) == marks + 16
+
+
+def test_the_kept_parts_start_afresh_past_4096() -> None:
+    """At most 4096 parts are kept: with 4096 kept a tensor adds its own, with 4097 it
+    drops them all first (then keeps the two it builds)."""
+    game = EldoradoGame.from_config(players=2)
+    state = game.new_initial_state()
+    filler = np.zeros(1, dtype=np.float32)
+    for kept, after in ((4096, 4098), (4097, 2)):
+        game.tensor_parts.clear()
+        game.tensor_parts.update({("filler", k): filler for k in range(kept)})
+        state.observation_tensor(None)
+        assert len(game.tensor_parts) == after

@@ -7,12 +7,26 @@ import random
 
 import numpy as np
 import pytest
-from tests.eurorails.helpers import city, lay, nm, path, place, set_turn, standard
+from tests.eurorails.helpers import (
+    BUILD,
+    build_action,
+    city,
+    draw,
+    lay,
+    nm,
+    path,
+    place,
+    set_turn,
+    standard,
+)
+from tests.eurorails.test_engine_variant_trading import position as trading_position
+from tests.reference.test_eurorails_ferry_reference import read
 
 from motherlode.core.agent import RandomAgent
 from motherlode.core.errors import IllegalActionError, NotationError
 from motherlode.games.eurorails.bot import GreedyAgent
-from motherlode.games.eurorails.game import EurorailsGame
+from motherlode.games.eurorails.game import EurorailsGame, EurorailsState
+from motherlode.games.eurorails.observe import _public_track
 from motherlode.research.layout import layout
 
 
@@ -147,3 +161,128 @@ def test_svg_shows_active_event_areas() -> None:
     import xml.dom.minidom
 
     xml.dom.minidom.parseString(foggy)
+
+
+# -- the observation's track kept on the game (``observe._public_track``) -------------------
+# Each seat's ``track`` runs, ``segments``, ``links`` and ``majors_connected`` are kept on the
+# game with copies of the owners they were read from, and used again while those are equal.
+# Each case below works the values out from the track laid (a run is named from its end
+# with the lower milepost number: ``chains``), and checks them against the same position
+# read on a new game object (nothing kept), after every change and across two states.
+
+KEYS = ("track", "segments", "links", "majors_connected")
+
+
+def _track_view(s: EurorailsState, seat: int | None = None) -> list[dict[str, object]]:
+    return [{k: pl[k] for k in KEYS} for pl in s.observation(seat)["players"]]
+
+
+def _afresh(s: EurorailsState) -> list[dict[str, object]]:
+    """The same position read on a new game object: nothing kept from earlier views."""
+    again = type(s.game)(s.game.cfg).deserialize(s.serialize())
+    assert isinstance(again, EurorailsState) and again.game is not s.game
+    return _track_view(again)
+
+
+def _run(s: EurorailsState, posts: list[int]) -> str:
+    """A run of mileposts as the observation names it: from its lower-numbered end."""
+    ordered = posts if posts[0] < posts[-1] else posts[::-1]
+    return ">".join(nm(s, m) for m in ordered)
+
+
+def _paris_route(s: EurorailsState) -> list[int]:
+    """From Paris's last red-area milepost toward Lyon: segments anyone may own."""
+    b = s.game.board
+    route = path(b, city(s, "Paris"), city(s, "Lyon"), avoid_cities=True)
+    k = max(i for i, m in enumerate(route) if b.city_of[m] == b.city_of[route[0]])
+    return route[k:]
+
+
+def test_the_kept_track_follows_a_build_and_two_states_of_one_game() -> None:
+    a = standard(2)
+    route = _paris_route(a)
+    lay(a, 0, route[:6])  # five segments out of Paris (a major city)
+    set_turn(a, 0, BUILD)
+    five = {"track": [_run(a, route[:6])], "segments": 5, "links": [], "majors_connected": 1}
+    none = {"track": [], "segments": 0, "links": [], "majors_connected": 0}
+    assert _track_view(a) == [five, none] == _afresh(a)
+    kept = _public_track(a)
+    assert _public_track(a) is kept  # the owners unchanged: the same parts, not rebuilt
+    b = a.clone()
+    b.apply_action(build_action(b, route[5], route[6]))  # the sixth, by the rules' build
+    six = {"track": [_run(b, route[:7])], "segments": 6, "links": [], "majors_connected": 1}
+    assert _public_track(b) is not kept
+    for _ in range(2):  # two states of one game, asked in turn: each its own track
+        assert _track_view(a, 0) == [five, none]
+        assert _track_view(b, 1) == [six, none] == _afresh(b)
+    assert a.game is b.game and _track_view(a) == _afresh(a)
+
+
+def test_the_kept_track_follows_a_flood_that_erases_a_bridge() -> None:
+    s = standard(2)
+    b = s.game.board
+    e = next(
+        e
+        for e, (x, y) in enumerate(b.edge_ends)
+        if b.edge_river[e] == "Rhein" and b.city_of[x] < 0 and b.city_of[y] < 0
+    )
+    x, y = b.edge_ends[e]
+    lay(s, 1, [x, y])  # P2: one bridge over the Rhein, between two mileposts of no city
+    bridge = {"track": [_run(s, [x, y])], "segments": 1, "links": [], "majors_connected": 0}
+    none = {"track": [], "segments": 0, "links": [], "majors_connected": 0}
+    assert _track_view(s) == [none, bridge] == _afresh(s)
+    # P1 delivers its first demand and draws "Flood: Rhein" (card 156): "Erase all track
+    # that crosses the river"
+    card = s.hands[0][0]
+    demand = b.demands[card][0]
+    s.loads[0] = [demand.load]
+    s.chips[demand.load] -= 1
+    place(s, 0, b.city_centre[demand.city])
+    set_turn(s, 0)
+    s.apply_action(s.game.DELIVER0)
+    draw(s, 156)
+    assert s.edge_owner[e] == -1
+    assert _track_view(s) == [none, none] == _afresh(s)
+
+
+def test_the_kept_track_follows_a_trade() -> None:
+    # P1 five segments out of Paris toward Lyon; P2 the three out of Berlin into Leipzig
+    # (a medium city, not a major)
+    s, mine, theirs = trading_position()
+    assert [nm(s, m) for m in theirs] == ["Berlin-SW", "AR29", "AQ30", "Leipzig"]
+    before = [
+        {"track": [_run(s, mine)], "segments": 5, "links": [], "majors_connected": 1},
+        {"track": [_run(s, theirs)], "segments": 3, "links": [], "majors_connected": 1},
+    ]
+    assert _track_view(s) == before == _afresh(s)
+    x, y = theirs[2], theirs[3]
+    s.apply_string("offer P2")
+    s.apply_string(f"take {nm(s, min(x, y))}>{nm(s, max(x, y))}")
+    s.apply_string("price 7")
+    s.apply_string("propose")
+    s.apply_string("accept")
+    # P1 buys P2's third segment, AQ30>Leipzig: P1's own run and that one apart (still one
+    # major city joined); P2 keeps the two out of Berlin
+    after = _track_view(s)
+    assert after == [
+        {
+            "track": [_run(s, mine), "AQ30>Leipzig"][:: 1 if min(mine) < min(x, y) else -1],
+            "segments": 6,
+            "links": [],
+            "majors_connected": 1,
+        },
+        {"track": ["Berlin-SW>AR29>AQ30"], "segments": 2, "links": [], "majors_connected": 1},
+    ]
+    assert after == _afresh(s)
+
+
+def test_the_kept_track_tells_apart_states_that_differ_only_in_a_ferry_line() -> None:
+    # two positions of one game read from the notation: the same track into Harwich's
+    # port, the Harwich-IJmuiden line P1's in one only (equal segment owners, other links)
+    with_line = read(P1_track="London-NE>Y28", links="Harwich-IJmuiden = P1")
+    without = read(P1_track="London-NE>Y28")
+    assert with_line.game is without.game and with_line.edge_owner == without.edge_owner
+    for _ in range(2):
+        assert _track_view(with_line)[0]["links"] == ["Harwich-IJmuiden"]
+        assert _track_view(without)[0]["links"] == []
+    assert _track_view(with_line) == _afresh(with_line)

@@ -134,3 +134,72 @@ def test_the_tensor_equals_the_reference_built_from_scratch(config: dict[str, An
             state.apply_action(rng.choice(state.legal_actions()))
             positions += 1
     assert positions > 40
+
+
+# -- the parts kept on the game, used again (each marked by hand: the mark shows) ----------
+
+
+def _standard(**options: Any) -> TurnRules:
+    """A 2-player game dealt cards 1-3 to P1 and 4-6 to P2."""
+    game = EurorailsGame.from_config(players=2, **options)
+    state = game.new_initial_state()
+    for card in (1, 2, 3, 4, 5, 6):
+        state.apply_action(card - 1)
+    assert isinstance(state, TurnRules) and state.hands == [[1, 2, 3], [4, 5, 6]]
+    return state
+
+
+def test_the_kept_track_part_is_used_while_the_owners_are_equal() -> None:
+    state = _standard()
+    g = state.game
+    e = next(e for e in range(len(g.board.edge_ends)) if not g.board.edge_internal[e])
+    x, y = g.board.edge_ends[e]
+    state.edge_owner[e] = 0  # P1's one segment: its two ends in P1's slot (0 of 5)
+    state._rebuild_touch()
+    w = 5
+    assert state.observation_tensor(0)[[x * w, y * w]].tolist() == [1.0, 1.0]
+    owners, part = g._tensor_track[0]  # type: ignore[attr-defined]
+    assert owners == state.edge_owner and owners is not state.edge_owner
+    assert not part.flags.writeable
+    marked = part.copy()
+    marked[1] = 1.0  # milepost 0, P2's slot: no track there
+    g._tensor_track[0] = (owners, marked)  # type: ignore[attr-defined]
+    assert state.observation_tensor(0)[1] == 1.0  # the kept part, used again
+    state.edge_owner[e] = -1  # the owners change: built afresh
+    state._rebuild_touch()
+    t = state.observation_tensor(0)
+    assert t[1] == 0.0 and t[[x * w, y * w]].tolist() == [0.0, 0.0]
+
+
+def test_a_hands_demands_are_kept_per_hand_and_start_afresh_past_4096() -> None:
+    state = _standard(open_hands=False)  # the viewer's hand only: one part a tensor
+    g = state.game
+    o = g.board.n * 5 + 40  # the viewer's slot (first), its demands
+    t = state.observation_tensor(0)
+    kept = g._tensor_demands  # type: ignore[attr-defined]
+    assert list(kept) == [(1, 2, 3)] and kept[1, 2, 3].tolist() == t[o : o + 18].tolist()
+    marked = kept[1, 2, 3] + 7.0
+    kept[1, 2, 3] = marked
+    assert state.observation_tensor(0)[o : o + 18].tolist() == marked.tolist()
+    filler = np.zeros(0, dtype=np.float32)
+    for before, after in ((4096, 4097), (4097, 1)):  # past 4096 all are dropped first
+        kept.clear()
+        kept.update({(-k,): filler for k in range(before)})
+        state.observation_tensor(0)
+        assert len(kept) == after and (1, 2, 3) in kept
+
+
+def test_a_weather_areas_entries_are_kept_per_area() -> None:
+    state = _standard()
+    g = state.game
+    state.draw.remove(155)
+    state.active.append([155, 1, 10])  # fog at Frankfurt
+    area = state.weather_area()
+    w = 5
+    t = state.observation_tensor(None)
+    assert sorted(np.flatnonzero(t[: g.board.n * w] == 1.0)) == sorted(m * w + 4 for m in area)
+    index = g._tensor_weather[area]  # type: ignore[attr-defined]
+    assert sorted(index.tolist()) == sorted(m * w + 4 for m in area)
+    g._tensor_weather[area] = index[:1]  # type: ignore[attr-defined]
+    t = state.observation_tensor(None)
+    assert np.flatnonzero(t[: g.board.n * w] == 1.0).tolist() == [int(index[0])]

@@ -6,9 +6,13 @@ entered El Dorado by then, most temples offered in wins, then most coins offered
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from motherlode.core.errors import IllegalActionError
+from motherlode.games.eldorado import sheets as sheet_module
 from motherlode.games.eldorado.game import EldoradoState
 from tests.eldorado.helpers import game, legal_strings, position
 
@@ -262,3 +266,29 @@ def test_tensor_a_settlement_paid_in_instalments_seen_from_each_seat() -> None:
         assert t[-16:].tolist() == pytest.approx(
             [0, 0, 1, 0, 1 / 60, 0, 0, 1, 0, 0, 0, 1 / 3, *to_move]
         )
+
+
+SHEETS = Path(sheet_module.__file__).parent / "data"
+
+
+def test_tensor_a_users_sheet_of_two_temple_symbols_needs_one_temple_when_easy(
+    tmp_path: Path,
+) -> None:
+    # a user's transcription of sheet 1 with 2 temple symbols (the least the sheet format
+    # takes): at the easy level "you will have to make an offering in 1 temple fewer", so 1.
+    # P1 offered in e2: its sheet's "temples offered / required" cell (per sheet 161 cells:
+    # 3 x 46 spaces, 13 slots, 8 resources, then that cell, 159, and entered, 160) is 1 / 1
+    data = json.loads((SHEETS / "sheet1.json").read_text())
+    data["temple_symbols"]["count"] = 2
+    path = tmp_path / "two-temples.json"
+    path.write_text(json.dumps(data))
+    g = game(players=2, sheet_file=str(path))
+    assert g.required == 1 and game(players=2, hard=True, sheet_file=str(path)).required == 2
+    s = position(g, seat=1, phase="use", held={0: ("machete", 1)}, visited={0: ROW2},
+                 offers={0: [("e2", 2)]})
+    assert s.temples_offered(0) == 1
+    for me, mine in ((0, 0), (1, 161)):
+        t = s.observation_tensor(me)
+        theirs = 161 - mine
+        assert (t[mine + 159], t[mine + 160]) == (1.0, 0.0)  # P1's sheet
+        assert (t[theirs + 159], t[theirs + 160]) == (0.0, 0.0)  # P2's: none offered

@@ -25,7 +25,7 @@ import numpy as np
 import pytest
 
 from motherlode.core.protocol import GameConfig, Player, SeatResult, Summary
-from motherlode.server import runtime
+from motherlode.server import clocks, runtime
 from motherlode.server.push import diff
 from motherlode.server.runtime import HIDDEN_CHANCE, LogEntry, MatchRuntime
 from tests.reference.test_runtime_reference import (
@@ -35,6 +35,7 @@ from tests.reference.test_runtime_reference import (
     OpenRelay,
     RelayGame,
     RelayState,
+    clocked,
     finished,
     new,
     seats,
@@ -234,6 +235,76 @@ def test_a_log_that_reads_differently_is_built_for_each_viewer() -> None:
     solo.entries = [LogEntry(0, "pick a", said=("You pick a", "P1 plays"))]
     assert solo.fields(0)["log"][0]["said"] == "You pick a"
     assert solo.fields(None)["log"][0]["said"] == "P1 plays"
+
+
+def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Each log entry read from now on (its notation, in order): ``_log_from`` asks an
+    entry's narration (``said_to``) once per build that reads it."""
+    read: list[str] = []
+    said_to = LogEntry.said_to
+
+    def counted(self: LogEntry, seat: Player | None, num_players: int) -> str:
+        read.append(self.text)
+        return said_to(self, seat, num_players)
+
+    monkeypatch.setattr(LogEntry, "said_to", counted)
+    return read
+
+
+@pytest.mark.parametrize("clock", [False, True], ids=["no clock", "a clock, no event"])
+def test_a_move_reads_only_the_entries_added_since_the_last_build(
+    monkeypatch: pytest.MonkeyPatch, clock: bool
+) -> None:
+    # a perfect-information game's log, built once for every viewer: after the deal's two
+    # entries and "pick a", the next build reads "bet 1" and the two dice it brought only
+    rt = new(OpenRelay)
+    if clock:  # a timed match with no clock event: built on from the last build too
+        clocked(rt)
+    rt.commit(rt.plan_move(0, "pick a"))
+    read = reads(monkeypatch)
+    assert [e["text"] for e in rt._log(0)] == ["deal PUMA", "deal YAK", "pick a"]
+    assert read == ["deal PUMA", "deal YAK", "pick a"]
+    read.clear()
+    rt.commit(rt.plan_move(0, "bet 1"))
+    assert rt.clock is None or not rt.clock.events
+    assert rt._log(1) == [
+        {"n": 1, "seat": -1, "text": "deal PUMA", "said": "the dealer: deal PUMA", "setup": True},
+        {"n": 2, "seat": -1, "text": "deal YAK", "said": "the dealer: deal YAK", "setup": True},
+        {"n": 3, "seat": 0, "text": "pick a", "said": "P1 plays"},
+        {"n": 4, "seat": 0, "text": "bet 1", "said": "P1 plays"},
+        {
+            "n": 6,
+            "label": "5–6",
+            "seat": -1,
+            "text": "roll 4; roll 3",
+            "said": "the dealer: roll 4, roll 3",
+        },
+    ]
+    assert read == ["bet 1", "roll 4", "roll 3"]
+
+
+def test_a_clock_event_is_logged_once_at_every_later_revision() -> None:
+    # with clock events (they go between the entries) no build is kept to go on from: a
+    # build going on from one that had shown P1's timeout after the deal would show it
+    # again; each revision's log is built whole, the timeout once, after the deal
+    rt = new(OpenRelay)
+    clocked(rt, events=[clocks.ClockEvent(2, "timeout", 0)])
+    timeout = {
+        "n": 2,
+        "label": "clock",
+        "seat": 0,
+        "text": "P1 ran out of time",
+        "said": "P1 ran out of time",
+        "clock": "timeout",
+    }
+    texts = ["deal PUMA", "deal YAK", "P1 ran out of time"]
+    for move in ("pick a", "bet 1"):
+        rt.commit(rt.plan_move(0, move))
+        texts.append(move)
+        log = rt._log(None)
+        assert log == rt.log_for(None) and log[2] == timeout
+        assert [e["text"] for e in log[:4]] == texts[:4]
+    assert [e.get("clock") for e in log] == [None, None, "timeout", None, None, None]
 
 
 class NumpySummary(RelayGame):

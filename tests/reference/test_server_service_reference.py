@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
+import zlib
 from collections.abc import Iterator
 from concurrent.futures import Future
 from pathlib import Path
@@ -30,6 +31,7 @@ from sqlalchemy.orm import Session
 import motherlode.server.service as service
 from motherlode.core.protocol import GameConfig
 from motherlode.games import registry
+from motherlode.server import runtime
 from motherlode.server.botpool import BotFailure, BotJob
 from motherlode.server.db import Base, MatchRow, MoveRow, SeatRow, make_engine
 from motherlode.server.fairness import commitment
@@ -769,6 +771,63 @@ def test_subscribe_push_and_unsubscribe(svc: MatchService) -> None:
     assert svc.subscribers == {}
     svc.unsubscribe(m.id, b)  # again: nothing to drop
     assert svc.subscribers == {}
+
+
+def test_a_socket_that_reads_compressed_frames_is_pushed_deflated_bytes(svc: MatchService) -> None:
+    # a socket whose hello asked for "deflate-raw" (its ``send_bytes`` set) is pushed the
+    # raw deflate of the very text a plain socket of the same seat gets (a snapshot is past
+    # PACK_MIN), on subscribing and after a change; the plain socket always gets text
+    m = svc.create_match("secretduel", {}, [HUMAN, HUMAN])
+
+    async def to_bytes(data: bytes) -> None:
+        raise AssertionError("not sent here")
+
+    packed = Subscriber(0, send=None, send_bytes=to_bytes)  # type: ignore[arg-type]
+    plain = Subscriber(0, send=None)  # type: ignore[arg-type]
+    for step in ("subscribe", "changed"):
+        if step == "subscribe":
+            svc.subscribe(m.id, packed)
+            svc.subscribe(m.id, plain)
+        else:
+            packed.render = plain.render = None
+            svc.changed(m.id, bots=False)
+        assert packed.render is not None and plain.render is not None
+        rev, text = plain.render(None).result() or (None, "")
+        assert isinstance(text, str) and len(text.encode()) >= runtime.PACK_MIN
+        got = packed.render(None).result()
+        assert got is not None and got[0] == rev and isinstance(got[1], bytes)
+        assert zlib.decompress(got[1], -15).decode() == text
+        assert json.loads(text)["seat"] == 0
+
+
+def test_the_writer_sends_packed_pushes_as_binary_frames_and_text_as_text() -> None:
+    texts: list[str] = []
+    frames: list[bytes] = []
+
+    async def send(text: str) -> None:
+        texts.append(text)
+
+    async def send_bytes(data: bytes) -> None:
+        frames.append(data)
+
+    sub = Subscriber(0, send, send_bytes=send_bytes)
+
+    async def drive() -> None:
+        task = asyncio.get_running_loop().create_task(sub.writer())
+        sub.push_state(lambda last: done((1, b"\x01deflated")))
+        for _ in range(5):
+            await asyncio.sleep(0)
+        sub.push_state(lambda last: done((2, '{"small": 1}')))  # under PACK_MIN: text
+        sub.push("reply")
+        for _ in range(5):
+            await asyncio.sleep(0)
+        sub.closed = True
+        sub.wake.set()
+        await task
+
+    run(drive())
+    assert frames == [b"\x01deflated"] and texts == ['{"small": 1}', "reply"]
+    assert sub.last_rev == 2
 
 
 # -- bots ---------------------------------------------------------------------------

@@ -120,3 +120,49 @@ def test_disc_points_past_a_byte_are_written_whole_in_each_seats_slot() -> None:
         if seen > 20:
             break
     assert seen > 20  # the case past a byte was reached, for several seats
+
+
+def test_the_tensor_size_is_the_layouts_total_for_a_game_built_here() -> None:
+    """The shape counted by hand from the layout: per cell 29 kind planes and the
+    Prospector (30), 4 seat slots of 44 (pile 16, front 10, taught 16, discs 1, to-move 1),
+    then axis 3, pending 7, order 1, beside 26, Pan discs left 1 (38). The games are built
+    in the test (the selection's module-level games are built before any test runs)."""
+    for players, expansion, size in ((2, False, 7), (4, False, 7), (3, True, 8)):
+        game = motherlode.load("yukon", players=players, expansion=expansion)
+        total = size * size * 30 + 4 * 44 + 38  # 1684 for 7x7, 2134 for 8x8
+        assert total == (1684 if size == 7 else 2134)
+        assert game.observation_tensor_shape() == (total,)
+        name, offset, shape = game.observation_layout()[-1]
+        assert (name, offset + shape[0]) == ("pan_discs_left", total)
+        state = motherlode.deal(game, seed=1)
+        assert state.observation_tensor(0).shape == (total,)
+
+
+def test_a_discard_of_the_first_kind_between_two_calls_keeps_the_planes_right() -> None:
+    """The Trapper's discard of a +1 (action ``7 * cells``, the first discard id) in the
+    history between two tensor calls is no take: the kept planes stay those built afresh.
+    (Read as a Telegraph it would name a cell past the grid.)"""
+    game = motherlode.load("yukon", expansion=True, players=2)
+    state = motherlode.deal(game, seed=0)
+    assert isinstance(state, YukonState)
+    rng = random.Random(0)
+    discarded = False
+    while not discarded:
+        assert not state.is_terminal()
+        state.observation_tensor(0)  # kept planes at every step before the discard
+        if state.is_chance_node():
+            state.apply_action(state.sample_chance(rng))
+            continue
+        legal = state.legal_actions()
+        if game.discard0 not in legal:
+            state.apply_action(rng.choice(legal))
+            continue
+        assert game.discard0 == 7 * 64 and state.action_to_string(game.discard0) == "discard +1"
+        state.apply_action(game.discard0)
+        discarded = True
+    step = state.sample_chance(rng) if state.is_chance_node() else state.legal_actions()[0]
+    state.apply_action(step)
+    assert game.discard0 in state.history()[-2:-1]  # not the last: read by the next call
+    for seat in (0, 1, None):
+        afresh = state.clone().observation_tensor(seat)
+        assert np.array_equal(state.observation_tensor(seat), afresh)
