@@ -51,7 +51,14 @@ from motherlode.core.svg import document as svg_document
 from motherlode.core.svg import shared as svg_shared
 from motherlode.server import clocks
 from motherlode.server.bots import BotCaps
-from motherlode.server.push import BoardFrame, Frame, diff, next_revision, static_url
+from motherlode.server.push import (
+    BoardFrame,
+    Frame,
+    diff_text,
+    field_texts,
+    next_revision,
+    static_url,
+)
 
 log = logging.getLogger("motherlode.server")
 
@@ -520,6 +527,14 @@ class MatchRuntime:
     """Per viewer of the log: where its last build got to (:meth:`_log`)."""
     _group: tuple[int, State, list[Action]] | None = field(default=None, init=False, repr=False)
     """While re-playing a command's rows: where it began, the state before it, its actions."""
+    _log_texts: dict[Player | None, tuple[list[dict[str, Any]], tuple[str, ...]]] = field(
+        default_factory=dict, init=False, repr=False
+    )
+    """Per viewer of the log: the last log encoded and its entries' JSON texts, so that
+    the next revision encodes only the entries that are not the same objects."""
+    _constant: dict[str, Any] = field(default_factory=dict, init=False, repr=False)
+    """What never changes in a match, worked out once: its config as JSON values, the
+    static layer's URL."""
 
     def __post_init__(self) -> None:
         self.state = self.game.new_initial_state()
@@ -891,10 +906,7 @@ class MatchRuntime:
         entry reads differently to one (a perfect-information game's log); going on from
         where the last build got to while the entries only grew (a move reads the new
         entries, not the whole game again). Shared: read it, never change it."""
-        shared = self.game.perfect_information or all(
-            e.visible is None and len(e.said) <= 1 for e in self.entries
-        )
-        viewer = None if shared else seat
+        viewer = self._log_viewer(seat)
         key = (self._cache.rev, viewer)
         entries = self._cache.logs.get(key)
         if entries is None:
@@ -906,6 +918,35 @@ class MatchRuntime:
             if so_far is not None:
                 self._logs_so_far[viewer] = so_far
         return entries
+
+    def _log_viewer(self, seat: Player | None) -> Player | None:
+        """Whose log ``seat`` reads: ``None`` (one for all) when no entry reads
+        differently to one viewer (a perfect-information game's log)."""
+        shared = self.game.perfect_information or all(
+            e.visible is None and len(e.said) <= 1 for e in self.entries
+        )
+        return None if shared else seat
+
+    def _log_text(self, seat: Player | None) -> str:
+        """:meth:`_log` as JSON text, once per revision and log; the entries that were in
+        the last one encoded (the same objects: :meth:`_log_from` keeps them) are not
+        encoded again."""
+        viewer = self._log_viewer(seat)
+        key = (self._cache.rev, viewer, "text")
+        text = self._cache.texts.get(key)
+        if text is not None:
+            return text
+        entries = self._log(seat)
+        last, texts = self._log_texts.get(viewer, ([], ()))
+        same = 0
+        for old, new in zip(last, entries, strict=False):
+            if old is not new:
+                break
+            same += 1
+        texts = texts[:same] + tuple(json.dumps(e) for e in entries[same:])
+        self._log_texts[viewer] = (entries, texts)
+        text = self._cache.texts[key] = "[" + ", ".join(texts) + "]"
+        return text
 
     def _clock_entries(self) -> dict[int, list[dict[str, Any]]]:
         """The clock's events as log entries, by how many engine entries came before."""
@@ -943,34 +984,62 @@ class MatchRuntime:
 
     def fields(self, seat: Player | None) -> dict[str, Any]:
         """Everything a seat (``None``: a spectator) is told about the match now but the
-        board."""
-        return self._fields(seat, as_json=False)
+        board. What every viewer is told alike is built once per revision, the rest per
+        viewer."""
+        shared = self._shared_fields()
+        own = self._own_fields(seat)
+        own["log"] = self._log(seat)  # shared
+        return {k: own[k] if k in own else shared[k] for k in FIELDS}
 
-    def _fields(self, seat: Player | None, *, as_json: bool) -> dict[str, Any]:
-        """:meth:`fields`; ``as_json``: as the JSON values a client decodes (tuples as
-        lists, odd values as text). What every viewer is told alike is built (and made
-        JSON) once per revision, the rest per viewer."""
-        shared = self._shared_fields(as_json)
+    def field_texts(self, seat: Player | None) -> dict[str, str]:
+        """:meth:`fields` as each field's JSON text (what a frame holds): those every
+        viewer is told alike and the log encoded once per revision and shared, the
+        seat's own encoded here."""
+        shared = self._shared_texts()
+        own = field_texts(self._own_fields(seat))
+        own["log"] = self._log_text(seat)
+        return {k: own[k] if k in own else shared[k] for k in FIELDS}
+
+    def _own_fields(self, seat: Player | None) -> dict[str, Any]:
+        """The fields that are the seat's own (its view, its legal moves ...), the log
+        apart."""
         state = self.state
         to_move = state.current_player()
         view = state.observation(seat)
         legal: list[dict[str, Any]] = []
         if seat is not None and seat == to_move and self.forfeit is None:
             legal = [{"id": a, "text": state.action_to_string(a)} for a in state.legal_actions()]
-        own: dict[str, Any] = {
+        return {
             "seat": seat,
             "view": view,
             "legal": legal,
             "scores": self.scores_for(view),
             "can_undo": self.undo_allowed(seat),
         }
-        if as_json:
-            own = json.loads(json.dumps(own, default=str))
-        own["log"] = self._log(seat)  # JSON values already, and shared
-        return {k: own[k] if k in own else shared[k] for k in FIELDS}
 
-    def _shared_fields(self, as_json: bool) -> dict[str, Any]:
-        key = (self._cache.rev, as_json)
+    def _shared_texts(self) -> dict[str, str]:
+        """:meth:`_shared_fields` as JSON texts, once per revision."""
+        key = (self._cache.rev, "texts")
+        texts = self._cache.shared.get(key)
+        if texts is None:
+            texts = self._cache.shared[key] = field_texts(self._shared_fields())
+        return texts
+
+    def _config(self) -> dict[str, Any]:
+        """The match's config as JSON values (worked out once: it never changes)."""
+        config = self._constant.get("config")
+        if config is None:
+            config = self._constant["config"] = self.game.config.model_dump(mode="json")
+        return cast("dict[str, Any]", config)
+
+    def _static_url(self) -> str:
+        url = self._constant.get("static")
+        if url is None:
+            url = self._constant["static"] = static_url(self.game)
+        return cast(str, url)
+
+    def _shared_fields(self) -> dict[str, Any]:
+        key = (self._cache.rev, "values")
         shared = self._cache.shared.get(key)
         if shared is not None:
             return shared
@@ -986,7 +1055,7 @@ class MatchRuntime:
         shared = {
             "match": self.match_id,
             "game": self.game.name,
-            "config": self.game.config.model_dump(mode="json"),
+            "config": self._config(),
             "version": self.version,
             "status": "finished" if self.finished else "running",
             "to_move": to_move if to_move >= 0 else None,
@@ -1008,8 +1077,6 @@ class MatchRuntime:
             "seed_sha256": self.seed_sha256,
             "seed": str(self.seed) if self.finished else None,
         }
-        if as_json:
-            shared = json.loads(json.dumps(shared, default=str))
         self._cache.shared[key] = shared
         return shared
 
@@ -1064,13 +1131,13 @@ class MatchRuntime:
             frame = cache.frames.get(key)
             if frame is None:
                 layers = self.layers(seat)
-                fields = self._fields(seat, as_json=True)
+                texts = self.field_texts(seat)
                 if is_single(layers):
                     board = BoardFrame(0, 0, None, (), layers.seat)
                 else:
-                    url = static_url(self.game)
+                    url = self._static_url()
                     board = BoardFrame(layers.width, layers.height, url, layers.public, layers.seat)
-                frame = cache.frames[key] = Frame(cache.rev, self.version, fields, board)
+                frame = cache.frames[key] = Frame(cache.rev, self.version, texts, board)
         return frame
 
     def _still(self) -> MatchRuntime:
@@ -1087,8 +1154,9 @@ class MatchRuntime:
         timed = next(_draws) % DRAW_SAMPLE == 0 or self.game.name not in _draw_cost
         started = time.thread_time() if timed else 0.0
         new = self.frame(seat)
-        msg = diff(base, new) if base is not None else None
-        text = json.dumps(new.snapshot() if msg is None else msg)
+        text = diff_text(base, new) if base is not None else None
+        if text is None:
+            text = new.snapshot_text()
         if timed:
             _note_draw_cost(self.game.name, time.thread_time() - started)
         return new.rev, text
