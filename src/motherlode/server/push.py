@@ -100,8 +100,41 @@ def _key(name: str) -> str:
     """A field's name as a JSON string (``"view"``), written once."""
     text = _keys.get(name)
     if text is None:
-        text = _keys[name] = json.dumps(name)
+        text = _keys[name] = dumps(name)
     return text
+
+
+_make_encoder: Any = getattr(json.encoder, "c_make_encoder", None)
+_c_encoder: Any = (
+    None
+    if _make_encoder is None
+    else _make_encoder(
+        None, str, json.encoder.encode_basestring_ascii, None, ": ", ", ", False, False, True
+    )
+)
+"""The C encoder that ``json.dumps(value, default=str)`` makes for each call (a
+``JSONEncoder``, then this), made once: most pushes encode small values, where making it
+cost more than the encoding. Without the check for circular values (``json.dumps``
+raises ``ValueError`` on one, this ``RecursionError``): it is shared by threads."""
+
+
+def dumps(value: Any) -> str:
+    r"""``json.dumps(value, default=str)``: the same text.
+
+    >>> dumps({"a": (1, 2.5, None, True), "b": "x"}), dumps("x"), dumps(float("nan"))
+    ('{"a": [1, 2.5, null, true], "b": "x"}', '"x"', 'NaN')
+    >>> odd = ["é", {1: "\u2603"}]
+    >>> dumps(odd) == json.dumps(odd) == '["\\u00e9", {"1": "\\u2603"}]'
+    True
+    >>> import numpy
+    >>> dumps([numpy.int64(3)]) == json.dumps([numpy.int64(3)], default=str) == '["3"]'
+    True
+    """
+    if isinstance(value, str):
+        return json.encoder.encode_basestring_ascii(value)
+    if _c_encoder is None:  # (a Python without the json module's C part)
+        return json.dumps(value, default=str)
+    return "".join(_c_encoder(value, 0))
 
 
 def field_texts(fields: Mapping[str, Any]) -> dict[str, str]:
@@ -111,7 +144,7 @@ def field_texts(fields: Mapping[str, Any]) -> dict[str, str]:
     >>> field_texts({"seat": 0, "view": {"hand": ("a", "b")}, "seed": None})
     {'seat': '0', 'view': '{"hand": ["a", "b"]}', 'seed': 'null'}
     """
-    return {k: json.dumps(v, default=str) for k, v in fields.items()}
+    return {k: dumps(v) for k, v in fields.items()}
 
 
 @dataclass(frozen=True)
@@ -143,7 +176,7 @@ class Frame:
     def snapshot_text(self) -> str:
         """``json.dumps(self.snapshot())``, written from the fields' texts."""
         fields = "".join(f", {_key(k)}: {t}" for k, t in self.texts.items())
-        board = json.dumps(self.board.as_json())
+        board = dumps(self.board.as_json())
         return f'{{"type": "state", "rev": {self.rev}{fields}, "board": {board}}}'
 
 
@@ -255,7 +288,7 @@ def diff_text(old: Frame, new: Frame) -> str | None:
         change = layer_diff(getattr(old.board, name), getattr(new.board, name))
         if change:
             board[name] = change
-    tail = f', "board": {json.dumps(board)}' if board else ""
+    tail = f', "board": {dumps(board)}' if board else ""
     return (
         f'{{"type": "diff", "base": {old.rev}, "rev": {new.rev}, "version": {new.version},'
         f' "fields": {{{", ".join(changed)}}}{added}{tail}}}'

@@ -55,6 +55,7 @@ from motherlode.server.push import (
     BoardFrame,
     Frame,
     diff_text,
+    dumps,
     field_texts,
     next_revision,
     static_url,
@@ -434,6 +435,8 @@ class Views:
         """The fields every viewer is told alike (raw, and as JSON values)."""
         self.drawn: dict[Any, Any] = {}
         """What the renderer draws once for every viewer of this revision (svg.once)."""
+        self.values: dict[Any, Any] = {}
+        """Other values worked out once per revision (the scores every viewer is shown)."""
         self.pushes: dict[Any, Future[tuple[int, str | bytes] | None]] = {}
         self.lock = threading.Lock()
         """Held while a frame is drawn: each (revision, seat) is drawn once."""
@@ -449,6 +452,7 @@ class Views:
         self.logs = {}
         self.shared = {}
         self.drawn = {}
+        self.values = {}
         self.pushes = {}
 
 
@@ -943,7 +947,7 @@ class MatchRuntime:
             if old is not new:
                 break
             same += 1
-        texts = texts[:same] + tuple(json.dumps(e) for e in entries[same:])
+        texts = texts[:same] + tuple(dumps(e) for e in entries[same:])
         self._log_texts[viewer] = (entries, texts)
         text = self._cache.texts[key] = "[" + ", ".join(texts) + "]"
         return text
@@ -958,8 +962,15 @@ class MatchRuntime:
         return out
 
     def scores_for(self, view: dict[str, Any]) -> list[float] | None:
+        """The scores a viewer of ``view`` is shown: every seat's while the game is of
+        perfect information or over (the same for every viewer: worked out once per
+        revision, shared: read it, never change it), else those the view shows."""
         if self.finished or self.game.perfect_information:
-            return [float(s) for s in self.state.scores()]
+            key = (self._cache.rev, "scores")
+            scores = self._cache.values.get(key)
+            if scores is None:
+                scores = self._cache.values[key] = [float(s) for s in self.state.scores()]
+            return cast("list[float]", scores)
         shown = view.get("scores")
         return list(shown) if isinstance(shown, list) else None
 
