@@ -173,6 +173,49 @@ def test_the_pushes_are_json_dumps_of_the_value_diffs_byte_for_byte(
     # or impossible in the others: a die or a card comes after most decisions)
 
 
+def test_the_public_layers_change_is_worked_out_once_for_every_viewer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    engine = make_engine(str(tmp_path / "public.db"))
+    migrate(engine)
+    service = MatchService(engine)
+    mid = service.create_match("yukon", {}, [SeatRequest()] * 2, claim=None).id
+    rt = service.runtime(mid)
+    viewers: list[int | None] = [0, 1, None]
+    before = {v: rt.message(v, None) for v in viewers}
+    assert {v: rt.frame(v).board.public for v in viewers}[0] is rt.frame(None).board.public
+    calls: list[tuple[Any, Any]] = []
+    original = runtime.layer_text
+
+    def counting(old: Any, new: Any) -> str:
+        calls.append((old, new))
+        return original(old, new)
+
+    monkeypatch.setattr(runtime, "layer_text", counting)
+    seat = rt.state.current_player()
+    asyncio.run(service.move(mid, seat, rt.fields(seat)["legal"][0]["text"], rt.version))
+    pushed = {v: rt.message(v, before[v][0]) for v in viewers}  # type: ignore[index]
+    public = [c for c in calls if c[1] is rt.frame(0).board.public]
+    assert len(public) == 1 and len(calls) == 1 + 3  # one public change, three seat layers
+    changes = {v: json.loads(p[1])["board"]["public"] for v, p in pushed.items()}  # type: ignore[index]
+    assert changes[0] == changes[1] == changes[None] and changes[0]["set"]
+
+
+def test_the_players_text_follows_the_seats() -> None:
+    from tests.reference.test_runtime_reference import OpenRelay, new
+
+    rt = new(OpenRelay)
+    first = rt.frame(0).texts["players"]
+    rt.commit(rt.plan_move(0, "pick a"))
+    assert rt.frame(0).texts["players"] is first  # no seat changed: not written again
+    rt.seats[1].account = "bob"
+    rt._cache.clear()
+    assert json.loads(rt.frame(0).texts["players"])[1]["account"] == "bob"
+    rt.seats[1].name = "Bob"
+    rt._cache.clear()
+    assert json.loads(rt.frame(1).texts["players"])[1]["name"] == "Bob"
+
+
 def test_a_field_goes_in_a_diff_when_its_json_text_changes() -> None:
     board = runtime.BoardFrame(10, 10, None, (), ())
     a = Frame.of(1, 5, {"to_move": 0, "view": {"x": 1}, "log": [{"n": 1}]}, board)

@@ -42,7 +42,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -261,9 +261,28 @@ def _log_change(old: str, new: str) -> tuple[str, str] | None:
     return "log", new
 
 
-def diff_text(old: Frame, new: Frame) -> str | None:
+Layer = tuple[tuple[str, str], ...]
+
+
+def layer_text(old: Layer, new: Layer) -> str:
+    """:func:`layer_diff` as JSON text; ``""`` when the layer did not change.
+
+    >>> layer_text((("a", "1"),), (("a", "2"),)), layer_text((("a", "1"),), (("a", "1"),))
+    ('{"set": {"a": "2"}}', '')
+    """
+    if old is new:
+        return ""
+    change = layer_diff(old, new)
+    return dumps(change) if change else ""
+
+
+def diff_text(
+    old: Frame, new: Frame, layer: Callable[[Layer, Layer], str] = layer_text
+) -> str | None:
     """:func:`diff` as the text ``json.dumps`` writes of it, made from the frames' field
-    texts: the fields whose text changed, the log's new entries, the board's change."""
+    texts: the fields whose text changed, the log's new entries, the board's change
+    (each layer's by ``layer``: :func:`layer_text`, or one that remembers a change every
+    viewer shares)."""
     if (old.board.width, old.board.height, old.board.static) != (
         new.board.width,
         new.board.height,
@@ -283,12 +302,14 @@ def diff_text(old: Frame, new: Frame) -> str | None:
             changed.append(f'"log": {log[1]}')  # (last, as diff() puts it)
         else:
             added = f', "log_add": {log[1]}'
-    board: dict[str, Any] = {}
-    for name in ("public", "seat"):
-        change = layer_diff(getattr(old.board, name), getattr(new.board, name))
-        if change:
-            board[name] = change
-    tail = f', "board": {dumps(board)}' if board else ""
+    public = layer(old.board.public, new.board.public)
+    seat = layer(old.board.seat, new.board.seat)
+    if public and seat:
+        tail = f', "board": {{"public": {public}, "seat": {seat}}}'
+    elif public or seat:
+        tail = f', "board": {{"{"public" if public else "seat"}": {public or seat}}}'
+    else:
+        tail = ""
     return (
         f'{{"type": "diff", "base": {old.rev}, "rev": {new.rev}, "version": {new.version},'
         f' "fields": {{{", ".join(changed)}}}{added}{tail}}}'

@@ -24,6 +24,7 @@ import hashlib
 import itertools
 import json
 import logging
+import operator
 import random
 import re
 import threading
@@ -54,9 +55,11 @@ from motherlode.server.bots import BotCaps
 from motherlode.server.push import (
     BoardFrame,
     Frame,
+    Layer,
     diff_text,
     dumps,
     field_texts,
+    layer_text,
     next_revision,
     static_url,
 )
@@ -338,6 +341,8 @@ FIELDS = (
     *("can_undo", "seed_sha256", "seed"),
 )
 """The fields of a state (the API's, a snapshot's), in their order."""
+
+_UNSEEN = object()
 
 HISTORY = 4
 """Revisions of a match whose frames are kept: a socket that last got one of them is sent
@@ -942,11 +947,13 @@ class MatchRuntime:
             return text
         entries = self._log(seat)
         last, texts = self._log_texts.get(viewer, ([], ()))
-        same = 0
-        for old, new in zip(last, entries, strict=False):
-            if old is not new:
-                break
-            same += 1
+        same = len(last)
+        if same > len(entries) or not all(map(operator.is_, last, entries)):
+            same = 0
+            for old, new in zip(last, entries, strict=False):
+                if old is not new:
+                    break
+                same += 1
         texts = texts[:same] + tuple(dumps(e) for e in entries[same:])
         self._log_texts[viewer] = (entries, texts)
         text = self._cache.texts[key] = "[" + ", ".join(texts) + "]"
@@ -990,8 +997,25 @@ class MatchRuntime:
                     seat_layer,
                     layers.title,
                 )
+            shown = self._cache.values.get((self._cache.rev, "public"))
+            if shown is not None and shown == layers.public:  # one object for every viewer
+                layers = dataclasses.replace(layers, public=shown)
+            else:
+                self._cache.values[(self._cache.rev, "public")] = layers.public
             self._cache.layers[key] = layers
         return layers
+
+    def _layer_text(self, old: Layer, new: Layer) -> str:
+        """:func:`layer_text`, remembered for the revision: the public layer of a
+        revision is one object for every viewer (:meth:`layers`), so its change from the
+        revision before is worked out and encoded once for all of them."""
+        key = ("layer", id(old), id(new))
+        known = self._cache.values.get(key)
+        if known is not None and known[0] is old and known[1] is new:
+            return cast(str, known[2])
+        text = layer_text(old, new)
+        self._cache.values[key] = (old, new, text)  # (kept: ids are unique while alive)
+        return text
 
     def fields(self, seat: Player | None) -> dict[str, Any]:
         """Everything a seat (``None``: a spectator) is told about the match now but the
@@ -1029,12 +1053,37 @@ class MatchRuntime:
         }
 
     def _shared_texts(self) -> dict[str, str]:
-        """:meth:`_shared_fields` as JSON texts, once per revision."""
+        """:meth:`_shared_fields` as JSON texts, once per revision; a value that is the
+        very object of the last revision's (the match's id, its config, the players while
+        no seat changed) keeps its text."""
         key = (self._cache.rev, "texts")
         texts = self._cache.shared.get(key)
         if texts is None:
-            texts = self._cache.shared[key] = field_texts(self._shared_fields())
+            values = self._shared_fields()
+            last_values, last_texts = self._constant.get("shared", ({}, {}))
+            texts = {
+                k: last_texts[k] if last_values.get(k, _UNSEEN) is v else dumps(v)
+                for k, v in values.items()
+            }
+            self._constant["shared"] = (values, texts)
+            self._cache.shared[key] = texts
         return texts
+
+    def _players(self) -> list[dict[str, Any]]:
+        """The players as every viewer is told them: the same list while no seat changes
+        (its text is then not written again, :meth:`_shared_texts`)."""
+        seats = tuple(
+            (s.seat, s.kind, s.spec, s.label, s.joined or s.kind == "bot", s.account or None)
+            for s in self.seats
+        )
+        known = self._constant.get("players")
+        if known is None or known[0] != seats:
+            players = [
+                {"seat": a, "kind": b, "spec": c, "name": d, "joined": e, "account": f}
+                for a, b, c, d, e, f in seats
+            ]
+            known = self._constant["players"] = (seats, players)
+        return cast("list[dict[str, Any]]", known[1])
 
     def _config(self) -> dict[str, Any]:
         """The match's config as JSON values (worked out once: it never changes)."""
@@ -1071,17 +1120,7 @@ class MatchRuntime:
             "status": "finished" if self.finished else "running",
             "to_move": to_move if to_move >= 0 else None,
             "terminal": to_move == TERMINAL,
-            "players": [
-                {
-                    "seat": s.seat,
-                    "kind": s.kind,
-                    "spec": s.spec,
-                    "name": s.label,
-                    "joined": s.joined or s.kind == "bot",
-                    "account": s.account or None,
-                }
-                for s in self.seats
-            ],
+            "players": self._players(),
             "outcome": self._outcome(outcome),
             "summary": summary,
             "clock": clocks.view(self.clock, self.game.name, self._passes()),
@@ -1165,7 +1204,7 @@ class MatchRuntime:
         timed = next(_draws) % DRAW_SAMPLE == 0 or self.game.name not in _draw_cost
         started = time.thread_time() if timed else 0.0
         new = self.frame(seat)
-        text = diff_text(base, new) if base is not None else None
+        text = diff_text(base, new, self._layer_text) if base is not None else None
         if text is None:
             text = new.snapshot_text()
         if timed:
