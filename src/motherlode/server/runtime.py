@@ -403,21 +403,72 @@ def pack(text: str) -> str | bytes:
     return deflate.compress(data) + deflate.flush()
 
 
+class Done(Future[Any]):
+    """A future finished when it is made, with its value: what a push drawn at once (or
+    found drawn) is. A plain ``Future`` makes a lock and a condition, which its
+    ``set_result`` and ``result`` then take, for every push; nothing ever waits on this
+    one, so it has none (``asyncio.wrap_future`` takes it as any finished future).
+
+    >>> import asyncio
+    >>> done = Done(7)
+    >>> done.done(), done.result(), done.exception(), done.cancelled(), done.cancel()
+    (True, 7, None, False, False)
+    >>> async def wait() -> int:
+    ...     return await asyncio.wrap_future(done)
+    >>> asyncio.run(wait())
+    7
+    """
+
+    def __init__(self, value: Any) -> None:  # (no Future.__init__: no lock, no condition)
+        self._value = value
+
+    def __repr__(self) -> str:
+        return f"<Done {self._value!r:.40}>"
+
+    def done(self) -> bool:
+        return True
+
+    def running(self) -> bool:
+        return False
+
+    def cancelled(self) -> bool:
+        return False
+
+    def cancel(self) -> bool:
+        return False
+
+    def result(self, timeout: float | None = None) -> Any:
+        return self._value
+
+    def exception(self, timeout: float | None = None) -> BaseException | None:
+        return None
+
+    def add_done_callback(self, fn: Callable[[Future[Any]], object]) -> None:
+        fn(self)
+
+    def set_running_or_notify_cancel(self) -> bool:
+        raise RuntimeError("a Done future is finished already")
+
+    def set_result(self, result: Any) -> None:
+        raise RuntimeError("a Done future is finished already")
+
+    def set_exception(self, exception: BaseException | None) -> None:
+        raise RuntimeError("a Done future is finished already")
+
+
 def _done(value: Any) -> Future[Any]:
-    future: Future[Any] = Future()
-    future.set_result(value)
-    return future
+    return Done(value)
 
 
 def _called(fn: Callable[..., Any], *args: Any) -> Future[Any]:
     """``fn(*args)`` called now, as a finished future (its exception kept in it, as a
     drawing thread's would be)."""
-    future: Future[Any] = Future()
     try:
-        future.set_result(fn(*args))
+        return Done(fn(*args))
     except Exception as err:
+        future: Future[Any] = Future()
         future.set_exception(err)
-    return future
+        return future
 
 
 class Views:
