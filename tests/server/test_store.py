@@ -118,6 +118,9 @@ def test_an_acknowledged_plain_move_is_committed_before_anyone_is_told(
     assert seen[-1][1:4] == ("action", seat, text)  # read by another connection: committed
     db = service._moves_db()
     assert not db.in_transaction  # nothing left open on the kept connection
+    # the engine's connection, with its pragmas: WAL, synchronous NORMAL (as every other)
+    assert db.execute("pragma journal_mode").fetchone() == ("wal",)
+    assert db.execute("pragma synchronous").fetchone() == (1,)
 
 
 def test_a_refused_plain_write_leaves_nothing_and_the_connection_usable(
