@@ -216,6 +216,57 @@ def test_the_players_text_follows_the_seats() -> None:
     assert json.loads(rt.frame(1).texts["players"])[1]["name"] == "Bob"
 
 
+def test_a_push_waits_a_tick_of_the_loop_only_when_a_bot_may_move_at_once(
+    tmp_path: Path,
+) -> None:
+    engine = make_engine(str(tmp_path / "settle.db"))
+    migrate(engine)
+    service = MatchService(engine)
+    people = service.create_match("yukon", {}, [SeatRequest()] * 2, claim=None).id
+    bot = SeatRequest("bot", "greedy")
+    against = service.create_match("yukon", {}, [SeatRequest(), bot], claim=None).id
+    ticks: list[tuple[str, int]] = []
+    checked: list[str] = []
+
+    async def run() -> None:
+        sockets = {}
+        for mid in (people, against):
+
+            async def send(text: str, mid: str = mid) -> None:
+                ticks.append((mid, len(loop_ticks)))
+
+            sub = Subscriber(0, send)
+            service.subscribe(mid, sub)
+            sockets[mid] = (sub, asyncio.create_task(sub.writer()))
+        loop_ticks: list[int] = []
+        for _ in range(5):
+            loop_ticks.append(0)
+            await asyncio.sleep(0)
+        for mid in (people, against):
+            rt = service.runtime(mid)
+            seat = rt.state.current_player()
+            assert seat == 0  # (P1 moves first: the person, the bot after it)
+            await service.move(mid, seat, rt.fields(seat)["legal"][0]["text"], rt.version)
+            sub = sockets[mid][0]
+            # people only: built at once; a bot due to move next: after a tick
+            assert sub.settle is (mid == against)
+            assert sub.wake.is_set()
+            checked.append(mid)
+        for _ in range(5):
+            loop_ticks.append(0)
+            await asyncio.sleep(0)
+        for sub, task in sockets.values():
+            sub.closed = True
+            sub.wake.set()
+            await task
+        for task in list(service.bot_tasks.values()):
+            task.cancel()
+
+    asyncio.run(run())
+    assert checked == [people, against]
+    assert [m for m, _ in ticks].count(people) == 2  # the snapshot, then the move's diff
+
+
 def test_a_field_goes_in_a_diff_when_its_json_text_changes() -> None:
     board = runtime.BoardFrame(10, 10, None, (), ())
     a = Frame.of(1, 5, {"to_move": 0, "view": {"x": 1}, "log": [{"n": 1}]}, board)

@@ -111,9 +111,14 @@ class Subscriber:
     extra: dict[str, Any] = field(default_factory=dict)
     """What other modules keep per connection (chat.py: the WebSocket, whether it reads
     the chat)."""
+    settle: bool = True
+    """Whether the writer lets the event loop go round once before it builds the push
+    (a bot about to move at once then moves first, and one push says both); ``False``
+    when no bot is due (:meth:`MatchService._push`): the push is built at once."""
 
-    def push_state(self, render: Render) -> None:
+    def push_state(self, render: Render, settle: bool = True) -> None:
         self.render = self.source = render
+        self.settle = settle
         self.wake.set()
 
     def resync(self) -> None:
@@ -151,7 +156,8 @@ class Subscriber:
         """Send what is queued, in order; a newer state replaces an unsent older one."""
         while not self.closed:
             await self.wake.wait()
-            await asyncio.sleep(0)  # let a bot that moves at once finish: render once for both
+            if self.settle:  # let a bot that moves at once finish: render once for both
+                await asyncio.sleep(0)
             self.wake.clear()
             while self.outbox or self.render is not None:
                 if self.render is not None:
@@ -1006,9 +1012,15 @@ class MatchService:
             self.kick_bots(match_id)
 
     def _push(self, match_id: str) -> None:
-        """Tell every watcher of ``match_id`` that it has a newer state to fetch."""
-        for sub in list(self.subscribers.get(match_id, ())):
-            sub.push_state(self._renderer(match_id, sub.seat, sub.send_bytes is not None))
+        """Tell every watcher of ``match_id`` that it has a newer state to fetch (after a
+        tick of the loop if a bot may move at once: :attr:`Subscriber.settle`)."""
+        subs = self.subscribers.get(match_id)
+        if not subs:
+            return
+        rt = self.runtimes.get(match_id)
+        settle = match_id in self.bot_tasks or rt is None or rt.bot_to_move() is not None
+        for sub in list(subs):
+            sub.push_state(self._renderer(match_id, sub.seat, sub.send_bytes is not None), settle)
 
     def _renderer(self, match_id: str, seat: Player | None, packed: bool = False) -> Render:
         return lambda last: self.runtime(match_id).push(seat, last, packed)
