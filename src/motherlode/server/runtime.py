@@ -524,6 +524,10 @@ class LogSoFar:
     """The ``count``-th entry: if the match's is another one, an undo came in between."""
     done: tuple[dict[str, Any], ...]
     run: tuple[dict[str, Any], ...]
+    setup: int = 0
+    """The chance entries that begin the match (its set-up): when a decision came among
+    the ``count`` entries read, the set-up ended there, and does not change while they
+    stay (:meth:`continues`)."""
 
     def continues(self, entries: Sequence[LogEntry]) -> bool:
         """Whether ``entries`` begin with the ones read (nothing undone since).
@@ -587,11 +591,12 @@ class MatchRuntime:
     """Per viewer of the log: where its last build got to (:meth:`_log`)."""
     _group: tuple[int, State, list[Action]] | None = field(default=None, init=False, repr=False)
     """While re-playing a command's rows: where it began, the state before it, its actions."""
-    _log_texts: dict[Player | None, tuple[list[dict[str, Any]], tuple[str, ...]]] = field(
+    _log_texts: dict[Player | None, tuple[list[dict[str, Any]], tuple[str, ...], str]] = field(
         default_factory=dict, init=False, repr=False
     )
-    """Per viewer of the log: the last log encoded and its entries' JSON texts, so that
-    the next revision encodes only the entries that are not the same objects."""
+    """Per viewer of the log: the last log encoded, its entries' JSON texts and the
+    whole text, so that the next revision encodes only the entries that are not the same
+    objects (and, when the log only grew, writes the text on from the last one)."""
     _constant: dict[str, Any] = field(default_factory=dict, init=False, repr=False)
     """What never changes in a match, worked out once: its config as JSON values, the
     static layer's URL."""
@@ -924,9 +929,12 @@ class MatchRuntime:
         entries, still the same ones); and where it got to (``None`` with clock events,
         which go between the entries: those logs are built whole)."""
         n = self.game.num_players
-        setup = 0
-        while setup < len(self.entries) and self.entries[setup].seat == CHANCE:
-            setup += 1
+        if start is not None and start.setup < start.count:
+            setup = start.setup  # a decision came after the set-up: it is known
+        else:
+            setup = 0
+            while setup < len(self.entries) and self.entries[setup].seat == CHANCE:
+                setup += 1
         out: list[dict[str, Any]] = [] if start is None else list(start.done)
         run: list[dict[str, Any]] = [] if start is None else list(start.run)
         events = self._clock_entries()
@@ -955,7 +963,7 @@ class MatchRuntime:
         so_far = None
         if not events and (self.clock is None or not self.clock.events):
             last = self.entries[-1] if self.entries else None
-            so_far = LogSoFar(len(self.entries), last, tuple(out), tuple(run))
+            so_far = LogSoFar(len(self.entries), last, tuple(out), tuple(run), setup)
         out.extend(_folded(run))
         for at in sorted(events):
             out.extend(events[at])
@@ -997,18 +1005,24 @@ class MatchRuntime:
         if text is not None:
             return text
         entries = self._log(seat)
-        last, texts = self._log_texts.get(viewer, ([], ()))
+        last, texts, joined = self._log_texts.get(viewer, ([], (), "[]"))
         same = len(last)
-        if same > len(entries) or not all(map(operator.is_, last, entries)):
+        if same <= len(entries) and all(map(operator.is_, last, entries)):
+            added = [dumps(e) for e in entries[same:]]  # (only grew: the usual move)
+            texts += tuple(added)
+            if added:
+                joined = f"{joined[:-1]}{', ' if same else ''}{', '.join(added)}]"
+        else:
             same = 0
             for old, new in zip(last, entries, strict=False):
                 if old is not new:
                     break
                 same += 1
-        texts = texts[:same] + tuple(dumps(e) for e in entries[same:])
-        self._log_texts[viewer] = (entries, texts)
-        text = self._cache.texts[key] = "[" + ", ".join(texts) + "]"
-        return text
+            texts = texts[:same] + tuple(dumps(e) for e in entries[same:])
+            joined = "[" + ", ".join(texts) + "]"
+        self._log_texts[viewer] = (entries, texts, joined)
+        self._cache.texts[key] = joined
+        return joined
 
     def _clock_entries(self) -> dict[int, list[dict[str, Any]]]:
         """The clock's events as log entries, by how many engine entries came before."""
