@@ -494,15 +494,21 @@ class MatchService:
         digest = hash_token(token)
         cached = self.token_cache.get(digest)
         if cached is None:
-            with Session(self.engine) as session, session.begin():
-                seat = session.execute(
-                    select(SeatRow).where(SeatRow.token_sha256 == digest)
-                ).scalar_one_or_none()
+            with self.engine.begin() as conn:  # (Core: one select, an update the first time)
+                seat = conn.execute(
+                    select(SeatRow.match_id, SeatRow.seat, SeatRow.joined_at).where(
+                        SeatRow.token_sha256 == digest
+                    )
+                ).one_or_none()
                 if seat is None:
                     raise ServerError("invalid_token", "this seat token is not valid", 403)
                 cached = (seat.match_id, seat.seat)
                 if seat.joined_at is None:
-                    seat.joined_at = utcnow()
+                    conn.execute(
+                        update(SeatRow)
+                        .where(SeatRow.match_id == seat.match_id, SeatRow.seat == seat.seat)
+                        .values(joined_at=utcnow())
+                    )
             self.token_cache[digest] = cached
             self.tokens_of.setdefault(cached[0], set()).add(digest)
         if cached[0] != match_id:
