@@ -2,7 +2,7 @@
 
     python benchmarks/bench_server_load.py [--matches 200] [--seconds 30] [--think 1.0]
         [--humans 1|2] [--spectators 0] [--bot greedy] [--workers 1] [--warmup 5]
-        [--db PATH|URL] [--port 0] [--compress] [--profile PATH] [--json]
+        [--db PATH|URL] [--port 0] [--compress] [--profile PATH] [--account] [--json]
 
 Starts a server on a loopback port (a fresh SQLite database in a temporary directory
 unless ``--db``; the app of ``python -m motherlode.server`` with the guard's per-client
@@ -18,6 +18,13 @@ processes (needs a database URL and a server whose pushes cross processes).
 the browser has ``DecompressionStream``) and inflates the binary frames it gets.
 ``--profile PATH``: the server process runs under cProfile, its stats written to PATH
 when it stops (``python -m pstats PATH``; the CPU figures then include the profiler's).
+``--account``: where the server's CPU goes over the measured window, per move: the CPU
+time (``time.process_time``) inside each of the server's steps of a move (:data:`PARTS`,
+those the code being served has; inclusive: a step holds the steps it calls) and the
+garbage collector's, from a wrapper around each (a few microseconds a call, counted in
+the total); one server process only. Unlike a profiler's, these figures hold on a
+loaded machine: a sampling profiler there charges the waits for a CPU after each system
+call (a socket's write) to that call.
 
 Prints (and with ``--json`` one JSON object of) the move round trip (sent -> the new
 state has reached both players' sockets; and the mover's alone) p50/p95/p99/max, moves/s,
@@ -56,9 +63,102 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def serve(port: int, db: str, workers: int, profile: str | None = None) -> None:
+PARTS = (
+    ("move: plan (the engine checks and applies it)", "runtime", "MatchRuntime", "plan_move"),
+    ("move: write (the database), with the runtime's commit", "service", "MatchService", "_store"),
+    ("move: the runtime's commit (a new revision)", "runtime", "MatchRuntime", "commit"),
+    ("push: encode (a frame, its diff and text)", "runtime", "MatchRuntime", "_encode"),
+    ("push: . the board's layers (the game's renderer)", "runtime", "MatchRuntime", "layers"),
+    ("push: . the fields", "runtime", "MatchRuntime", "field_texts"),
+    ("push: . the fields", "runtime", "MatchRuntime", "_fields"),
+    ("push: . . the seat's own (observation, legal)", "runtime", "MatchRuntime", "_own_fields"),
+    ("push: . . the log's text", "runtime", "MatchRuntime", "_log_text"),
+    ("push: . . the shared fields' texts", "runtime", "MatchRuntime", "_shared_texts"),
+    ("push: . the diff", "runtime", None, "diff_text"),
+    ("push: . the diff", "runtime", None, "diff"),
+    ("socket: read", "asyncio.selector_events", "_SelectorSocketTransport", "_read_ready"),
+    ("socket: write", "asyncio.selector_events", "_SelectorSocketTransport", "write"),
+    ("match: create", "service", "MatchService", "create_match"),
+    ("match: a seat's token checked", "service", "MatchService", "authenticate"),
+)
+"""``--account``'s steps: (label, module (``motherlode.server.`` for ours), class or
+``None``, function). A label may name two functions (the one the served code has)."""
+
+
+class Accounts:
+    """CPU seconds and calls per step of :data:`PARTS` and of the garbage collector, in
+    the server process; reset by SIGUSR1 (the measured window begins), written to a JSON
+    file as ``{label: [calls, seconds]}`` when the server stops."""
+
+    def __init__(self, path: str) -> None:
+        import gc
+        import importlib
+        import signal
+
+        self.path = path
+        self.cpu: dict[str, list[float]] = {}
+        clock = time.process_time
+        for label, module, cls, name in PARTS:
+            mod = importlib.import_module(
+                module if module.startswith("asyncio") else f"motherlode.server.{module}"
+            )
+            owner = mod if cls is None else getattr(mod, cls)
+            if not hasattr(owner, name):
+                continue
+            self.cpu[label] = [0, 0.0]
+            setattr(owner, name, self._wrapped(getattr(owner, name), self.cpu[label], clock))
+        self.cpu["gc"] = gc_cell = [0, 0.0]
+        started: list[float] = []
+
+        def collecting(phase: str, info: dict[str, Any]) -> None:
+            if phase == "start":
+                started.append(clock())
+            elif started:
+                gc_cell[0] += 1
+                gc_cell[1] += clock() - started.pop()
+
+        gc.callbacks.append(collecting)
+        signal.signal(signal.SIGUSR1, lambda *_: self.reset())
+
+    @staticmethod
+    def _wrapped(fn: Any, cell: list[float], clock: Any) -> Any:
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            began = clock()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                cell[0] += 1
+                cell[1] += clock() - began
+
+        return wrapper
+
+    def reset(self) -> None:
+        for cell in self.cpu.values():
+            cell[0], cell[1] = 0, 0.0
+
+    def write(self) -> None:
+        Path(self.path).write_text(json.dumps(self.cpu))
+
+
+def serve(
+    port: int, db: str, workers: int, profile: str | None = None, account: str | None = None
+) -> None:
     """The server process (``--serve``): the platform's app with rate limits off;
-    ``profile``: under cProfile, the stats written there when it is terminated."""
+    ``profile``: under cProfile, the stats written there when it is terminated;
+    ``account``: :class:`Accounts` written there when it is terminated."""
+    if account:
+        import signal
+
+        def stop(signum: int, frame: Any) -> None:
+            raise SystemExit(0)  # (uvicorn re-raises the SIGTERM it caught once it stopped)
+
+        signal.signal(signal.SIGTERM, stop)
+        accounts = Accounts(account)
+        try:
+            serve(port, db, workers, profile)
+        finally:
+            accounts.write()
+        return
     if profile:
         import cProfile
         import signal
@@ -108,10 +208,11 @@ def app_factory() -> Any:
 
 
 def start_server(
-    port: int, db: str, workers: int, profile: str | None = None
+    port: int, db: str, workers: int, profile: str | None = None, account: str | None = None
 ) -> subprocess.Popen[bytes]:
     serving = ["--serve", str(port), "--db", db, "--workers", str(workers)]
     serving += ["--profile", profile] if profile else []
+    serving += ["--account", account] if account else []
     proc = subprocess.Popen(
         [sys.executable, __file__, *serving],
         stdout=subprocess.DEVNULL,
@@ -384,9 +485,16 @@ def pct(values: list[float], q: float) -> float:
     return values[k] * 1000
 
 
-async def sample(pids: list[int], stats: Stats, stop: float, out: dict[str, float]) -> None:
-    """CPU of the server and of this client over the measured window, RSS at its end."""
+async def sample(
+    pids: list[int], stats: Stats, stop: float, out: dict[str, float], account: bool = False
+) -> None:
+    """CPU of the server and of this client over the measured window, RSS at its end
+    (``account``: the server's accounts are reset as the window begins)."""
     await asyncio.sleep(max(0.0, stats.warm - time.monotonic()))
+    if account:
+        import signal
+
+        os.kill(pids[0], signal.SIGUSR1)
     t0, c0, s0 = time.monotonic(), time.process_time(), cpu_seconds(pids)
     await asyncio.sleep(max(0.0, stop - time.monotonic()))
     out.update(
@@ -415,7 +523,7 @@ async def run(
                 stats.error(f"client:create:{type(m).__name__}")
         stats.warm = time.monotonic() + args.warmup
         stop = stats.warm + args.seconds
-        sampler = asyncio.create_task(sample(pids, stats, stop, measured))
+        sampler = asyncio.create_task(sample(pids, stats, stop, measured, bool(args.account)))
         tasks = [
             asyncio.create_task(slot(base, http, args, stats, stop, random.Random(i), firsts[i]))
             for i in range(args.matches)
@@ -468,6 +576,16 @@ def summary(args: argparse.Namespace, stats: Stats, measured: dict[str, float]) 
     }
 
 
+def accounted(path: str, server_moves: int) -> dict[str, dict[str, float]]:
+    """``--account``'s figures per move of the measured window: ms of CPU and calls."""
+    parts = json.loads(Path(path).read_text())
+    moves = max(1, server_moves)
+    return {
+        label: {"ms": round(1000 * seconds / moves, 3), "calls": round(calls / moves, 2)}
+        for label, (calls, seconds) in parts.items()
+    }
+
+
 def report(s: dict[str, Any]) -> str:
     b, m = s["rtt_both_ms"], s["rtt_mover_ms"]
     who = "two scripted players" if s["humans"] == 2 else f"a scripted player vs {s['bot']}"
@@ -486,6 +604,10 @@ def report(s: dict[str, Any]) -> str:
             f" a move, RSS {s['server_rss_mib']} MiB (peak {s['server_peak_rss_mib']});"
             f" load client {s['client_cpu_util']:.0%}",
             f"errors: {s['error_count']} {s['errors'] or ''}",
+            *(
+                f"  {part['ms']:7.3f} ms CPU a move  {part['calls']:5.2f} calls  {label}"
+                for label, part in s.get("server_cpu_parts", {}).items()
+            ),
         ]
     )
 
@@ -504,19 +626,26 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--db", default=None, help="SQLite path or database URL")
     parser.add_argument("--compress", action="store_true", help="sockets ask for deflate")
     parser.add_argument("--profile", default=None, help="cProfile the server into this file")
+    parser.add_argument(
+        "--account", nargs="?", const="", default=None, help="where the server's CPU goes"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--serve", type=int, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.serve is not None:
-        serve(args.serve, args.db, args.workers, args.profile)
+        serve(args.serve, args.db, args.workers, args.profile, args.account)
         return
+    if args.account is not None and args.workers > 1:
+        parser.error("--account counts one server process (--workers 1)")
     args.matches = max(1, min(args.matches, 2000))
     args.seconds = max(0.5, min(args.seconds, 600.0))
     if args.workers > 1 and "://" not in (args.db or ""):
         parser.error("--workers N needs a database URL (--db postgresql://...)")
     port = args.port or free_port()
     db = args.db or str(Path(tempfile.mkdtemp(prefix="motherlode-load-")) / "load.db")
-    proc = start_server(port, db, args.workers, args.profile)
+    if args.account is not None:
+        args.account = str(Path(tempfile.mkdtemp(prefix="motherlode-account-")) / "parts.json")
+    proc = start_server(port, db, args.workers, args.profile, args.account)
     try:
         pids = process_tree(proc.pid)
         stats, measured = asyncio.run(run(args, f"http://127.0.0.1:{port}", pids))
@@ -524,6 +653,10 @@ def main(argv: list[str] | None = None) -> None:
         proc.terminate()
         proc.wait(10)
     s = summary(args, stats, measured)
+    if args.account:
+        s["server_cpu_parts"] = accounted(
+            args.account, stats.moves * (2 if args.humans == 1 else 1)
+        )
     print(json.dumps(s) if args.json else report(s))
 
 

@@ -203,7 +203,9 @@ def test_a_perfect_information_games_log_is_built_once_for_every_viewer() -> Non
     log = rt.fields(0)["log"]
     assert log == rt.log_for(0) and len(log) == 3
     assert rt.fields(0)["log"] is log and rt.fields(1)["log"] is log
-    assert rt.fields(None)["log"] is log and rt.frame(1).fields["log"] is log
+    assert rt.fields(None)["log"] is log and rt.frame(1).fields["log"] == log
+    # a frame holds the log's JSON text, encoded once for every viewer
+    assert rt.frame(1).texts["log"] is rt.frame(0).texts["log"] is rt.frame(None).texts["log"]
     rt.commit(rt.plan_move(0, "bet 1"))
     assert rt.fields(1)["log"] == rt.log_for(1) and len(rt.fields(1)["log"]) == 5
 
@@ -333,7 +335,7 @@ def finished_numpy() -> MatchRuntime:
 def test_the_fields_told_alike_are_built_once_raw_and_once_as_json() -> None:
     rt = finished()
     assert rt.fields(0)["players"] is rt.fields(1)["players"] is rt.fields(None)["players"]
-    assert rt.frame(0).fields["players"] is rt.frame(1).fields["players"]
+    assert rt.frame(0).texts["players"] is rt.frame(1).texts["players"]  # encoded once
     assert rt.frame(0).fields["players"] == rt.fields(0)["players"]
     # raw for the HTTP answer (the game's values), JSON values in a frame: asked in
     # either order, each gets its own

@@ -25,7 +25,7 @@ from motherlode.core.protocol import State
 from motherlode.games import registry
 from motherlode.server import runtime
 from motherlode.server.db import make_engine, migrate
-from motherlode.server.push import config_digest, static_url
+from motherlode.server.push import Frame, config_digest, diff, diff_text, static_url
 from motherlode.server.service import MatchService, SeatRequest, Subscriber
 from tests.server.helpers import Viewer, auth, board_of, hello, svg_of
 from tests.server.secret_game import LayeredGame, SecretGame
@@ -117,6 +117,180 @@ def test_applied_diffs_equal_a_fresh_snapshot_after_every_move(
             ws.__exit__(None, None, None)
     assert diffs >= 2 * (n + 1)  # the checks above saw real diffs, to every viewer
     assert held["terminal"] or game in STEPS
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_pushes_are_json_dumps_of_the_value_diffs_byte_for_byte(
+    tmp_path: Path, game: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A frame holds each field's JSON text and a diff is written from those texts
+    # (push.diff_text); what a viewer receives is, byte for byte, json.dumps of the diff
+    # of the fields' JSON values (push.diff, what the server sent before), and a
+    # snapshot is json.dumps of the fields' JSON values: checked for every viewer after
+    # every move of whole games (an undo now and then: a log that shrinks).
+    engine = make_engine(str(tmp_path / "texts.db"))
+    migrate(engine)
+    service = MatchService(engine)
+    monkeypatch.setattr("motherlode.server.service.new_seed", lambda: 20261202)  # one deal
+    config = _short_config(game)
+    n = motherlode.load(game, **config).num_players
+    mid = service.create_match(game, config, [SeatRequest()] * n, claim=None).id
+    rng = random.Random(11)
+    viewers: list[int | None] = [*range(n), None]
+    rt = service.runtime(mid)
+    last = {v: rt.frame(v) for v in viewers}
+    undone = 0
+
+    async def play() -> None:
+        nonlocal rt, undone
+        for step in range(STEPS.get(game, 400)):
+            rt = service.runtime(mid)
+            if rt.finished:
+                break
+            seat = rt.state.current_player()
+            mover = rt.entries[-1].seat if rt.entries else -1
+            if step % 2 == 1 and undone < 3 and mover >= 0 and rt.undo_allowed(mover):
+                await service.undo(mid, mover, rt.version)
+                undone += 1
+            else:
+                legal = rt.fields(seat)["legal"]
+                await service.move(mid, seat, rng.choice(legal)["text"], rt.version)
+            rt = service.runtime(mid)
+            for v in viewers:
+                new = rt.frame(v)
+                values = json.loads(json.dumps(rt.fields(v), default=str))
+                assert new.fields == values and list(new.texts) == list(values)
+                assert new.snapshot_text() == json.dumps(new.snapshot())
+                reference = diff(last[v], new)
+                text = diff_text(last[v], new)
+                assert text == (None if reference is None else json.dumps(reference))
+                pushed = rt.message(v, last[v].rev)
+                assert pushed is not None
+                assert pushed[1] == (text if text is not None else new.snapshot_text())
+                last[v] = new
+
+    asyncio.run(play())
+    assert undone >= 1 or game not in ("yukon", "eureka", "eurorails")  # (undo is rare
+    # or impossible in the others: a die or a card comes after most decisions)
+
+
+def test_the_public_layers_change_is_worked_out_once_for_every_viewer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    engine = make_engine(str(tmp_path / "public.db"))
+    migrate(engine)
+    service = MatchService(engine)
+    mid = service.create_match("yukon", {}, [SeatRequest()] * 2, claim=None).id
+    rt = service.runtime(mid)
+    viewers: list[int | None] = [0, 1, None]
+    before = {v: rt.message(v, None) for v in viewers}
+    assert {v: rt.frame(v).board.public for v in viewers}[0] is rt.frame(None).board.public
+    calls: list[tuple[Any, Any]] = []
+    original = runtime.layer_text
+
+    def counting(old: Any, new: Any) -> str:
+        calls.append((old, new))
+        return original(old, new)
+
+    monkeypatch.setattr(runtime, "layer_text", counting)
+    seat = rt.state.current_player()
+    asyncio.run(service.move(mid, seat, rt.fields(seat)["legal"][0]["text"], rt.version))
+    pushed = {v: rt.message(v, before[v][0]) for v in viewers}  # type: ignore[index]
+    public = [c for c in calls if c[1] is rt.frame(0).board.public]
+    assert len(public) == 1 and len(calls) == 1 + 3  # one public change, three seat layers
+    changes = {v: json.loads(p[1])["board"]["public"] for v, p in pushed.items()}  # type: ignore[index]
+    assert changes[0] == changes[1] == changes[None] and changes[0]["set"]
+
+
+def test_the_players_text_follows_the_seats() -> None:
+    from tests.reference.test_runtime_reference import OpenRelay, new
+
+    rt = new(OpenRelay)
+    first = rt.frame(0).texts["players"]
+    rt.commit(rt.plan_move(0, "pick a"))
+    assert rt.frame(0).texts["players"] is first  # no seat changed: not written again
+    rt.seats[1].account = "bob"
+    rt._cache.clear()
+    assert json.loads(rt.frame(0).texts["players"])[1]["account"] == "bob"
+    rt.seats[1].name = "Bob"
+    rt._cache.clear()
+    assert json.loads(rt.frame(1).texts["players"])[1]["name"] == "Bob"
+
+
+def test_a_push_waits_a_tick_of_the_loop_only_when_a_bot_may_move_at_once(
+    tmp_path: Path,
+) -> None:
+    engine = make_engine(str(tmp_path / "settle.db"))
+    migrate(engine)
+    service = MatchService(engine)
+    people = service.create_match("yukon", {}, [SeatRequest()] * 2, claim=None).id
+    bot = SeatRequest("bot", "greedy")
+    against = service.create_match("yukon", {}, [SeatRequest(), bot], claim=None).id
+    ticks: list[tuple[str, int]] = []
+    checked: list[str] = []
+
+    async def run() -> None:
+        sockets = {}
+        for mid in (people, against):
+
+            async def send(text: str, mid: str = mid) -> None:
+                ticks.append((mid, len(loop_ticks)))
+
+            sub = Subscriber(0, send)
+            service.subscribe(mid, sub)
+            sockets[mid] = (sub, asyncio.create_task(sub.writer()))
+        loop_ticks: list[int] = []
+        for _ in range(5):
+            loop_ticks.append(0)
+            await asyncio.sleep(0)
+        for mid in (people, against):
+            rt = service.runtime(mid)
+            seat = rt.state.current_player()
+            assert seat == 0  # (P1 moves first: the person, the bot after it)
+            await service.move(mid, seat, rt.fields(seat)["legal"][0]["text"], rt.version)
+            sub = sockets[mid][0]
+            # people only: built at once; a bot due to move next: after a tick
+            assert sub.settle is (mid == against)
+            assert sub.wake.is_set()
+            checked.append(mid)
+        for _ in range(5):
+            loop_ticks.append(0)
+            await asyncio.sleep(0)
+        for sub, task in sockets.values():
+            sub.closed = True
+            sub.wake.set()
+            await task
+        for task in list(service.bot_tasks.values()):
+            task.cancel()
+
+    asyncio.run(run())
+    assert checked == [people, against]
+    assert [m for m, _ in ticks].count(people) == 2  # the snapshot, then the move's diff
+
+
+def test_a_field_goes_in_a_diff_when_its_json_text_changes() -> None:
+    board = runtime.BoardFrame(10, 10, None, (), ())
+    a = Frame.of(1, 5, {"to_move": 0, "view": {"x": 1}, "log": [{"n": 1}]}, board)
+    same = Frame.of(2, 6, {"to_move": 0, "view": {"x": 1}, "log": [{"n": 1}]}, board)
+    assert diff_text(a, same) == (
+        '{"type": "diff", "base": 1, "rev": 2, "version": 6, "fields": {}}'
+    )
+    grown = Frame.of(3, 7, {"to_move": 1, "view": {"x": 2}, "log": [{"n": 1}, {"n": 2}]}, board)
+    assert diff_text(a, grown) == (
+        '{"type": "diff", "base": 1, "rev": 3, "version": 7,'
+        ' "fields": {"to_move": 1, "view": {"x": 2}}, "log_add": [{"n": 2}]}'
+    )
+    undone = Frame.of(4, 8, {"to_move": 0, "view": {"x": 1}, "log": []}, board)
+    assert diff_text(grown, undone) == (
+        '{"type": "diff", "base": 3, "rev": 4, "version": 8,'
+        ' "fields": {"to_move": 0, "view": {"x": 1}, "log": []}}'
+    )
+    # a view whose text changed while its value did not (keys in another order) is sent
+    # again: the text is what a client holds
+    turned = Frame.of(5, 9, {"to_move": 0, "view": {"y": 0, "x": 1}, "log": [{"n": 1}]}, board)
+    moved = Frame.of(6, 9, {"to_move": 0, "view": {"x": 1, "y": 0}, "log": [{"n": 1}]}, board)
+    assert diff(turned, moved)["fields"] == {}  # type: ignore[index]
+    assert json.loads(diff_text(turned, moved) or "")["fields"] == {"view": {"x": 1, "y": 0}}
 
 
 def test_a_layered_board_sends_only_the_elements_that_changed(client: TestClient) -> None:

@@ -21,11 +21,20 @@ socket of that viewer):
   ``set`` holds its changed and new elements; ``order`` (the layer's ids, in drawing
   order) is present only when ids came, went or moved.
 
->>> a = Frame(1, 3, {"to_move": 0, "log": [1]}, BoardFrame(10, 10, None, (("x", "<a/>"),), ()))
->>> b = Frame(2, 4, {"to_move": 1, "log": [1, 2]}, BoardFrame(10, 10, None, (("x", "<b/>"),), ()))
+A frame holds each field as its JSON text, encoded once (:func:`field_texts`); a diff
+is made by comparing those texts and sent as their concatenation (:func:`diff_text`), so
+nothing is decoded or encoded again per message: the text is what ``json.dumps`` of the
+message (:func:`diff`, kept as the reference) writes, byte for byte. A field is sent when
+its JSON text changed (the same as when its value changed, for values whose JSON a
+game writes the same way each time: the same keys in the same order).
+
+>>> a = Frame.of(1, 3, {"to_move": 0, "log": [1]}, BoardFrame(9, 9, None, (("x", "<a/>"),), ()))
+>>> b = Frame.of(2, 4, {"to_move": 1, "log": [1, 2]}, BoardFrame(9, 9, None, (("x", "<b/>"),), ()))
 >>> d = diff(a, b)
 >>> d["fields"], d["log_add"], d["board"]["public"]
 ({'to_move': 1}, [2], {'set': {'x': '<b/>'}})
+>>> diff_text(a, b) == json.dumps(d)
+True
 """
 
 from __future__ import annotations
@@ -33,6 +42,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -83,18 +93,91 @@ class BoardFrame:
         }
 
 
+_keys: dict[str, str] = {}
+
+
+def _key(name: str) -> str:
+    """A field's name as a JSON string (``"view"``), written once."""
+    text = _keys.get(name)
+    if text is None:
+        text = _keys[name] = dumps(name)
+    return text
+
+
+_make_encoder: Any = getattr(json.encoder, "c_make_encoder", None)
+_c_encoder: Any = (
+    None
+    if _make_encoder is None
+    else _make_encoder(
+        None, str, json.encoder.encode_basestring_ascii, None, ": ", ", ", False, False, True
+    )
+)
+"""The C encoder that ``json.dumps(value, default=str)`` makes for each call (a
+``JSONEncoder``, then this), made once: most pushes encode small values, where making it
+cost more than the encoding. Without the check for circular values (``json.dumps``
+raises ``ValueError`` on one, this ``RecursionError``): it is shared by threads."""
+
+
+def dumps(value: Any) -> str:
+    r"""``json.dumps(value, default=str)``: the same text.
+
+    >>> dumps({"a": (1, 2.5, None, True), "b": "x"}), dumps("x"), dumps(float("nan"))
+    ('{"a": [1, 2.5, null, true], "b": "x"}', '"x"', 'NaN')
+    >>> odd = ["é", {1: "\u2603"}]
+    >>> dumps(odd) == json.dumps(odd) == '["\\u00e9", {"1": "\\u2603"}]'
+    True
+    >>> import numpy
+    >>> dumps([numpy.int64(3)]) == json.dumps([numpy.int64(3)], default=str) == '["3"]'
+    True
+    """
+    if isinstance(value, str):
+        return json.encoder.encode_basestring_ascii(value)
+    if _c_encoder is None:  # (a Python without the json module's C part)
+        return json.dumps(value, default=str)
+    return "".join(_c_encoder(value, 0))
+
+
+def field_texts(fields: Mapping[str, Any]) -> dict[str, str]:
+    """Each field's JSON text (``json.dumps``, a value JSON lacks written as its ``str``),
+    in the same order.
+
+    >>> field_texts({"seat": 0, "view": {"hand": ("a", "b")}, "seed": None})
+    {'seat': '0', 'view': '{"hand": ["a", "b"]}', 'seed': 'null'}
+    """
+    return {k: dumps(v) for k, v in fields.items()}
+
+
 @dataclass(frozen=True)
 class Frame:
     """What one viewer is shown at one revision."""
 
     rev: int
     version: int
-    fields: dict[str, Any]
-    """The payload's fields as JSON values (no ``type``; the board apart)."""
+    texts: Mapping[str, str]
+    """The payload's fields (no ``type``; the board apart), each as its JSON text, in
+    the order of a snapshot. Texts are shared between frames (the fields every viewer is
+    told alike, a log that reads alike): compare them, never change them."""
     board: BoardFrame
+
+    @classmethod
+    def of(cls, rev: int, version: int, fields: Mapping[str, Any], board: BoardFrame) -> Frame:
+        """A frame of fields given as values."""
+        return cls(rev, version, field_texts(fields), board)
+
+    @property
+    def fields(self) -> dict[str, Any]:
+        """The fields as the JSON values a client decodes (each decoded afresh: for
+        readers and tests; the pushes use :attr:`texts`)."""
+        return {k: json.loads(t) for k, t in self.texts.items()}
 
     def snapshot(self) -> dict[str, Any]:
         return {"type": "state", "rev": self.rev, **self.fields, "board": self.board.as_json()}
+
+    def snapshot_text(self) -> str:
+        """``json.dumps(self.snapshot())``, written from the fields' texts."""
+        fields = "".join(f", {_key(k)}: {t}" for k, t in self.texts.items())
+        board = dumps(self.board.as_json())
+        return f'{{"type": "state", "rev": {self.rev}{fields}, "board": {board}}}'
 
 
 def layer_diff(
@@ -132,7 +215,8 @@ def diff(old: Frame, new: Frame) -> dict[str, Any] | None:
         new.board.static,
     ):
         return None
-    fields = {k: v for k, v in new.fields.items() if k != "log" and old.fields.get(k) != v}
+    before, after = old.fields, new.fields
+    fields = {k: v for k, v in after.items() if k != "log" and before.get(k) != v}
     fields.pop("version", None)
     out: dict[str, Any] = {
         "type": "diff",
@@ -141,7 +225,7 @@ def diff(old: Frame, new: Frame) -> dict[str, Any] | None:
         "version": new.version,
         "fields": fields,
     }
-    old_log, new_log = old.fields.get("log", []), new.fields.get("log", [])
+    old_log, new_log = before.get("log", []), after.get("log", [])
     if new_log != old_log:
         if new_log[: len(old_log)] == old_log:
             out["log_add"] = new_log[len(old_log) :]
@@ -155,3 +239,78 @@ def diff(old: Frame, new: Frame) -> dict[str, Any] | None:
     if board:
         out["board"] = board
     return out
+
+
+def _log_change(old: str, new: str) -> tuple[str, str] | None:
+    """How a log's JSON text ``old`` became ``new``: ``("log_add", the new entries)`` when
+    it only grew (``old``'s entries begin ``new``), ``("log", new)`` otherwise; ``None``
+    when it is the same.
+
+    >>> _log_change('[1]', '[1]'), _log_change('[]', '[1]'), _log_change('[1]', '[1, 2, 3]')
+    (None, ('log_add', '[1]'), ('log_add', '[2, 3]'))
+    >>> _log_change('[1, 2]', '[1]'), _log_change('[1]', '[12]')
+    (('log', '[1]'), ('log', '[12]'))
+    """
+    if old == new:
+        return None
+    if old == "[]":
+        return "log_add", new
+    head = old[:-1] + ", "
+    if new.startswith(head):  # (JSON texts of whole entries: a prefix ends at an entry)
+        return "log_add", "[" + new[len(head) :]
+    return "log", new
+
+
+Layer = tuple[tuple[str, str], ...]
+
+
+def layer_text(old: Layer, new: Layer) -> str:
+    """:func:`layer_diff` as JSON text; ``""`` when the layer did not change.
+
+    >>> layer_text((("a", "1"),), (("a", "2"),)), layer_text((("a", "1"),), (("a", "1"),))
+    ('{"set": {"a": "2"}}', '')
+    """
+    if old is new:
+        return ""
+    change = layer_diff(old, new)
+    return dumps(change) if change else ""
+
+
+def diff_text(
+    old: Frame, new: Frame, layer: Callable[[Layer, Layer], str] = layer_text
+) -> str | None:
+    """:func:`diff` as the text ``json.dumps`` writes of it, made from the frames' field
+    texts: the fields whose text changed, the log's new entries, the board's change
+    (each layer's by ``layer``: :func:`layer_text`, or one that remembers a change every
+    viewer shares)."""
+    if (old.board.width, old.board.height, old.board.static) != (
+        new.board.width,
+        new.board.height,
+        new.board.static,
+    ):
+        return None
+    before = old.texts
+    changed = [
+        f"{_key(k)}: {t}"
+        for k, t in new.texts.items()
+        if k != "log" and k != "version" and before.get(k) != t
+    ]
+    log = _log_change(before.get("log", "[]"), new.texts.get("log", "[]"))
+    added = ""
+    if log is not None:
+        if log[0] == "log":
+            changed.append(f'"log": {log[1]}')  # (last, as diff() puts it)
+        else:
+            added = f', "log_add": {log[1]}'
+    public = layer(old.board.public, new.board.public)
+    seat = layer(old.board.seat, new.board.seat)
+    if public and seat:
+        tail = f', "board": {{"public": {public}, "seat": {seat}}}'
+    elif public or seat:
+        tail = f', "board": {{"{"public" if public else "seat"}": {public or seat}}}'
+    else:
+        tail = ""
+    return (
+        f'{{"type": "diff", "base": {old.rev}, "rev": {new.rev}, "version": {new.version},'
+        f' "fields": {{{", ".join(changed)}}}{added}{tail}}}'
+    )

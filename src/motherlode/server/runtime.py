@@ -24,6 +24,7 @@ import hashlib
 import itertools
 import json
 import logging
+import operator
 import random
 import re
 import threading
@@ -51,7 +52,17 @@ from motherlode.core.svg import document as svg_document
 from motherlode.core.svg import shared as svg_shared
 from motherlode.server import clocks
 from motherlode.server.bots import BotCaps
-from motherlode.server.push import BoardFrame, Frame, diff, next_revision, static_url
+from motherlode.server.push import (
+    BoardFrame,
+    Frame,
+    Layer,
+    diff_text,
+    dumps,
+    field_texts,
+    layer_text,
+    next_revision,
+    static_url,
+)
 
 log = logging.getLogger("motherlode.server")
 
@@ -391,6 +402,8 @@ FIELDS = (
 )
 """The fields of a state (the API's, a snapshot's), in their order."""
 
+_UNSEEN = object()
+
 HISTORY = 4
 """Revisions of a match whose frames are kept: a socket that last got one of them is sent
 a diff, one further behind a snapshot."""
@@ -450,21 +463,72 @@ def pack(text: str) -> str | bytes:
     return deflate.compress(data) + deflate.flush()
 
 
+class Done(Future[Any]):
+    """A future finished when it is made, with its value: what a push drawn at once (or
+    found drawn) is. A plain ``Future`` makes a lock and a condition, which its
+    ``set_result`` and ``result`` then take, for every push; nothing ever waits on this
+    one, so it has none (``asyncio.wrap_future`` takes it as any finished future).
+
+    >>> import asyncio
+    >>> done = Done(7)
+    >>> done.done(), done.result(), done.exception(), done.cancelled(), done.cancel()
+    (True, 7, None, False, False)
+    >>> async def wait() -> int:
+    ...     return await asyncio.wrap_future(done)
+    >>> asyncio.run(wait())
+    7
+    """
+
+    def __init__(self, value: Any) -> None:  # (no Future.__init__: no lock, no condition)
+        self._value = value
+
+    def __repr__(self) -> str:
+        return f"<Done {self._value!r:.40}>"
+
+    def done(self) -> bool:
+        return True
+
+    def running(self) -> bool:
+        return False
+
+    def cancelled(self) -> bool:
+        return False
+
+    def cancel(self) -> bool:
+        return False
+
+    def result(self, timeout: float | None = None) -> Any:
+        return self._value
+
+    def exception(self, timeout: float | None = None) -> BaseException | None:
+        return None
+
+    def add_done_callback(self, fn: Callable[[Future[Any]], object]) -> None:
+        fn(self)
+
+    def set_running_or_notify_cancel(self) -> bool:
+        raise RuntimeError("a Done future is finished already")
+
+    def set_result(self, result: Any) -> None:
+        raise RuntimeError("a Done future is finished already")
+
+    def set_exception(self, exception: BaseException | None) -> None:
+        raise RuntimeError("a Done future is finished already")
+
+
 def _done(value: Any) -> Future[Any]:
-    future: Future[Any] = Future()
-    future.set_result(value)
-    return future
+    return Done(value)
 
 
 def _called(fn: Callable[..., Any], *args: Any) -> Future[Any]:
     """``fn(*args)`` called now, as a finished future (its exception kept in it, as a
     drawing thread's would be)."""
-    future: Future[Any] = Future()
     try:
-        future.set_result(fn(*args))
+        return Done(fn(*args))
     except Exception as err:
+        future: Future[Any] = Future()
         future.set_exception(err)
-    return future
+        return future
 
 
 class Views:
@@ -487,6 +551,8 @@ class Views:
         """The fields every viewer is told alike (raw, and as JSON values)."""
         self.drawn: dict[Any, Any] = {}
         """What the renderer draws once for every viewer of this revision (svg.once)."""
+        self.values: dict[Any, Any] = {}
+        """Other values worked out once per revision (the scores every viewer is shown)."""
         self.pushes: dict[Any, Future[tuple[int, str | bytes] | None]] = {}
         self.lock = threading.Lock()
         """Held while a frame is drawn: each (revision, seat) is drawn once."""
@@ -502,6 +568,7 @@ class Views:
         self.logs = {}
         self.shared = {}
         self.drawn = {}
+        self.values = {}
         self.pushes = {}
 
 
@@ -517,6 +584,10 @@ class LogSoFar:
     """The ``count``-th entry: if the match's is another one, an undo came in between."""
     done: tuple[dict[str, Any], ...]
     run: tuple[dict[str, Any], ...]
+    setup: int = 0
+    """The chance entries that begin the match (its set-up): when a decision came among
+    the ``count`` entries read, the set-up ended there, and does not change while they
+    stay (:meth:`continues`)."""
 
     def continues(self, entries: Sequence[LogEntry]) -> bool:
         """Whether ``entries`` begin with the ones read (nothing undone since).
@@ -582,6 +653,15 @@ class MatchRuntime:
     """While re-playing a command's rows: where it began, the state before it, its actions."""
     _run: BotRun | None = field(default=None, init=False, repr=False)
     """A bot's run of decisions still open at the last entry (:func:`bot_runs`)."""
+    _log_texts: dict[Player | None, tuple[list[dict[str, Any]], tuple[str, ...], str]] = field(
+        default_factory=dict, init=False, repr=False
+    )
+    """Per viewer of the log: the last log encoded, its entries' JSON texts and the
+    whole text, so that the next revision encodes only the entries that are not the same
+    objects (and, when the log only grew, writes the text on from the last one)."""
+    _constant: dict[str, Any] = field(default_factory=dict, init=False, repr=False)
+    """What never changes in a match, worked out once: its config as JSON values, the
+    static layer's URL."""
 
     def __post_init__(self) -> None:
         self.state = self.game.new_initial_state()
@@ -915,9 +995,12 @@ class MatchRuntime:
         entries, still the same ones); and where it got to (``None`` with clock events,
         which go between the entries: those logs are built whole)."""
         n = self.game.num_players
-        setup = 0
-        while setup < len(self.entries) and self.entries[setup].seat == CHANCE:
-            setup += 1
+        if start is not None and start.setup < start.count:
+            setup = start.setup  # a decision came after the set-up: it is known
+        else:
+            setup = 0
+            while setup < len(self.entries) and self.entries[setup].seat == CHANCE:
+                setup += 1
         out: list[dict[str, Any]] = [] if start is None else list(start.done)
         run: list[dict[str, Any]] = [] if start is None else list(start.run)
         events = self._clock_entries()
@@ -956,7 +1039,7 @@ class MatchRuntime:
         so_far = None
         if not events and (self.clock is None or not self.clock.events):
             last = self.entries[-1] if self.entries else None
-            so_far = LogSoFar(len(self.entries), last, tuple(out), tuple(run))
+            so_far = LogSoFar(len(self.entries), last, tuple(out), tuple(run), setup)
         out.extend(_folded(run))
         for at in sorted(events):
             out.extend(events[at])
@@ -967,10 +1050,7 @@ class MatchRuntime:
         entry reads differently to one (a perfect-information game's log); going on from
         where the last build got to while the entries only grew (a move reads the new
         entries, not the whole game again). Shared: read it, never change it."""
-        shared = self.game.perfect_information or all(
-            e.visible is None and len(e.said) <= 1 for e in self.entries
-        )
-        viewer = None if shared else seat
+        viewer = self._log_viewer(seat)
         key = (self._cache.rev, viewer)
         entries = self._cache.logs.get(key)
         if entries is None:
@@ -983,6 +1063,43 @@ class MatchRuntime:
                 self._logs_so_far[viewer] = so_far
         return entries
 
+    def _log_viewer(self, seat: Player | None) -> Player | None:
+        """Whose log ``seat`` reads: ``None`` (one for all) when no entry reads
+        differently to one viewer (a perfect-information game's log)."""
+        shared = self.game.perfect_information or all(
+            e.visible is None and len(e.said) <= 1 for e in self.entries
+        )
+        return None if shared else seat
+
+    def _log_text(self, seat: Player | None) -> str:
+        """:meth:`_log` as JSON text, once per revision and log; the entries that were in
+        the last one encoded (the same objects: :meth:`_log_from` keeps them) are not
+        encoded again."""
+        viewer = self._log_viewer(seat)
+        key = (self._cache.rev, viewer, "text")
+        text = self._cache.texts.get(key)
+        if text is not None:
+            return text
+        entries = self._log(seat)
+        last, texts, joined = self._log_texts.get(viewer, ([], (), "[]"))
+        same = len(last)
+        if same <= len(entries) and all(map(operator.is_, last, entries)):
+            added = [dumps(e) for e in entries[same:]]  # (only grew: the usual move)
+            texts += tuple(added)
+            if added:
+                joined = f"{joined[:-1]}{', ' if same else ''}{', '.join(added)}]"
+        else:
+            same = 0
+            for old, new in zip(last, entries, strict=False):
+                if old is not new:
+                    break
+                same += 1
+            texts = texts[:same] + tuple(dumps(e) for e in entries[same:])
+            joined = "[" + ", ".join(texts) + "]"
+        self._log_texts[viewer] = (entries, texts, joined)
+        self._cache.texts[key] = joined
+        return joined
+
     def _clock_entries(self) -> dict[int, list[dict[str, Any]]]:
         """The clock's events as log entries, by how many engine entries came before."""
         out: dict[int, list[dict[str, Any]]] = {}
@@ -993,8 +1110,15 @@ class MatchRuntime:
         return out
 
     def scores_for(self, view: dict[str, Any]) -> list[float] | None:
+        """The scores a viewer of ``view`` is shown: every seat's while the game is of
+        perfect information or over (the same for every viewer: worked out once per
+        revision, shared: read it, never change it), else those the view shows."""
         if self.finished or self.game.perfect_information:
-            return [float(s) for s in self.state.scores()]
+            key = (self._cache.rev, "scores")
+            scores = self._cache.values.get(key)
+            if scores is None:
+                scores = self._cache.values[key] = [float(s) for s in self.state.scores()]
+            return cast("list[float]", scores)
         shown = view.get("scores")
         return list(shown) if isinstance(shown, list) else None
 
@@ -1014,39 +1138,109 @@ class MatchRuntime:
                     seat_layer,
                     layers.title,
                 )
+            shown = self._cache.values.get((self._cache.rev, "public"))
+            if shown is not None and shown == layers.public:  # one object for every viewer
+                layers = dataclasses.replace(layers, public=shown)
+            else:
+                self._cache.values[(self._cache.rev, "public")] = layers.public
             self._cache.layers[key] = layers
         return layers
 
+    def _layer_text(self, old: Layer, new: Layer) -> str:
+        """:func:`layer_text`, remembered for the revision: the public layer of a
+        revision is one object for every viewer (:meth:`layers`), so its change from the
+        revision before is worked out and encoded once for all of them."""
+        key = ("layer", id(old), id(new))
+        known = self._cache.values.get(key)
+        if known is not None and known[0] is old and known[1] is new:
+            return cast(str, known[2])
+        text = layer_text(old, new)
+        self._cache.values[key] = (old, new, text)  # (kept: ids are unique while alive)
+        return text
+
     def fields(self, seat: Player | None) -> dict[str, Any]:
         """Everything a seat (``None``: a spectator) is told about the match now but the
-        board."""
-        return self._fields(seat, as_json=False)
+        board. What every viewer is told alike is built once per revision, the rest per
+        viewer."""
+        shared = self._shared_fields()
+        own = self._own_fields(seat)
+        own["log"] = self._log(seat)  # shared
+        return {k: own[k] if k in own else shared[k] for k in FIELDS}
 
-    def _fields(self, seat: Player | None, *, as_json: bool) -> dict[str, Any]:
-        """:meth:`fields`; ``as_json``: as the JSON values a client decodes (tuples as
-        lists, odd values as text). What every viewer is told alike is built (and made
-        JSON) once per revision, the rest per viewer."""
-        shared = self._shared_fields(as_json)
+    def field_texts(self, seat: Player | None) -> dict[str, str]:
+        """:meth:`fields` as each field's JSON text (what a frame holds): those every
+        viewer is told alike and the log encoded once per revision and shared, the
+        seat's own encoded here."""
+        shared = self._shared_texts()
+        own = field_texts(self._own_fields(seat))
+        own["log"] = self._log_text(seat)
+        return {k: own[k] if k in own else shared[k] for k in FIELDS}
+
+    def _own_fields(self, seat: Player | None) -> dict[str, Any]:
+        """The fields that are the seat's own (its view, its legal moves ...), the log
+        apart."""
         state = self.state
         to_move = state.current_player()
         view = state.observation(seat)
         legal: list[dict[str, Any]] = []
         if seat is not None and seat == to_move and self.forfeit is None:
             legal = [{"id": a, "text": state.action_to_string(a)} for a in state.legal_actions()]
-        own: dict[str, Any] = {
+        return {
             "seat": seat,
             "view": view,
             "legal": legal,
             "scores": self.scores_for(view),
             "can_undo": self.undo_allowed(seat),
         }
-        if as_json:
-            own = json.loads(json.dumps(own, default=str))
-        own["log"] = self._log(seat)  # JSON values already, and shared
-        return {k: own[k] if k in own else shared[k] for k in FIELDS}
 
-    def _shared_fields(self, as_json: bool) -> dict[str, Any]:
-        key = (self._cache.rev, as_json)
+    def _shared_texts(self) -> dict[str, str]:
+        """:meth:`_shared_fields` as JSON texts, once per revision; a value that is the
+        very object of the last revision's (the match's id, its config, the players while
+        no seat changed) keeps its text."""
+        key = (self._cache.rev, "texts")
+        texts = self._cache.shared.get(key)
+        if texts is None:
+            values = self._shared_fields()
+            last_values, last_texts = self._constant.get("shared", ({}, {}))
+            texts = {
+                k: last_texts[k] if last_values.get(k, _UNSEEN) is v else dumps(v)
+                for k, v in values.items()
+            }
+            self._constant["shared"] = (values, texts)
+            self._cache.shared[key] = texts
+        return texts
+
+    def _players(self) -> list[dict[str, Any]]:
+        """The players as every viewer is told them: the same list while no seat changes
+        (its text is then not written again, :meth:`_shared_texts`)."""
+        seats = tuple(
+            (s.seat, s.kind, s.spec, s.label, s.joined or s.kind == "bot", s.account or None)
+            for s in self.seats
+        )
+        known = self._constant.get("players")
+        if known is None or known[0] != seats:
+            players = [
+                {"seat": a, "kind": b, "spec": c, "name": d, "joined": e, "account": f}
+                for a, b, c, d, e, f in seats
+            ]
+            known = self._constant["players"] = (seats, players)
+        return cast("list[dict[str, Any]]", known[1])
+
+    def _config(self) -> dict[str, Any]:
+        """The match's config as JSON values (worked out once: it never changes)."""
+        config = self._constant.get("config")
+        if config is None:
+            config = self._constant["config"] = self.game.config.model_dump(mode="json")
+        return cast("dict[str, Any]", config)
+
+    def _static_url(self) -> str:
+        url = self._constant.get("static")
+        if url is None:
+            url = self._constant["static"] = static_url(self.game)
+        return cast(str, url)
+
+    def _shared_fields(self) -> dict[str, Any]:
+        key = (self._cache.rev, "values")
         shared = self._cache.shared.get(key)
         if shared is not None:
             return shared
@@ -1062,30 +1256,18 @@ class MatchRuntime:
         shared = {
             "match": self.match_id,
             "game": self.game.name,
-            "config": self.game.config.model_dump(mode="json"),
+            "config": self._config(),
             "version": self.version,
             "status": "finished" if self.finished else "running",
             "to_move": to_move if to_move >= 0 else None,
             "terminal": to_move == TERMINAL,
-            "players": [
-                {
-                    "seat": s.seat,
-                    "kind": s.kind,
-                    "spec": s.spec,
-                    "name": s.label,
-                    "joined": s.joined or s.kind == "bot",
-                    "account": s.account or None,
-                }
-                for s in self.seats
-            ],
+            "players": self._players(),
             "outcome": self._outcome(outcome),
             "summary": summary,
             "clock": clocks.view(self.clock, self.game.name, self._passes()),
             "seed_sha256": self.seed_sha256,
             "seed": str(self.seed) if self.finished else None,
         }
-        if as_json:
-            shared = json.loads(json.dumps(shared, default=str))
         self._cache.shared[key] = shared
         return shared
 
@@ -1140,13 +1322,13 @@ class MatchRuntime:
             frame = cache.frames.get(key)
             if frame is None:
                 layers = self.layers(seat)
-                fields = self._fields(seat, as_json=True)
+                texts = self.field_texts(seat)
                 if is_single(layers):
                     board = BoardFrame(0, 0, None, (), layers.seat)
                 else:
-                    url = static_url(self.game)
+                    url = self._static_url()
                     board = BoardFrame(layers.width, layers.height, url, layers.public, layers.seat)
-                frame = cache.frames[key] = Frame(cache.rev, self.version, fields, board)
+                frame = cache.frames[key] = Frame(cache.rev, self.version, texts, board)
         return frame
 
     def _still(self) -> MatchRuntime:
@@ -1163,8 +1345,9 @@ class MatchRuntime:
         timed = next(_draws) % DRAW_SAMPLE == 0 or self.game.name not in _draw_cost
         started = time.thread_time() if timed else 0.0
         new = self.frame(seat)
-        msg = diff(base, new) if base is not None else None
-        text = json.dumps(new.snapshot() if msg is None else msg)
+        text = diff_text(base, new, self._layer_text) if base is not None else None
+        if text is None:
+            text = new.snapshot_text()
         if timed:
             _note_draw_cost(self.game.name, time.thread_time() - started)
         return new.rev, text

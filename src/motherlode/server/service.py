@@ -16,6 +16,7 @@ import hashlib
 import json
 import logging
 import secrets
+import sqlite3
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Future
@@ -110,9 +111,14 @@ class Subscriber:
     extra: dict[str, Any] = field(default_factory=dict)
     """What other modules keep per connection (chat.py: the WebSocket, whether it reads
     the chat)."""
+    settle: bool = True
+    """Whether the writer lets the event loop go round once before it builds the push
+    (a bot about to move at once then moves first, and one push says both); ``False``
+    when no bot is due (:meth:`MatchService._push`): the push is built at once."""
 
-    def push_state(self, render: Render) -> None:
+    def push_state(self, render: Render, settle: bool = True) -> None:
         self.render = self.source = render
+        self.settle = settle
         self.wake.set()
 
     def resync(self) -> None:
@@ -150,7 +156,8 @@ class Subscriber:
         """Send what is queued, in order; a newer state replaces an unsent older one."""
         while not self.closed:
             await self.wake.wait()
-            await asyncio.sleep(0)  # let a bot that moves at once finish: render once for both
+            if self.settle:  # let a bot that moves at once finish: render once for both
+                await asyncio.sleep(0)
             self.wake.clear()
             while self.outbox or self.render is not None:
                 if self.render is not None:
@@ -265,6 +272,9 @@ class MatchService:
             else None
         )
         self.move_sql = MoveSQL.of(engine.dialect)
+        self.sqlite = engine.dialect.name == "sqlite"
+        self._moves_raw: Any = None
+        """The pool's connection kept for plain moves on SQLite (:meth:`_moves_db`)."""
         self.shared = engine.dialect.name == "postgresql"
         """Other processes may serve the same matches: NOTIFY each change, LISTEN for theirs."""
         self.origin = secrets.token_hex(6)
@@ -484,15 +494,21 @@ class MatchService:
         digest = hash_token(token)
         cached = self.token_cache.get(digest)
         if cached is None:
-            with Session(self.engine) as session, session.begin():
-                seat = session.execute(
-                    select(SeatRow).where(SeatRow.token_sha256 == digest)
-                ).scalar_one_or_none()
+            with self.engine.begin() as conn:  # (Core: one select, an update the first time)
+                seat = conn.execute(
+                    select(SeatRow.match_id, SeatRow.seat, SeatRow.joined_at).where(
+                        SeatRow.token_sha256 == digest
+                    )
+                ).one_or_none()
                 if seat is None:
                     raise ServerError("invalid_token", "this seat token is not valid", 403)
                 cached = (seat.match_id, seat.seat)
                 if seat.joined_at is None:
-                    seat.joined_at = utcnow()
+                    conn.execute(
+                        update(SeatRow)
+                        .where(SeatRow.match_id == seat.match_id, SeatRow.seat == seat.seat)
+                        .values(joined_at=utcnow())
+                    )
             self.token_cache[digest] = cached
             self.tokens_of.setdefault(cached[0], set()).add(digest)
         if cached[0] != match_id:
@@ -544,10 +560,13 @@ class MatchService:
             self.locks[match_id] = asyncio.Lock()
         return self.locks[match_id]
 
-    def _write_rows(self, session: Session | Connection, rt: MatchRuntime, step: Step) -> None:
-        now = utcnow()
+    def _move_params(
+        self, rt: MatchRuntime, step: Step, now: _dt.datetime
+    ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+        """The values of a step's two statements (:class:`MoveSQL`), converted for the
+        driver: the log rows it appends (none: nothing to write), and the match's row
+        moved on from the version the step was made at."""
         sql = self.move_sql
-        conn = session if isinstance(session, Connection) else session.connection()
         if step.undo:
             rows = [{"kind": "undo", "seat": -1, "action": "", "visible": None}]
         else:
@@ -561,47 +580,81 @@ class MatchService:
                 }
                 for e in step.entries
             ]
-        if not rows:
-            return
-        conn.exec_driver_sql(
-            sql.insert,
-            [
-                sql.values(
-                    {
-                        "match_id": rt.match_id,
-                        "seq": rt.version + i,
-                        "created_at": now,
-                        "note": None,
-                    }
-                    | r
-                )
-                for i, r in enumerate(rows)
-            ],
-        )
+        inserts = [
+            sql.values(
+                {"match_id": rt.match_id, "seq": rt.version + i, "created_at": now, "note": None}
+                | r
+            )
+            for i, r in enumerate(rows)
+        ]
         finished = step.state.is_terminal()
         to_move = step.state.current_player()
-        result = conn.exec_driver_sql(
-            sql.advance,
-            sql.values(
-                {
-                    "b_id": rt.match_id,
-                    "b_old": rt.version,
-                    "b_new": rt.version + len(rows),
-                    "b_now": now,
-                    "b_status": "finished" if finished else "running",
-                    "b_scores": [float(s) for s in step.state.scores()] if finished else None,
-                    "b_bot_due": not finished and to_move >= 0 and rt.is_bot(to_move),
-                }
-            ),
+        advance = sql.values(
+            {
+                "b_id": rt.match_id,
+                "b_old": rt.version,
+                "b_new": rt.version + len(rows),
+                "b_now": now,
+                "b_status": "finished" if finished else "running",
+                "b_scores": [float(s) for s in step.state.scores()] if finished else None,
+                "b_bot_due": not finished and to_move >= 0 and rt.is_bot(to_move),
+            }
         )
+        return inserts, advance
+
+    def _write_rows(self, session: Session | Connection, rt: MatchRuntime, step: Step) -> None:
+        now = utcnow()
+        sql = self.move_sql
+        conn = session if isinstance(session, Connection) else session.connection()
+        inserts, advance = self._move_params(rt, step, now)
+        if not inserts:
+            return
+        conn.exec_driver_sql(sql.insert, inserts)
+        result = conn.exec_driver_sql(sql.advance, advance)
         if result.rowcount != 1:
             raise ServerError("stale_state", "the match moved on meanwhile; reload", 409)
+        finished = step.state.is_terminal()
         if rt.clock is not None:
             self._clock_moves(session, rt, step, now)
         if finished:
             for hook in self.on_finish:
                 hook(session, rt, step.state)
-        self._notify(session, "m", rt.match_id, rt.version + len(rows))
+        self._notify(session, "m", rt.match_id, rt.version + len(inserts))
+
+    def _plain(self, rt: MatchRuntime, step: Step) -> bool:
+        """Whether ``step`` is only its two statements on SQLite (no clock to charge, not
+        the final move that ratings and analysis hook into, no NOTIFY): then
+        :meth:`_store` runs them on :meth:`_moves_db`."""
+        return self.sqlite and not self.shared and rt.clock is None and not step.state.is_terminal()
+
+    def _moves_db(self) -> Any:
+        """The SQLite connection (sqlite3's, from the engine's pool, with its pragmas)
+        that :meth:`_store` writes plain moves on, kept for them: a move is its two
+        statements and the commit, without a pool checkout, SQLAlchemy's connection and
+        an execution context per statement around them. Used on the event loop only."""
+        if self._moves_raw is None:
+            self._moves_raw = self.engine.raw_connection()
+        return self._moves_raw.dbapi_connection
+
+    def _write_plain(self, rt: MatchRuntime, step: Step) -> None:
+        """:meth:`_write_rows` for a :meth:`_plain` step, in one transaction of its own:
+        the same statements and values, committed (or rolled back) here."""
+        inserts, advance = self._move_params(rt, step, utcnow())
+        if not inserts:
+            return
+        db = self._moves_db()
+        sql = self.move_sql
+        try:
+            if len(inserts) == 1:
+                db.execute(sql.insert, inserts[0])
+            else:
+                db.executemany(sql.insert, inserts)
+            if db.execute(sql.advance, advance).rowcount != 1:
+                raise ServerError("stale_state", "the match moved on meanwhile; reload", 409)
+            db.commit()
+        except BaseException:
+            db.rollback()
+            raise
 
     # -- clocks (server/clocks.py) -------------------------------------------------------
 
@@ -843,9 +896,12 @@ class MatchService:
 
     def _store(self, rt: MatchRuntime, step: Step) -> None:
         try:
-            with self.engine.begin() as conn:  # Core, not the ORM: a move is two statements
-                self._write_rows(conn, rt, step)
-        except (IntegrityError, ServerError):
+            if self._plain(rt, step):
+                self._write_plain(rt, step)
+            else:
+                with self.engine.begin() as conn:  # Core, not the ORM: two statements
+                    self._write_rows(conn, rt, step)
+        except (IntegrityError, ServerError, sqlite3.IntegrityError):
             self.runtimes.pop(rt.match_id, None)  # another writer: re-read the log next time
             raise ServerError("stale_state", "the match moved on meanwhile; reload", 409) from None
         rt.commit(step)
@@ -962,9 +1018,15 @@ class MatchService:
             self.kick_bots(match_id)
 
     def _push(self, match_id: str) -> None:
-        """Tell every watcher of ``match_id`` that it has a newer state to fetch."""
-        for sub in list(self.subscribers.get(match_id, ())):
-            sub.push_state(self._renderer(match_id, sub.seat, sub.send_bytes is not None))
+        """Tell every watcher of ``match_id`` that it has a newer state to fetch (after a
+        tick of the loop if a bot may move at once: :attr:`Subscriber.settle`)."""
+        subs = self.subscribers.get(match_id)
+        if not subs:
+            return
+        rt = self.runtimes.get(match_id)
+        settle = match_id in self.bot_tasks or rt is None or rt.bot_to_move() is not None
+        for sub in list(subs):
+            sub.push_state(self._renderer(match_id, sub.seat, sub.send_bytes is not None), settle)
 
     def _renderer(self, match_id: str, seat: Player | None, packed: bool = False) -> Render:
         return lambda last: self.runtime(match_id).push(seat, last, packed)
@@ -1194,6 +1256,9 @@ class MatchService:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self.background = []
+        if self._moves_raw is not None:
+            self._moves_raw.close()  # (back to the engine's pool)
+            self._moves_raw = None
         if self.pool is not None:
             await self.pool.close()
 
