@@ -8,6 +8,9 @@ The blocking rule is its own part, :mod:`.blocking`.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
+from motherlode.games.eurorails.base import Listing
 from motherlode.games.eurorails.blocking import BlockingRules
 from motherlode.games.eurorails.board import (
     CENTRE,
@@ -186,11 +189,10 @@ class BuildingRules(BlockingRules, EventRules):
 
     def _build_actions(self, p: int) -> list[int]:
         """The segments ``p`` may build now: :meth:`build_refusal` is None for exactly these
-        (``_build_actions_reference``), found with the checks that hold for a whole
-        milepost or the whole turn done once (weather, the city and port limits at a
-        milepost, floods, reserved bridges) and the blocking check last."""
-        g = self.game
-        b = g.board
+        (``_build_actions_reference``). Listed from the turn's table (:class:`Listing`):
+        the candidates that only the money left, the limit on segments from major cities
+        and the blocking rule may still refuse, with their costs, made at the turn's first
+        listing and brought up to date after each of the turn's builds."""
         if self.wildcat_drawer() == p:
             return []
         left = min(SPEND_LIMIT - self.spent, self.cash[p])
@@ -198,67 +200,215 @@ class BuildingRules(BlockingRules, EventRules):
         # one's own ferry line) is still allowed (docs/rules/eurorails.md, decision 44)
         if left < 0:
             return []
-        weather = self.weather_area() if self.active else frozenset()
-        rivers = self.flooded_rivers() if self.active else set()
-        reserved = {
-            edge
-            for edge, owner, until in self.reserve
-            if owner != p and self.turns_done[owner] < until
-        }
-        sources = set(self.net[p])
-        if self.from_major < 2:
-            sources.update(b.major_posts)
+        table = self._listing(p)
+        out = [i for i, c in table.soft.items() if c <= left]
+        early = self.from_major < 2
+        if early:
+            out.extend(i for i, c in table.esoft.items() if c <= left)
+        if table.hard or (early and table.ehard):
+            # the blocking rule: nobody's witness holds the segment (and it fills no line),
+            # else the whole check
+            g = self.game
+            eid = g.board.eid
+            link_to = g.build_link
+            witness = self._witness
+            held = [w for q in range(g.seats) if q != p and (w := witness(q))]
+            blocked = self.blocked_by_build
+            for t in (table.hard, table.ehard) if early else (table.hard,):
+                for i, c in t.items():
+                    if c > left:
+                        continue
+                    e = eid[i]
+                    if link_to[i] < 0:
+                        for w in held:
+                            if e in w:  # type: ignore[operator]
+                                break
+                        else:
+                            out.append(i)
+                            continue
+                    if blocked(p, i // 6, i % 6) < 0:
+                        out.append(i)
+        return out
+
+    def _listing(self, p: int) -> Listing:
+        """The turn's :class:`Listing` for ``p``, made or brought up to date."""
+        key = (
+            self.t,
+            p,
+            self.freight_only(p),
+            tuple(a[0] for a in self.active),
+            tuple(r[0] for r in self.reserve if r[1] != p),
+        )
+        table = self._listing_cache
+        built = self._built_cache
+        if table is None or table.key != key or table.done > len(built):
+            table = self._listing_cache = self._make_listing(p, key)
+            table.done = len(built)
+            self._owns_listing_cache = True
+        elif table.done < len(built):
+            if not self._owns_listing_cache:
+                table = self._listing_cache = table.copy()
+                self._owns_listing_cache = True
+            self._listing_update(p, table, built[table.done :])
+            table.done = len(built)
+        return table
+
+    def _limit_at(self, p: int, m: int) -> bool:
+        """A city or port limit refuses ``p`` building to or from ``m`` (kept on the state
+        until track changes at that city or port: ``_limits_cache``, cleared by ``_touch``)."""
+        refused = self._limits_cache
+        key = self.game.limit_key[m]
+        at = refused.get(key)
+        if at is None:
+            at = refused[key] = {}
+        tag = p * 2 + self.freight_only(p)
+        no = at.get(tag)
+        if no is None:
+            no = at[tag] = self._limit_refusal(p, m, -1, -1) is not None
+        return no
+
+    def _make_listing(self, p: int, key: tuple[object, ...]) -> Listing:
+        table = Listing(key)
+        net = self.net[p]
+        self._list_sources(p, table, (*net, *(m for m in self.game.major_posts if m not in net)))
+        return table
+
+    def _list_sources(self, p: int, table: Listing, sources: Iterable[int]) -> None:
+        """Put the candidates from ``sources`` in ``table`` (replacing theirs, if any): the
+        free segments from p's track or a major city that the weather, the floods, reserved
+        bridges and the city and port limits at either end do not refuse, with their costs,
+        the blocking rule's triangle test done (hard: it did not answer)."""
+        g = self.game
+        b = g.board
+        net = self.net[p]
+        majors = g.major_set
+        outpost = g.outpost
+        weather = self.weather_area() if self.active else ()
+        rivers = self.flooded_rivers() if self.active else ()
         owner = self.edge_owner
+        limited = g.limited
+        lims = table.lims
         link_owners = self.link_owners
         links = b.links
         cost0 = g.build_cost0
         link_to = g.build_link
-        limited = g.limited
         tri = g.tri
         build_out = g.build_out
-        # milepost -> a city or port limit refuses p there, kept until track changes at that
-        # city or port (``_touch``); the inner key: p and whether p's trains are all Freights
+        reserve = self.reserve
         refused = self._limits_cache
         tag = p * 2 + self.freight_only(p)
+        soft_n, hard_n, soft_e, hard_e = table.soft, table.hard, table.esoft, table.ehard
+        pop = not (not soft_n and not hard_n and not soft_e and not hard_e)
+        lkey = g.limit_key
 
         def limit(m: int) -> bool:
-            at = refused.get(m)
-            if at is None:
-                at = refused[m] = {}
-            no = at.get(tag)
+            key = lkey[m]
+            no = lims.get(key)
             if no is None:
-                no = at[tag] = self._limit_refusal(p, m, -1, -1) is not None
+                at = refused.get(key)
+                if at is None:
+                    at = refused[key] = {}
+                no = at.get(tag)
+                if no is None:
+                    no = at[tag] = self._limit_refusal(p, m, -1, -1) is not None
+                lims[key] = no
             return no
 
-        out: list[int] = []
-        outpost_shut = self.from_major >= 2
         for a in sources:
-            if a in weather or (outpost_shut and b.terrain[a] == OUTPOST):
+            if pop:
+                for i, _, _ in build_out[a]:
+                    soft_n.pop(i, None)
+                    hard_n.pop(i, None)
+                    soft_e.pop(i, None)
+                    hard_e.pop(i, None)
+            if a in net:
+                if outpost[a]:
+                    soft, hard = soft_e, hard_e
+                else:
+                    soft, hard = soft_n, hard_n
+            elif a in majors:
+                soft, hard = soft_e, hard_e
+            else:
                 continue
-            check_a = limited[a]
+            if a in weather or (limited[a] and limit(a)):
+                continue
             for i, e, to in build_out[a]:
-                if owner[e] >= 0:
+                if owner[e] >= 0 or to in weather or (limited[to] and limit(to)):
+                    continue
+                if rivers and b.edge_river[e] in rivers:
+                    continue
+                if reserve and any(
+                    r[0] == e and r[1] != p and self.turns_done[r[1]] < r[2] for r in reserve
+                ):
                     continue
                 cost = cost0[i]
                 k = link_to[i]
                 if k >= 0 and p not in link_owners[k]:
                     cost += links[k].cost
-                if cost > left or to in weather or (limited[to] and limit(to)):
-                    continue
-                if check_a:
-                    if limit(a):
-                        break
-                    check_a = False
-                if (rivers and b.edge_river[e] in rivers) or e in reserved:
-                    continue
                 for e1, f1 in tri[e]:  # the common case of blocked_by_build, inline
                     if owner[e1] < 0 and owner[f1] < 0:
-                        out.append(i)
+                        soft[i] = cost
                         break
                 else:
-                    if self.blocked_by_build(p, a, i - a * 6) < 0:
-                        out.append(i)
-        return out
+                    hard[i] = cost
+
+    def _listing_update(self, p: int, table: Listing, builds: list[int]) -> None:
+        """Bring ``table`` up to date after ``p``'s ``builds`` of this turn (the turn's log,
+        ``_built_cache``: actions, and ``-1 - k`` after one by which p joined line ``k``):
+        their segments out; the new source listed (or the major-city milepost now p's);
+        the sources by a milepost whose city or port limit answer changed listed again; the
+        segments to the ports of a line p joined at their new cost; the triangle test asked
+        again for the segments whose lattice triangles hold a built one."""
+        g = self.game
+        b = g.board
+        limited = g.limited
+        lims = table.lims
+        again: set[int] = set()
+        soft, hard, esoft, ehard = table.soft, table.hard, table.esoft, table.ehard
+        for i0 in builds:
+            if i0 < 0:  # p joined this line: its ports are p's, the way there cheaper
+                ends = b.links[-1 - i0].ends
+                again.update(ends)
+                touched: tuple[int, ...] = ends
+                cost0 = g.build_cost0
+                dirs = g.edge_dirs
+                for port in ends:
+                    for x, e in g.adj[port]:
+                        i = x * 6 + dirs[e][0 if b.edge_ends[e][0] == x else 1]
+                        for t in (soft, hard, esoft, ehard):
+                            if i in t:
+                                t[i] = cost0[i]
+            else:
+                a0, d0 = divmod(i0, 6)
+                to0 = b.nb[i0]
+                e0 = b.eid[i0]
+                for i in (i0, to0 * 6 + (d0 + 3) % 6):
+                    soft.pop(i, None)
+                    hard.pop(i, None)
+                    esoft.pop(i, None)
+                    ehard.pop(i, None)
+                again.add(to0)
+                touched = (a0, to0)
+                # the triangle test of the segments that share a lattice triangle with e0
+                for e1 in g.tri_rev[e0]:
+                    x, y = b.edge_ends[e1]
+                    dx, dy = g.edge_dirs[e1]
+                    for i in (x * 6 + dx, y * 6 + dy):
+                        c = soft.pop(i, None)
+                        if c is not None:
+                            hard[i] = c
+                        c = esoft.pop(i, None)
+                        if c is not None:
+                            ehard[i] = c
+            for m in touched:
+                if limited[m]:
+                    for x in g.limit_keys[m]:
+                        old = lims.get(x)
+                        if old is not None:
+                            new = lims[x] = self._limit_at(p, x)
+                            if old != new:
+                                again.update(g.key_area[x])
+        self._list_sources(p, table, again)
 
     def _build_actions_reference(self, p: int) -> list[int]:
         """:meth:`_build_actions` by :meth:`build_refusal` on every candidate (the tests'
@@ -295,14 +445,20 @@ class BuildingRules(BlockingRules, EventRules):
         if b.terrain[a] == OUTPOST:
             self.from_major += 1
         self.edge_owner[e] = p
+        self._built_cache.append(a * 6 + d)
         self.reserve = [r for r in self.reserve if r[0] != e]
         self._touch(p, a, 1)
         self._touch(p, to, 1)
         k = b.link_at[to]
+        filled = -1
         if k >= 0 and p not in self.link_owners[k]:
             self.link_owners[k].append(p)
+            self._built_cache.append(-1 - k)
+            if len(self.link_owners[k]) >= b.links[k].capacity:
+                filled = k
             for m in b.links[k].ends:
                 self._touch(p, m, 1)
+        self._after_build(p, e, a, d, filled)
 
     def _upgrade_actions(self, p: int) -> list[int]:
         """Upgrades and the crossgrade open to ``p``'s train (building phase)."""

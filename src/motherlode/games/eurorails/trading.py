@@ -160,7 +160,5 @@ class TradingRules(StateBase):
                     self._touch(to, m, 1)
         self.cash[buyer] -= price
         self.cash[seller] += price
-        # the blocking check's "stays true" holds for builds only: buyer and seller start over
+        # (the blocking rule's witnesses: the seller's is checked by _touch's _track_lost)
         self._present.clear()
-        self._reach.clear()
-        self._linked = [0] * self.game.num_players

@@ -283,6 +283,8 @@ class TurnRules(SecondTrainRules, BuildingRules, TradingRules, VictoryRules):
             self.moves2 = self.halved2 = 0
             self.rented = [0] * n
             self.blocked = []
+            if self._built_cache:
+                self._built_cache = []
             if self.offered:
                 self.offered = []
             self.traded = 0
