@@ -65,6 +65,8 @@ class BoardTables:
     tri_rev: tuple[tuple[int, ...], ...]
     edge_dirs: tuple[tuple[int, int], ...]
     major_set: frozenset[int]
+    major_heads: tuple[int, ...]
+    major_touch: tuple[tuple[int, ...], ...]
     limit_key: tuple[int, ...]
     limit_keys: tuple[tuple[int, ...], ...]
     key_area: dict[int, tuple[int, ...]]
@@ -214,6 +216,20 @@ def board_tables(ferry_printing: str) -> BoardTables:
         )
         for e, (x, y) in enumerate(b.edge_ends)
     )
+    # per edge: the major cities (index into board.majors) whose table of candidates a
+    # build of it may change (it is one of them, or in the triangle test of one)
+    cand_major = [-1] * len(b.edge_ends)
+    for i, c in enumerate(b.majors):
+        for m in b.city_posts[c]:
+            for _, e, _ in out[m]:
+                cand_major[e] = i
+    touch_majors: list[set[int]] = [set() for _ in b.edge_ends]
+    for e in range(len(b.edge_ends)):
+        if cand_major[e] >= 0:
+            touch_majors[e].add(cand_major[e])
+        for e1 in rev[e]:
+            if cand_major[e1] >= 0:
+                touch_majors[e].add(cand_major[e1])
     return BoardTables(
         areas=t_areas,
         adj=t_adj,
@@ -232,6 +248,8 @@ def board_tables(ferry_printing: str) -> BoardTables:
         tri_rev=tuple(tuple(sorted(set(r))) for r in rev),
         edge_dirs=dirs,
         major_set=frozenset(b.major_posts),
+        major_heads=tuple(b.city_posts[c][0] for c in b.majors),
+        major_touch=tuple(tuple(sorted(x)) for x in touch_majors),
         limit_key=tuple(key),
         limit_keys=t_limit_keys,
         key_area={k: tuple(sorted(v)) for k, v in near_key.items()},
@@ -239,23 +257,20 @@ def board_tables(ferry_printing: str) -> BoardTables:
 
 
 class Listing:
-    """A building turn's table of the segments its player may build (see
-    :meth:`BuildingRules._build_actions`): action -> cost, for the player's track (``soft``:
-    the blocking rule's triangle test passed; ``hard``: it did not, the rule is asked at each
-    listing) and for major-city mileposts from which the limit of two segments a turn may
-    apply (``esoft``, ``ehard``); the city and port limit answers it used (``lims``,
-    milepost -> refused). ``done``: the turn's builds it holds. Shared by clones until one
-    of them changes it."""
+    """A building turn's table of the segments its player may build from its own track
+    (see :meth:`.building.BuildingRules._build_actions`; a major city's mileposts have
+    their own tables): action -> cost (``soft``: the blocking rule's triangle test passed;
+    ``hard``: it did not, the rule is asked at each listing); the city and port limit
+    answers it used (``lims``, limit key -> refused). ``done``: the turn's builds it holds.
+    Shared by clones until one of them changes it."""
 
-    __slots__ = ("done", "ehard", "esoft", "hard", "key", "lims", "soft")
+    __slots__ = ("done", "hard", "key", "lims", "soft")
 
     def __init__(self, key: tuple[object, ...]) -> None:
         self.key = key
         self.done = 0
         self.soft: dict[int, int] = {}
         self.hard: dict[int, int] = {}
-        self.esoft: dict[int, int] = {}
-        self.ehard: dict[int, int] = {}
         self.lims: dict[int, bool] = {}
 
     def copy(self) -> Listing:
@@ -263,8 +278,6 @@ class Listing:
         new.done = self.done
         new.soft = dict(self.soft)
         new.hard = dict(self.hard)
-        new.esoft = dict(self.esoft)
-        new.ehard = dict(self.ehard)
         new.lims = dict(self.lims)
         return new
 
@@ -403,6 +416,8 @@ class GameBase(Game):
         self.tri_rev = tables.tri_rev
         self.edge_dirs = tables.edge_dirs
         self.major_set = tables.major_set
+        self.major_heads = tables.major_heads
+        self.major_touch = tables.major_touch
         self.limit_key = tables.limit_key
         self.limit_keys = tables.limit_keys
         self.key_area = tables.key_area
@@ -466,10 +481,16 @@ class StateBase(State):
         # with the keys of the milepost's limit_group)
         self._limits_cache: dict[int, dict[int, bool]] = {}
         # building.BuildingRules._build_actions: the building turn's table of candidates
-        # (building.Listing; shared with clones until written) and the turn's builds so far
+        # (Listing; shared with clones until written) and the turn's builds so far; per
+        # major city the candidates from its mileposts (the same for every seat, kept
+        # until a build changes them; for the active events _majors_key_cache; shared with
+        # clones until written)
         self._listing_cache: Listing | None = None
         self._owns_listing_cache = True
         self._built_cache: list[int] = []
+        self._majors_cache: dict[int, tuple[dict[int, int], dict[int, int], tuple[int, ...]]] = {}
+        self._owns_majors_cache = True
+        self._majors_key_cache: tuple[int, ...] = ()
         # the blocking rule (blocking.BlockingRules): per seat q, a witness that q's graph
         # connects the major cities (lattice edges of q's graph that join them all), False
         # when it does not, None when not known yet
@@ -534,6 +555,9 @@ class StateBase(State):
         new._listing_cache = self._listing_cache  # copied on the first write
         new._owns_listing_cache = self._owns_listing_cache = False
         new._built_cache = list(self._built_cache)
+        new._majors_cache = self._majors_cache  # copied on the first write
+        new._owns_majors_cache = self._owns_majors_cache = False
+        new._majors_key_cache = self._majors_key_cache
         new._wit_cache = list(self._wit_cache)  # (frozensets, never changed in place)
         new._alt_cache = self._alt_cache  # copied on the first write
         new._owns_alt_cache = self._owns_alt_cache = False
@@ -584,6 +608,8 @@ class StateBase(State):
         self._free_cache = {}
         self._limits_cache = {}
         self._listing_cache = None
+        self._majors_cache = {}
+        self._owns_majors_cache = True
         self._wit_cache = [None] * n
         self._alt_cache = {}
         self._owns_alt_cache = True

@@ -505,6 +505,8 @@ class BlockingRules(StateBase):
         closed-line witnesses are forgotten, "does not connect" is asked again, and p's own
         witness is found again if it held that segment and p may not use it now."""
         self._listing_cache = None
+        self._majors_cache = {}
+        self._owns_majors_cache = True
         if self._cut_cache:
             self._cut_reset()
         if self._alt_cache:

@@ -189,10 +189,12 @@ class BuildingRules(BlockingRules, EventRules):
 
     def _build_actions(self, p: int) -> list[int]:
         """The segments ``p`` may build now: :meth:`build_refusal` is None for exactly these
-        (``_build_actions_reference``). Listed from the turn's table (:class:`Listing`):
-        the candidates that only the money left, the limit on segments from major cities
-        and the blocking rule may still refuse, with their costs, made at the turn's first
-        listing and brought up to date after each of the turn's builds."""
+        (``_build_actions_reference``). Listed from two tables that hold the candidates
+        which only the money left, the limit on segments from major cities and the blocking
+        rule may still refuse, with their costs: the turn's for p's own track
+        (:class:`Listing`, made at the turn's first listing and brought up to date after
+        each of the turn's builds) and, per major city, the candidates from its mileposts
+        (``_majors_cache``, the same for every seat, kept until a build there or nearby)."""
         if self.wildcat_drawer() == p:
             return []
         left = min(SPEND_LIMIT - self.spent, self.cash[p])
@@ -200,12 +202,13 @@ class BuildingRules(BlockingRules, EventRules):
         # one's own ferry line) is still allowed (docs/rules/eurorails.md, decision 44)
         if left < 0:
             return []
-        table = self._listing(p)
+        events = tuple(a[0] for a in self.active)
+        table = self._listing(p, events)
         out = [i for i, c in table.soft.items() if c <= left]
-        early = self.from_major < 2
-        if early:
-            out.extend(i for i, c in table.esoft.items() if c <= left)
-        if table.hard or (early and table.ehard):
+        hard = [(i, c) for i, c in table.hard.items() if c <= left]
+        if self.from_major < 2:
+            self._list_majors(p, events, left, out, hard)
+        if hard:
             # the blocking rule: nobody's witness holds the segment (and it fills no line),
             # else the whole check
             g = self.game
@@ -214,35 +217,155 @@ class BuildingRules(BlockingRules, EventRules):
             witness = self._witness
             held = [w for q in range(g.seats) if q != p and (w := witness(q))]
             blocked = self.blocked_by_build
-            for t in (table.hard, table.ehard) if early else (table.hard,):
-                for i, c in t.items():
-                    if c > left:
-                        continue
-                    e = eid[i]
-                    if link_to[i] < 0:
-                        for w in held:
-                            if e in w:  # type: ignore[operator]
-                                break
-                        else:
-                            out.append(i)
-                            continue
-                    if blocked(p, i // 6, i % 6) < 0:
+            for i, _ in hard:
+                e = eid[i]
+                if link_to[i] < 0:
+                    for w in held:
+                        if e in w:  # type: ignore[operator]
+                            break
+                    else:
                         out.append(i)
+                        continue
+                if blocked(p, i // 6, i % 6) < 0:
+                    out.append(i)
         return out
 
-    def _listing(self, p: int) -> Listing:
+    def _list_majors(
+        self,
+        p: int,
+        events: tuple[int, ...],
+        left: int,
+        out: list[int],
+        hard: list[tuple[int, int]],
+    ) -> None:
+        """Add the candidates from major-city mileposts to ``out`` (the triangle test passed)
+        and ``hard`` (it did not) for ``p`` with ``left`` to spend: from each city whose
+        limits do not refuse p, its table's (``_major_table``), those to a port, a city or
+        a ferry line judged for p."""
+        g = self.game
+        if self._majors_key_cache != events:
+            self._majors_cache = {}
+            self._owns_majors_cache = True
+            self._majors_key_cache = events
+        tables = self._majors_cache
+        reserved = {
+            r[0] for r in self.reserve if r[1] != p and self.turns_done[r[1]] < r[2]
+        }
+        heads = g.major_heads
+        # each city's limit answer for p, kept with the turn's table's (which is up to date
+        # here: what clones that share it hold is the same)
+        lims = self._listing_cache.lims if self._listing_cache is not None else {}
+        for c in range(len(heads)):
+            head = heads[c]
+            no = lims.get(head)
+            if no is None:
+                no = lims[head] = self._limit_at(p, head)
+            if no:
+                continue
+            got = tables.get(c)
+            if got is None:
+                got = self._major_table(c)
+            soft, hard_c, special = got
+            if reserved:
+                eid = g.board.eid
+                out.extend(i for i, v in soft.items() if v <= left and eid[i] not in reserved)
+                hard.extend(
+                    (i, v) for i, v in hard_c.items() if v <= left and eid[i] not in reserved
+                )
+            else:
+                out.extend([i for i, v in soft.items() if v <= left])
+                if hard_c:
+                    hard.extend([(i, v) for i, v in hard_c.items() if v <= left])
+            if special:
+                self._judge(p, special, left, reserved, out, hard)
+
+    def _major_table(self, c: int) -> tuple[dict[int, int], dict[int, int], tuple[int, ...]]:
+        """The candidates from the mileposts of major city ``c`` (index into
+        ``board.majors``) that no seat's circumstances change: free segments that the
+        weather and the floods do not refuse, with their costs, by the triangle test
+        (passed, not passed); and the actions to a port or a city, judged per seat. Kept
+        in ``_majors_cache`` until a build changes them (``GameBase.major_touch``)."""
+        g = self.game
+        b = g.board
+        weather = self.weather_area() if self.active else ()
+        rivers = self.flooded_rivers() if self.active else ()
+        owner = self.edge_owner
+        limited = g.limited
+        link_to = g.build_link
+        cost0 = g.build_cost0
+        tri = g.tri
+        soft: dict[int, int] = {}
+        hard: dict[int, int] = {}
+        special: list[int] = []
+        for a in b.city_posts[b.majors[c]]:
+            if a in weather:
+                continue
+            for i, e, to in g.build_out[a]:
+                if owner[e] >= 0 or to in weather or (rivers and b.edge_river[e] in rivers):
+                    continue
+                if limited[to] or link_to[i] >= 0:
+                    special.append(i)
+                    continue
+                for e1, f1 in tri[e]:
+                    if owner[e1] < 0 and owner[f1] < 0:
+                        soft[i] = cost0[i]
+                        break
+                else:
+                    hard[i] = cost0[i]
+        got = (soft, hard, tuple(special))
+        if not self._owns_majors_cache:
+            self._majors_cache = dict(self._majors_cache)
+            self._owns_majors_cache = True
+        self._majors_cache[c] = got
+        return got
+
+    def _judge(
+        self,
+        p: int,
+        actions: tuple[int, ...],
+        left: int,
+        reserved: set[int],
+        out: list[int],
+        hard: list[tuple[int, int]],
+    ) -> None:
+        """The free ``actions`` (weather and floods passed) judged for ``p``: the limits at
+        their far end, reserved bridges, the cost (a line's price unless p owns it), the
+        triangle test (to ``out``; not passed: to ``hard``)."""
+        g = self.game
+        b = g.board
+        owner = self.edge_owner
+        for i in actions:
+            e = b.eid[i]
+            to = b.nb[i]
+            if owner[e] >= 0 or e in reserved or (g.limited[to] and self._limit_at(p, to)):
+                continue
+            cost = g.build_cost0[i]
+            k = g.build_link[i]
+            if k >= 0 and p not in self.link_owners[k]:
+                cost += b.links[k].cost
+            if cost > left:
+                continue
+            for e1, f1 in g.tri[e]:
+                if owner[e1] < 0 and owner[f1] < 0:
+                    out.append(i)
+                    break
+            else:
+                hard.append((i, cost))
+
+    def _listing(self, p: int, events: tuple[int, ...]) -> Listing:
         """The turn's :class:`Listing` for ``p``, made or brought up to date."""
         key = (
             self.t,
             p,
             self.freight_only(p),
-            tuple(a[0] for a in self.active),
+            events,
             tuple(r[0] for r in self.reserve if r[1] != p),
         )
         table = self._listing_cache
         built = self._built_cache
         if table is None or table.key != key or table.done > len(built):
-            table = self._listing_cache = self._make_listing(p, key)
+            table = self._listing_cache = Listing(key)
+            self._list_sources(p, table, self.net[p])
             table.done = len(built)
             self._owns_listing_cache = True
         elif table.done < len(built):
@@ -261,28 +384,22 @@ class BuildingRules(BlockingRules, EventRules):
         at = refused.get(key)
         if at is None:
             at = refused[key] = {}
-        tag = p * 2 + self.freight_only(p)
+        tag = p * 2 + (self.train[p] == 0 and (not self.pos2 or self.train2[p] == 0))
         no = at.get(tag)
         if no is None:
             no = at[tag] = self._limit_refusal(p, m, -1, -1) is not None
         return no
 
-    def _make_listing(self, p: int, key: tuple[object, ...]) -> Listing:
-        table = Listing(key)
-        net = self.net[p]
-        self._list_sources(p, table, (*net, *(m for m in self.game.major_posts if m not in net)))
-        return table
-
     def _list_sources(self, p: int, table: Listing, sources: Iterable[int]) -> None:
         """Put the candidates from ``sources`` in ``table`` (replacing theirs, if any): the
-        free segments from p's track or a major city that the weather, the floods, reserved
-        bridges and the city and port limits at either end do not refuse, with their costs,
-        the blocking rule's triangle test done (hard: it did not answer)."""
+        free segments from p's track (not a major city's: ``_list_majors``) that the
+        weather, the floods, reserved bridges and the city and port limits at either end do
+        not refuse, with their costs, the blocking rule's triangle test done (``hard``: it
+        did not answer)."""
         g = self.game
         b = g.board
         net = self.net[p]
         majors = g.major_set
-        outpost = g.outpost
         weather = self.weather_area() if self.active else ()
         rivers = self.flooded_rivers() if self.active else ()
         owner = self.edge_owner
@@ -297,8 +414,8 @@ class BuildingRules(BlockingRules, EventRules):
         reserve = self.reserve
         refused = self._limits_cache
         tag = p * 2 + self.freight_only(p)
-        soft_n, hard_n, soft_e, hard_e = table.soft, table.hard, table.esoft, table.ehard
-        pop = not (not soft_n and not hard_n and not soft_e and not hard_e)
+        soft, hard = table.soft, table.hard
+        pop = bool(soft or hard)
         lkey = g.limit_key
 
         def limit(m: int) -> bool:
@@ -315,22 +432,13 @@ class BuildingRules(BlockingRules, EventRules):
             return no
 
         for a in sources:
+            if a in majors:
+                continue
             if pop:
                 for i, _, _ in build_out[a]:
-                    soft_n.pop(i, None)
-                    hard_n.pop(i, None)
-                    soft_e.pop(i, None)
-                    hard_e.pop(i, None)
-            if a in net:
-                if outpost[a]:
-                    soft, hard = soft_e, hard_e
-                else:
-                    soft, hard = soft_n, hard_n
-            elif a in majors:
-                soft, hard = soft_e, hard_e
-            else:
-                continue
-            if a in weather or (limited[a] and limit(a)):
+                    soft.pop(i, None)
+                    hard.pop(i, None)
+            if a not in net or a in weather or (limited[a] and limit(a)):
                 continue
             for i, e, to in build_out[a]:
                 if owner[e] >= 0 or to in weather or (limited[to] and limit(to)):
@@ -355,16 +463,16 @@ class BuildingRules(BlockingRules, EventRules):
     def _listing_update(self, p: int, table: Listing, builds: list[int]) -> None:
         """Bring ``table`` up to date after ``p``'s ``builds`` of this turn (the turn's log,
         ``_built_cache``: actions, and ``-1 - k`` after one by which p joined line ``k``):
-        their segments out; the new source listed (or the major-city milepost now p's);
-        the sources by a milepost whose city or port limit answer changed listed again; the
-        segments to the ports of a line p joined at their new cost; the triangle test asked
-        again for the segments whose lattice triangles hold a built one."""
+        their segments out; the new source listed; the sources by a milepost whose city or
+        port limit answer changed listed again; the segments to the ports of a line p
+        joined at their new cost; the triangle test asked again for the segments whose
+        lattice triangles hold a built one."""
         g = self.game
         b = g.board
         limited = g.limited
         lims = table.lims
         again: set[int] = set()
-        soft, hard, esoft, ehard = table.soft, table.hard, table.esoft, table.ehard
+        soft, hard = table.soft, table.hard
         for i0 in builds:
             if i0 < 0:  # p joined this line: its ports are p's, the way there cheaper
                 ends = b.links[-1 - i0].ends
@@ -375,31 +483,31 @@ class BuildingRules(BlockingRules, EventRules):
                 for port in ends:
                     for x, e in g.adj[port]:
                         i = x * 6 + dirs[e][0 if b.edge_ends[e][0] == x else 1]
-                        for t in (soft, hard, esoft, ehard):
-                            if i in t:
-                                t[i] = cost0[i]
+                        if i in soft:
+                            soft[i] = cost0[i]
+                        elif i in hard:
+                            hard[i] = cost0[i]
             else:
                 a0, d0 = divmod(i0, 6)
                 to0 = b.nb[i0]
                 e0 = b.eid[i0]
-                for i in (i0, to0 * 6 + (d0 + 3) % 6):
-                    soft.pop(i, None)
-                    hard.pop(i, None)
-                    esoft.pop(i, None)
-                    ehard.pop(i, None)
+                soft.pop(i0, None)
+                hard.pop(i0, None)
+                i = to0 * 6 + (d0 + 3) % 6
+                soft.pop(i, None)
+                hard.pop(i, None)
                 again.add(to0)
                 touched = (a0, to0)
                 # the triangle test of the segments that share a lattice triangle with e0
                 for e1 in g.tri_rev[e0]:
                     x, y = b.edge_ends[e1]
                     dx, dy = g.edge_dirs[e1]
-                    for i in (x * 6 + dx, y * 6 + dy):
-                        c = soft.pop(i, None)
-                        if c is not None:
-                            hard[i] = c
-                        c = esoft.pop(i, None)
-                        if c is not None:
-                            ehard[i] = c
+                    c = soft.pop(x * 6 + dx, None)
+                    if c is not None:
+                        hard[x * 6 + dx] = c
+                    c = soft.pop(y * 6 + dy, None)
+                    if c is not None:
+                        hard[y * 6 + dy] = c
             for m in touched:
                 if limited[m]:
                     for x in g.limit_keys[m]:
@@ -446,6 +554,13 @@ class BuildingRules(BlockingRules, EventRules):
             self.from_major += 1
         self.edge_owner[e] = p
         self._built_cache.append(a * 6 + d)
+        if self._majors_cache:
+            for c in self.game.major_touch[e]:
+                if c in self._majors_cache:
+                    if not self._owns_majors_cache:
+                        self._majors_cache = dict(self._majors_cache)
+                        self._owns_majors_cache = True
+                    del self._majors_cache[c]
         self.reserve = [r for r in self.reserve if r[0] != e]
         self._touch(p, a, 1)
         self._touch(p, to, 1)
