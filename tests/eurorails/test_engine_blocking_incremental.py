@@ -123,6 +123,15 @@ def same_witnesses(s: EurorailsState) -> None:
         assert cut == ref._blocks_reference(q, e, x, y), key
 
 
+def same_city_counts(s: EurorailsState) -> None:
+    """The kept seats present at each city and its unbuilt segments, as counted anew."""
+    ref = fresh(s)
+    for c, present in s._present_cache.items():
+        assert present == ref.present_at(c), c
+    for c, free in s._free_cache.items():
+        assert free == ref._free_edges(c), c
+
+
 def same_blocking(s: EurorailsState, rng: random.Random, sample: int) -> None:
     """``sample`` candidate builds of every seat: the answers equal the reference's."""
     ref = fresh(s)
@@ -220,7 +229,7 @@ def test_kept_blocking_answers_match_the_check_from_scratch_in_walled_positions(
                 for m in s.game.board.edge_ends[e]:
                     s._touch(frm, m, -1)
                     s._touch(to, m, 1)
-            s._present.clear()
+            s._present_cache.clear()
         p = rng.randrange(players)
         cands = candidates(s, p)
         rng.shuffle(cands)
@@ -236,6 +245,7 @@ def test_kept_blocking_answers_match_the_check_from_scratch_in_walled_positions(
         s._build(p, *legal)
         same_blocking(s, rng, 15)
         same_witnesses(s)
+        same_city_counts(s)
         # a clone keeps what was found, and each goes on on its own
         twin = s.clone()
         same_blocking(twin, rng, 5)
@@ -261,6 +271,7 @@ def test_the_listed_builds_match_build_refusal_in_random_games(players: int, see
             builds += 1
             if builds % 7 == 0:
                 same_witnesses(s)
+                same_city_counts(s)
         legal = s.legal_actions()
         s.apply_action(legal[rng.randrange(len(legal))])
     assert builds > 0

@@ -261,10 +261,11 @@ class Listing:
     (see :meth:`.building.BuildingRules._build_actions`; a major city's mileposts have
     their own tables): action -> cost (``soft``: the blocking rule's triangle test passed;
     ``hard``: it did not, the rule is asked at each listing); the city and port limit
-    answers it used (``lims``, limit key -> refused). ``done``: the turn's builds it holds.
+    answers it used (``lims``, limit key -> refused) and the sources listed (``listed``).
+    ``done``: the turn's builds it holds.
     Shared by clones until one of them changes it."""
 
-    __slots__ = ("done", "hard", "key", "lims", "soft")
+    __slots__ = ("done", "hard", "key", "lims", "listed", "soft")
 
     def __init__(self, key: tuple[object, ...]) -> None:
         self.key = key
@@ -272,6 +273,7 @@ class Listing:
         self.soft: dict[int, int] = {}
         self.hard: dict[int, int] = {}
         self.lims: dict[int, bool] = {}
+        self.listed: set[int] = set()
 
     def copy(self) -> Listing:
         new = Listing(self.key)
@@ -279,6 +281,7 @@ class Listing:
         new.soft = dict(self.soft)
         new.hard = dict(self.hard)
         new.lims = dict(self.lims)
+        new.listed = set(self.listed)
         return new
 
 
@@ -474,8 +477,10 @@ class StateBase(State):
         # derived, rebuilt from edge_owner/link_owners: per-player segment counts
         self.touch: list[list[int]] = [[0] * b.n for _ in range(n)]
         self.net: list[set[int]] = [set() for _ in range(n)]
-        self._present: dict[int, list[int]] = {}
-        self._free_cache: dict[int, int] = {}  # city -> its unbuilt segments (as _present)
+        # city -> the seats with track there, its unbuilt segments (kept up to date by
+        # builds; found again after a flood or a trade)
+        self._present_cache: dict[int, list[int]] = {}
+        self._free_cache: dict[int, int] = {}
         # building.BuildingRules._build_actions: limit key (a milepost, a major city's first)
         # -> (seat, Freights only) -> a city or port limit refuses building there (cleared
         # with the keys of the milepost's limit_group)
@@ -549,8 +554,8 @@ class StateBase(State):
             setattr(new, k, [list(x) for x in getattr(self, k)])
         new.touch = [list(x) for x in self.touch]
         new.net = [set(x) for x in self.net]
-        new._present = dict(self._present)
-        new._free_cache = {}  # caches that the next build clears anyway: not copied
+        new._present_cache = dict(self._present_cache)  # (lists never changed in place)
+        new._free_cache = dict(self._free_cache)
         new._limits_cache = {}
         new._listing_cache = self._listing_cache  # copied on the first write
         new._owns_listing_cache = self._owns_listing_cache = False
@@ -604,7 +609,7 @@ class StateBase(State):
                 for p in b.links[k].ends:
                     self.touch[o][p] += 1
         self.net = [{m for m, c in enumerate(tp) if c} for tp in self.touch]
-        self._present = {}
+        self._present_cache = {}
         self._free_cache = {}
         self._limits_cache = {}
         self._listing_cache = None
@@ -639,8 +644,13 @@ class StateBase(State):
                     limits.pop(x, None)
             c = g.board.city_of[m]
             if c >= 0:
-                self._present.pop(c, None)
-                self._free_cache.pop(c, None)
+                if delta > 0:  # (the segment's own count: _build)
+                    present = self._present_cache.get(c)
+                    if present is not None and p not in present:
+                        self._present_cache[c] = sorted((*present, p))
+                else:
+                    self._present_cache.pop(c, None)
+                    self._free_cache.pop(c, None)
         if delta < 0:
             self._track_lost(p, m)
         self.touch[p][m] += delta

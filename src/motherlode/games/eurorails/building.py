@@ -132,11 +132,11 @@ class BuildingRules(BlockingRules, EventRules):
 
     def present_at(self, c: int) -> list[int]:
         """The seats with track at city ``c`` (cached until the next build or flood)."""
-        found = self._present.get(c)
+        found = self._present_cache.get(c)
         if found is None:
             posts = self.game.board.city_posts[c]
             found = [q for q, tq in enumerate(self.touch) if any(tq[m] for m in posts)]
-            self._present[c] = found
+            self._present_cache[c] = found
         return found
 
     def _channel_slot_free(self, p: int) -> bool:
@@ -277,7 +277,7 @@ class BuildingRules(BlockingRules, EventRules):
                 if hard_c:
                     hard.extend([(i, v) for i, v in hard_c.items() if v <= left])
             if special:
-                self._judge(p, special, left, reserved, out, hard)
+                self._judge(p, special, left, reserved, lims, out, hard)
 
     def _major_table(self, c: int) -> tuple[dict[int, int], dict[int, int], tuple[int, ...]]:
         """The candidates from the mileposts of major city ``c`` (index into
@@ -325,20 +325,29 @@ class BuildingRules(BlockingRules, EventRules):
         actions: tuple[int, ...],
         left: int,
         reserved: set[int],
+        lims: dict[int, bool],
         out: list[int],
         hard: list[tuple[int, int]],
     ) -> None:
         """The free ``actions`` (weather and floods passed) judged for ``p``: the limits at
-        their far end, reserved bridges, the cost (a line's price unless p owns it), the
-        triangle test (to ``out``; not passed: to ``hard``)."""
+        their far end (kept in ``lims``), reserved bridges, the cost (a line's price unless
+        p owns it), the triangle test (to ``out``; not passed: to ``hard``)."""
         g = self.game
         b = g.board
         owner = self.edge_owner
+        lkey = g.limit_key
         for i in actions:
             e = b.eid[i]
-            to = b.nb[i]
-            if owner[e] >= 0 or e in reserved or (g.limited[to] and self._limit_at(p, to)):
+            if owner[e] >= 0 or e in reserved:
                 continue
+            to = b.nb[i]
+            if g.limited[to]:
+                key = lkey[to]
+                no = lims.get(key)
+                if no is None:
+                    no = lims[key] = self._limit_at(p, to)
+                if no:
+                    continue
             cost = g.build_cost0[i]
             k = g.build_link[i]
             if k >= 0 and p not in self.link_owners[k]:
@@ -415,7 +424,7 @@ class BuildingRules(BlockingRules, EventRules):
         refused = self._limits_cache
         tag = p * 2 + self.freight_only(p)
         soft, hard = table.soft, table.hard
-        pop = bool(soft or hard)
+        listed = table.listed
         lkey = g.limit_key
 
         def limit(m: int) -> bool:
@@ -434,11 +443,14 @@ class BuildingRules(BlockingRules, EventRules):
         for a in sources:
             if a in majors:
                 continue
-            if pop:
+            if a in listed:
                 for i, _, _ in build_out[a]:
                     soft.pop(i, None)
                     hard.pop(i, None)
-            if a not in net or a in weather or (limited[a] and limit(a)):
+            if a not in net:
+                continue
+            listed.add(a)
+            if a in weather or (limited[a] and limit(a)):
                 continue
             for i, e, to in build_out[a]:
                 if owner[e] >= 0 or to in weather or (limited[to] and limit(to)):
@@ -554,6 +566,12 @@ class BuildingRules(BlockingRules, EventRules):
             self.from_major += 1
         self.edge_owner[e] = p
         self._built_cache.append(a * 6 + d)
+        free = self._free_cache
+        if free:  # one unbuilt segment fewer out of a city at either end
+            for m in (a, to):
+                c = b.city_of[m]
+                if c in free:
+                    free[c] -= 1
         if self._majors_cache:
             for c in self.game.major_touch[e]:
                 if c in self._majors_cache:
@@ -561,7 +579,8 @@ class BuildingRules(BlockingRules, EventRules):
                         self._majors_cache = dict(self._majors_cache)
                         self._owns_majors_cache = True
                     del self._majors_cache[c]
-        self.reserve = [r for r in self.reserve if r[0] != e]
+        if self.reserve:
+            self.reserve = [r for r in self.reserve if r[0] != e]
         self._touch(p, a, 1)
         self._touch(p, to, 1)
         k = b.link_at[to]

@@ -161,4 +161,4 @@ class TradingRules(StateBase):
         self.cash[buyer] -= price
         self.cash[seller] += price
         # (the blocking rule's witnesses: the seller's is checked by _touch's _track_lost)
-        self._present.clear()
+        self._present_cache.clear()
