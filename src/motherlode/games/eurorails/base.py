@@ -70,6 +70,9 @@ class BoardTables:
     limit_key: tuple[int, ...]
     limit_keys: tuple[tuple[int, ...], ...]
     key_area: dict[int, tuple[int, ...]]
+    build_cands: tuple[
+        tuple[tuple[int, int, int, int, int, bool, tuple[tuple[int, int], ...]], ...], ...
+    ]
 
 
 @cache
@@ -230,6 +233,16 @@ def board_tables(ferry_printing: str) -> BoardTables:
         for e1 in rev[e]:
             if cand_major[e1] >= 0:
                 touch_majors[e].add(cand_major[e1])
+    # per milepost, its candidates for the build listing in one tuple each: (action, edge,
+    # far end, cost without a line's price, line at the far end or -1, a city or port
+    # limit may apply at the far end, the edge's `tri` pairs)
+    cands = tuple(
+        tuple(
+            (i, e, to, t_build_cost0[i], t_build_link[i], t_limited[to], t_tri[e])
+            for i, e, to in segs
+        )
+        for segs in t_build_out
+    )
     return BoardTables(
         areas=t_areas,
         adj=t_adj,
@@ -253,6 +266,7 @@ def board_tables(ferry_printing: str) -> BoardTables:
         limit_key=tuple(key),
         limit_keys=t_limit_keys,
         key_area={k: tuple(sorted(v)) for k, v in near_key.items()},
+        build_cands=cands,
     )
 
 
@@ -420,6 +434,7 @@ class GameBase(Game):
         self.edge_dirs = tables.edge_dirs
         self.major_set = tables.major_set
         self.major_heads = tables.major_heads
+        self.build_cands = tables.build_cands
         self.major_touch = tables.major_touch
         self.limit_key = tables.limit_key
         self.limit_keys = tables.limit_keys

@@ -29,20 +29,25 @@ from collections.abc import Iterable
 
 from motherlode.games.eurorails.base import GameBase, StateBase
 
+_START: dict[str, frozenset[int] | bool] = {}
+"""Per ferry printing, the witness of the graph before any track (every seat's)."""
+
 
 class BlockingRules(StateBase):
     """The global blocking check (a part of :class:`~.game.EurorailsState`)."""
 
     def __init__(self, game: GameBase) -> None:
         super().__init__(game)
-        # Before any track every seat's graph is the same: its witness is found once per
-        # configuration (a whole-map search) and kept by the game.
+        # Before any track every seat's graph is the same (the board's): its witness is
+        # found once per ferry printing (a whole-map search) and kept by the game.
         start = game.start_witness
         if start is None:
-            tree: list[int] = []
-            start = game.start_witness = (
-                frozenset(tree) if self._connects_majors(0, tree) else False
-            )
+            start = _START.get(game.cfg.ferry_printing)
+            if start is None:
+                tree: list[int] = []
+                start = frozenset(tree) if self._connects_majors(0, tree) else False
+                _START[game.cfg.ferry_printing] = start
+            game.start_witness = start
         self._wit_cache = [start] * game.num_players
 
     def _post_open(self, q: int, m: int) -> bool:

@@ -416,9 +416,6 @@ class BuildingRules(BlockingRules, EventRules):
         lims = table.lims
         link_owners = self.link_owners
         links = b.links
-        cost0 = g.build_cost0
-        link_to = g.build_link
-        tri = g.tri
         build_out = g.build_out
         reserve = self.reserve
         refused = self._limits_cache
@@ -440,6 +437,8 @@ class BuildingRules(BlockingRules, EventRules):
                 lims[key] = no
             return no
 
+        cands = g.build_cands
+        plain = not (weather or rivers or reserve)
         for a in sources:
             if a in majors:
                 continue
@@ -452,20 +451,19 @@ class BuildingRules(BlockingRules, EventRules):
             listed.add(a)
             if a in weather or (limited[a] and limit(a)):
                 continue
-            for i, e, to in build_out[a]:
-                if owner[e] >= 0 or to in weather or (limited[to] and limit(to)):
+            for i, e, to, cost, k, lim, pairs in cands[a]:
+                if owner[e] >= 0 or (lim and limit(to)):
                     continue
-                if rivers and b.edge_river[e] in rivers:
-                    continue
-                if reserve and any(
-                    r[0] == e and r[1] != p and self.turns_done[r[1]] < r[2] for r in reserve
-                ):
-                    continue
-                cost = cost0[i]
-                k = link_to[i]
+                if not plain:
+                    if to in weather or (rivers and b.edge_river[e] in rivers):
+                        continue
+                    if reserve and any(
+                        r[0] == e and r[1] != p and self.turns_done[r[1]] < r[2] for r in reserve
+                    ):
+                        continue
                 if k >= 0 and p not in link_owners[k]:
                     cost += links[k].cost
-                for e1, f1 in tri[e]:  # the common case of blocked_by_build, inline
+                for e1, f1 in pairs:  # the common case of blocked_by_build, inline
                     if owner[e1] < 0 and owner[f1] < 0:
                         soft[i] = cost
                         break
