@@ -10,6 +10,7 @@ train's fields in (Additional Trains); it declares the few turn methods that par
 
 from __future__ import annotations
 
+import random
 from abc import abstractmethod
 from dataclasses import dataclass, replace
 from functools import cache
@@ -508,7 +509,9 @@ class StateBase(State):
         self._listing_cache: Listing | None = None
         self._owns_listing_cache = True
         self._built_cache: list[int] = []
-        self._majors_cache: dict[int, tuple[dict[int, int], dict[int, int], tuple[int, ...]]] = {}
+        self._majors_cache: dict[
+            int, tuple[dict[int, int], dict[int, int], tuple[int, ...], int]
+        ] = {}
         self._owns_majors_cache = True
         self._majors_key_cache: tuple[int, ...] = ()
         # the blocking rule (blocking.BlockingRules): per seat q, a witness that q's graph
@@ -638,6 +641,21 @@ class StateBase(State):
     def _chance_outcomes(self) -> list[tuple[Action, float]]:
         p = 1.0 / len(self.draw)
         return [(c - 1, p) for c in self.draw]
+
+    def sample_chance(self, rng: random.Random) -> Action:
+        """:meth:`State.sample_chance` without the list of outcomes: the same subtractions
+        of the same probability in the same order, so the same card for the same draw."""
+        draw = self.draw
+        p = 1.0 / len(draw)
+        x = rng.random()
+        for c in draw:
+            x -= p
+            if x < 0.0:
+                return c - 1
+        return draw[-1] - 1
+
+    def _is_chance_outcome(self, action: Action) -> bool:
+        return action >= 0 and action + 1 in self.draw
 
     def _draw_card(self, card: int) -> None:
         self.draw.remove(card)

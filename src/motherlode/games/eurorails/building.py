@@ -204,7 +204,11 @@ class BuildingRules(BlockingRules, EventRules):
             return []
         events = tuple(a[0] for a in self.active)
         table = self._listing(p, events)
-        out = [i for i, c in table.soft.items() if c <= left]
+        soft = table.soft
+        # (every cost within the money left, as at a turn's start: all of them)
+        out = list(soft) if soft and max(soft.values()) <= left else [
+            i for i, c in soft.items() if c <= left
+        ]
         hard = [(i, c) for i, c in table.hard.items() if c <= left]
         if self.from_major < 2:
             self._list_majors(p, events, left, out, hard)
@@ -248,9 +252,11 @@ class BuildingRules(BlockingRules, EventRules):
             self._owns_majors_cache = True
             self._majors_key_cache = events
         tables = self._majors_cache
-        reserved = {
-            r[0] for r in self.reserve if r[1] != p and self.turns_done[r[1]] < r[2]
-        }
+        reserved = (
+            {r[0] for r in self.reserve if r[1] != p and self.turns_done[r[1]] < r[2]}
+            if self.reserve
+            else set()
+        )
         heads = g.major_heads
         # each city's limit answer for p, kept with the turn's table's (which is up to date
         # here: what clones that share it hold is the same)
@@ -265,7 +271,7 @@ class BuildingRules(BlockingRules, EventRules):
             got = tables.get(c)
             if got is None:
                 got = self._major_table(c)
-            soft, hard_c, special = got
+            soft, hard_c, special, top = got
             if reserved:
                 eid = g.board.eid
                 out.extend(i for i, v in soft.items() if v <= left and eid[i] not in reserved)
@@ -273,17 +279,23 @@ class BuildingRules(BlockingRules, EventRules):
                     (i, v) for i, v in hard_c.items() if v <= left and eid[i] not in reserved
                 )
             else:
-                out.extend([i for i, v in soft.items() if v <= left])
+                if top <= left:  # every cost within the money left
+                    out.extend(soft)
+                else:
+                    out.extend([i for i, v in soft.items() if v <= left])
                 if hard_c:
                     hard.extend([(i, v) for i, v in hard_c.items() if v <= left])
             if special:
                 self._judge(p, special, left, reserved, lims, out, hard)
 
-    def _major_table(self, c: int) -> tuple[dict[int, int], dict[int, int], tuple[int, ...]]:
+    def _major_table(
+        self, c: int
+    ) -> tuple[dict[int, int], dict[int, int], tuple[int, ...], int]:
         """The candidates from the mileposts of major city ``c`` (index into
         ``board.majors``) that no seat's circumstances change: free segments that the
         weather and the floods do not refuse, with their costs, by the triangle test
-        (passed, not passed); and the actions to a port or a city, judged per seat. Kept
+        (passed, not passed); the actions to a port or a city, judged per seat; the
+        highest cost of the first. Kept
         in ``_majors_cache`` until a build changes them (``GameBase.major_touch``)."""
         g = self.game
         b = g.board
@@ -312,7 +324,7 @@ class BuildingRules(BlockingRules, EventRules):
                         break
                 else:
                     hard[i] = cost0[i]
-        got = (soft, hard, tuple(special))
+        got = (soft, hard, tuple(special), max(soft.values(), default=0))
         if not self._owns_majors_cache:
             self._majors_cache = dict(self._majors_cache)
             self._owns_majors_cache = True
