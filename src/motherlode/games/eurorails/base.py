@@ -271,6 +271,11 @@ def board_tables(ferry_printing: str) -> BoardTables:
     )
 
 
+MajorTable = tuple[dict[int, int], dict[int, int], tuple[int, ...], int, tuple[int, ...]]
+"""A major city's table of candidates (building.BuildingRules._major_table): soft, hard,
+judged per seat, a bound on the soft costs, the edges built since (not yet taken in)."""
+
+
 class Listing:
     """A building turn's table of the segments its player may build from its own track
     (see :meth:`.building.BuildingRules._build_actions`; a major city's mileposts have
@@ -418,6 +423,8 @@ class GameBase(Game):
         # edges joining all the major cities, or False), set by the first state
         # (blocking.BlockingRules)
         self.start_witness: frozenset[int] | bool | None = None
+        # the major cities' tables of candidates before any track (building.BuildingRules)
+        self.start_majors: dict[int, MajorTable] | None = None
         # detours round an edge found by the blocking rule, kept for every state of the
         # game (each is checked against the state's track before it is used): edge -> the
         # edges of a path of unowned edges without ports joining its ends; edge*8+q -> one
@@ -509,9 +516,7 @@ class StateBase(State):
         self._listing_cache: Listing | None = None
         self._owns_listing_cache = True
         self._built_cache: list[int] = []
-        self._majors_cache: dict[
-            int, tuple[dict[int, int], dict[int, int], tuple[int, ...], int]
-        ] = {}
+        self._majors_cache: dict[int, MajorTable] = {}
         self._owns_majors_cache = True
         self._majors_key_cache: tuple[int, ...] = ()
         # the blocking rule (blocking.BlockingRules): per seat q, a witness that q's graph

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from motherlode.games.eurorails.base import Listing
+from motherlode.games.eurorails.base import GameBase, Listing, MajorTable
 from motherlode.games.eurorails.blocking import BlockingRules
 from motherlode.games.eurorails.board import (
     CENTRE,
@@ -27,9 +27,23 @@ from motherlode.games.eurorails.constants import (
 )
 from motherlode.games.eurorails.events import EventRules
 
+_WEATHER_FLOOD = frozenset(("snow", "fog", "gale", "flood"))
+
 
 class BuildingRules(BlockingRules, EventRules):
     """Building track and upgrading trains (a part of the state)."""
+
+    def __init__(self, game: GameBase) -> None:
+        super().__init__(game)
+        # the major cities' tables before any track are the same in every game of the
+        # configuration: made once, shared by its states (copied on the first write)
+        start = game.start_majors
+        if start is None:
+            for c in range(len(game.major_heads)):
+                self._major_table(c)
+            start = game.start_majors = self._majors_cache
+        self._majors_cache = start
+        self._owns_majors_cache = False
 
     def site_refusal(self, p: int, a: int, to: int, e: int) -> str | None:
         """Why ``p`` may not build the free segment ``e`` from ``a`` to ``to`` for what lies
@@ -247,6 +261,9 @@ class BuildingRules(BlockingRules, EventRules):
         limits do not refuse p, its table's (``_major_table``), those to a port, a city or
         a ferry line judged for p."""
         g = self.game
+        if events:  # the tables depend on the weather and the floods only
+            kind = g.event_kind
+            events = tuple(c for c in events if kind[c] in _WEATHER_FLOOD)
         if self._majors_key_cache != events:
             self._majors_cache = {}
             self._owns_majors_cache = True
@@ -271,7 +288,9 @@ class BuildingRules(BlockingRules, EventRules):
             got = tables.get(c)
             if got is None:
                 got = self._major_table(c)
-            soft, hard_c, special, top = got
+            elif got[4]:
+                got = self._major_patch(c, got)
+            soft, hard_c, special, top, _ = got
             if reserved:
                 eid = g.board.eid
                 out.extend(i for i, v in soft.items() if v <= left and eid[i] not in reserved)
@@ -288,15 +307,14 @@ class BuildingRules(BlockingRules, EventRules):
             if special:
                 self._judge(p, special, left, reserved, lims, out, hard)
 
-    def _major_table(
-        self, c: int
-    ) -> tuple[dict[int, int], dict[int, int], tuple[int, ...], int]:
+    def _major_table(self, c: int) -> MajorTable:
         """The candidates from the mileposts of major city ``c`` (index into
         ``board.majors``) that no seat's circumstances change: free segments that the
         weather and the floods do not refuse, with their costs, by the triangle test
-        (passed, not passed); the actions to a port or a city, judged per seat; the
-        highest cost of the first. Kept
-        in ``_majors_cache`` until a build changes them (``GameBase.major_touch``)."""
+        (passed, not passed); the actions to a port or a city, judged per seat; a bound on
+        the costs of the first. Kept in ``_majors_cache`` (for the active events), brought
+        up to date with the builds that change them (``GameBase.major_touch``,
+        :meth:`_majors_built`)."""
         g = self.game
         b = g.board
         weather = self.weather_area() if self.active else ()
@@ -324,12 +342,58 @@ class BuildingRules(BlockingRules, EventRules):
                         break
                 else:
                     hard[i] = cost0[i]
-        got = (soft, hard, tuple(special), max(soft.values(), default=0))
+        got = (soft, hard, tuple(special), max(soft.values(), default=0), ())
         if not self._owns_majors_cache:
             self._majors_cache = dict(self._majors_cache)
             self._owns_majors_cache = True
         self._majors_cache[c] = got
         return got
+
+    def _majors_built(self, e: int) -> None:
+        """Note a build of ``e`` in the tables of the major cities whose candidates it may
+        change (taken in when the table is next used, :meth:`_major_patch`; after many, the
+        table is made anew)."""
+        tables = self._majors_cache
+        for c in self.game.major_touch[e]:
+            got = tables.get(c)
+            if got is None:
+                continue
+            if not self._owns_majors_cache:
+                tables = self._majors_cache = dict(tables)
+                self._owns_majors_cache = True
+            if len(got[4]) >= 6:
+                del tables[c]
+            else:
+                tables[c] = (got[0], got[1], got[2], got[3], (*got[4], e))
+
+    def _major_patch(self, c: int, got: MajorTable) -> MajorTable:
+        """Major city ``c``'s table ``got`` with the builds noted in it taken in: their
+        segments out, and the segments whose triangle test they may end moved to ``hard``."""
+        g = self.game
+        ends = g.board.edge_ends
+        dirs = g.edge_dirs
+        soft, hard, special, top, due = got
+        soft = dict(soft)
+        hard = dict(hard)
+        for e in due:
+            x, y = ends[e]
+            dx, dy = dirs[e]
+            for i in (x * 6 + dx, y * 6 + dy):
+                soft.pop(i, None)
+                hard.pop(i, None)
+            for e1 in g.tri_rev[e]:
+                x, y = ends[e1]
+                dx, dy = dirs[e1]
+                for i in (x * 6 + dx, y * 6 + dy):
+                    v = soft.pop(i, None)
+                    if v is not None:
+                        hard[i] = v
+        new = (soft, hard, special, top, ())
+        if not self._owns_majors_cache:
+            self._majors_cache = dict(self._majors_cache)
+            self._owns_majors_cache = True
+        self._majors_cache[c] = new
+        return new
 
     def _judge(
         self,
@@ -582,13 +646,8 @@ class BuildingRules(BlockingRules, EventRules):
                 c = b.city_of[m]
                 if c in free:
                     free[c] -= 1
-        if self._majors_cache:
-            for c in self.game.major_touch[e]:
-                if c in self._majors_cache:
-                    if not self._owns_majors_cache:
-                        self._majors_cache = dict(self._majors_cache)
-                        self._owns_majors_cache = True
-                    del self._majors_cache[c]
+        if self._majors_cache and self.game.major_touch[e]:
+            self._majors_built(e)
         if self.reserve:
             self.reserve = [r for r in self.reserve if r[0] != e]
         self._touch(p, a, 1)
