@@ -277,6 +277,48 @@ def test_the_listed_builds_match_build_refusal_in_random_games(players: int, see
     assert builds > 0
 
 
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.integers(2, 6), seed=st.integers(0, 2**32 - 1))
+def test_the_listed_builds_match_when_events_come_in_the_building_phase(
+    players: int, seed: int
+) -> None:
+    """Random games where, now and then in a building phase, a weather, flood or Wildcat
+    strike event comes into play or a washed-away bridge is reserved (the listing's tables
+    are kept for the events in play and the reserved bridges): the listed builds are still
+    the reference's."""
+    rng = random.Random(seed)
+    game = motherlode.load("eurorails", players=players, turn_limit=4)
+    s = game.new_initial_state()
+    assert isinstance(s, EurorailsState)
+    cards = (149, 151, 152, 155, 156, 157, 158, 159)
+    checked = 0
+    while not s.is_terminal():
+        if s.is_chance_node():
+            s.apply_action(s.sample_chance(rng))
+            continue
+        if s.phase == BUILD and not s.pending and not s.offer and s.tosser() < 0:
+            p = s.turn_player()
+            if rng.random() < 0.15:
+                card = rng.choice(cards)
+                if all(a[0] != card for a in s.active):
+                    if card in s.draw:
+                        s.draw.remove(card)
+                    s._event(card, rng.randrange(players))
+                    s._settle()
+            if rng.random() < 0.2:  # a free segment next to p's track, reserved for another
+                near = [e for a in s.net[p] for _, e in game.adj[a] if s.edge_owner[e] < 0]
+                if near:
+                    o = rng.choice([q for q in range(players) if q != p])
+                    s.reserve.append([rng.choice(near), o, s.turns_done[o] + 1])
+            if s.phase == BUILD and not s.is_terminal() and not s.is_chance_node():
+                got = sorted(s._build_actions(p))
+                assert got == sorted(fresh(s)._build_actions_reference(p)), s.move_number()
+                checked += 1
+        legal = s.legal_actions()
+        s.apply_action(legal[rng.randrange(len(legal))])
+    assert checked > 0
+
+
 @pytest.mark.parametrize(
     "config",
     [
