@@ -67,7 +67,12 @@ class TradingRules(StateBase):
         p = self.turn_player()
         out = [g.WITHDRAW]
         take, give = set(self.offer_take), set(self.offer_give)
-        for e, o in enumerate(self.edge_owner):
+        owner = self.edge_owner
+        adj = g.adj
+        # every segment of a seat has both ends in that seat's net: look only next to them
+        near = {e for m in self.net[seller] | self.net[p] for _, e in adj[m]}
+        for e in sorted(near):
+            o = owner[e]
             if o == seller:
                 if e not in take and self.trade_refusal(e, seller, p) is None:
                     out.append(g.TAKE0 + e)
