@@ -26,6 +26,7 @@ from tests.eurorails.helpers import (
     standard,
 )
 
+import motherlode
 from motherlode.core.errors import IllegalActionError, NotationError
 from motherlode.games.eurorails.bot import GreedyAgent
 from motherlode.games.eurorails.game import EurorailsState
@@ -331,3 +332,48 @@ def test_selling_and_trading_off_by_default() -> None:
     with pytest.raises(NotationError):
         s.string_to_action("offer P2")
     assert "trade" not in s.observation(None) and '"trade"' not in s.serialize()
+
+
+def _offer_actions_by_scanning_every_segment(s: EurorailsState) -> list[int]:
+    """The offer's choices worked out over every segment of the map (the listing looks only
+    at the segments next to the two seats' track)."""
+    from motherlode.games.eurorails.trading import PRICE_MAX
+
+    g = s.game
+    seller = s.offer[0]
+    p = s.turn_player()
+    out = [g.WITHDRAW]
+    for e, o in enumerate(s.edge_owner):
+        if o == seller:
+            if e not in s.offer_take and s.trade_refusal(e, seller, p) is None:
+                out.append(g.TAKE0 + e)
+        elif o == p and e not in s.offer_give and s.trade_refusal(e, p, seller) is None:
+            out.append(g.GIVE0 + e)
+    if s.offer_take:
+        out.extend(g.PRICE0 + v for v in range(min(s.cash[p], PRICE_MAX) + 1))
+    return sorted(out)
+
+
+@pytest.mark.parametrize("players", [2, 3, 6])
+def test_an_offers_choices_equal_a_scan_of_every_segment(players: int) -> None:
+    """Random games with track trading: while an offer is composed, its listed takes, gives
+    and prices are those of a scan of the whole map."""
+    import random
+
+    from motherlode.games.eurorails.trading import PRICED, PROPOSED
+
+    game = motherlode.load("eurorails", players=players, turn_limit=8, challenge_track_trading=True)
+    checked = 0
+    for seed in range(2):
+        rng = random.Random(seed)
+        s = game.new_initial_state()
+        while not s.is_terminal():
+            if s.is_chance_node():
+                s.apply_action(s.sample_chance(rng))
+                continue
+            if s.offer and s.offer[1] not in (PROPOSED, PRICED):
+                assert s.legal_actions() == _offer_actions_by_scanning_every_segment(s)
+                checked += 1
+            legal = s.legal_actions()
+            s.apply_action(legal[rng.randrange(len(legal))])
+    assert checked > 20

@@ -10,6 +10,7 @@ train's fields in (Additional Trains); it declares the few turn methods that par
 
 from __future__ import annotations
 
+import random
 from abc import abstractmethod
 from dataclasses import dataclass, replace
 from functools import cache
@@ -17,6 +18,7 @@ from typing import Self
 
 from motherlode.core.protocol import Action, Game, GameConfig, State
 from motherlode.games.eurorails.board import (
+    OUTPOST,
     Board,
     DemandSpec,
     event_area,
@@ -59,6 +61,19 @@ class BoardTables:
     build_link: tuple[int, ...]
     limited: tuple[bool, ...]
     limit_group: tuple[tuple[int, ...], ...]
+    tri_all: tuple[tuple[tuple[int, int], ...], ...]
+    port_edges: tuple[frozenset[int], ...]
+    tri_rev: tuple[tuple[int, ...], ...]
+    edge_dirs: tuple[tuple[int, int], ...]
+    major_set: frozenset[int]
+    major_heads: tuple[int, ...]
+    major_touch: tuple[tuple[int, ...], ...]
+    limit_key: tuple[int, ...]
+    limit_keys: tuple[tuple[int, ...], ...]
+    key_area: dict[int, tuple[int, ...]]
+    build_cands: tuple[
+        tuple[tuple[int, int, int, int, int, bool, tuple[tuple[int, int], ...]], ...], ...
+    ]
 
 
 @cache
@@ -161,6 +176,74 @@ def board_tables(ferry_printing: str) -> BoardTables:
                 near.update(channel)
         group.append(tuple(sorted(near)))
     t_limit_group: tuple[tuple[int, ...], ...] = tuple(group)
+    # a major city's limits are the same at each of its mileposts: kept once, under its
+    # first milepost (the limit key); per milepost, the keys of its limit group, and per
+    # key the mileposts that have it and their neighbours (whose candidates it may refuse)
+    key = list(range(n))
+    for c in b.majors:
+        for m in b.city_posts[c]:
+            key[m] = b.city_posts[c][0]
+    t_limit_keys = tuple(tuple(sorted({key[x] for x in grp})) for grp in group)
+    near_key: dict[int, set[int]] = {}
+    for m in range(n):
+        if t_limited[m]:
+            near = near_key.setdefault(key[m], set())
+            near.add(m)
+            near.update(x for x, _ in t_adj[m])
+    # per edge: the other two edges of each lattice triangle on it, ports or not (the
+    # blocking rule's per-seat detour, blocking.BlockingRules._reroute)
+    tri_all: list[tuple[tuple[int, int], ...]] = []
+    for e, (x, _y) in enumerate(b.edge_ends):
+        d = next(j for j in range(6) if b.eid[x * 6 + j] == e)
+        pairs = []
+        for d1, d2 in (((d + 1) % 6, (d + 5) % 6), ((d + 5) % 6, (d + 1) % 6)):
+            c, e1 = b.nb[x * 6 + d1], b.eid[x * 6 + d1]
+            f1 = b.eid[c * 6 + d2] if c >= 0 else -1
+            if e1 >= 0 and f1 >= 0:
+                pairs.append((e1, f1))
+        tri_all.append(tuple(pairs))
+    # per link: every lattice edge at one of its ports (what closing it may take away)
+    t_port_edges = tuple(
+        frozenset(e for m in link.ends for _, e in t_adj[m]) for link in b.links
+    )
+    # per edge: the edges whose `tri` triangles hold it (a build of it may end their
+    # triangle test); per edge (x, y): the directions from x to y and from y to x
+    rev: list[list[int]] = [[] for _ in b.edge_ends]
+    for e, two in enumerate(t_tri):
+        for x, y in two:
+            rev[x].append(e)
+            rev[y].append(e)
+    dirs = tuple(
+        (
+            next(j for j in range(6) if b.eid[x * 6 + j] == e),
+            next(j for j in range(6) if b.eid[y * 6 + j] == e),
+        )
+        for e, (x, y) in enumerate(b.edge_ends)
+    )
+    # per edge: the major cities (index into board.majors) whose table of candidates a
+    # build of it may change (it is one of them, or in the triangle test of one)
+    cand_major = [-1] * len(b.edge_ends)
+    for i, c in enumerate(b.majors):
+        for m in b.city_posts[c]:
+            for _, e, _ in out[m]:
+                cand_major[e] = i
+    touch_majors: list[set[int]] = [set() for _ in b.edge_ends]
+    for e in range(len(b.edge_ends)):
+        if cand_major[e] >= 0:
+            touch_majors[e].add(cand_major[e])
+        for e1 in rev[e]:
+            if cand_major[e1] >= 0:
+                touch_majors[e].add(cand_major[e1])
+    # per milepost, its candidates for the build listing in one tuple each: (action, edge,
+    # far end, cost without a line's price, line at the far end or -1, a city or port
+    # limit may apply at the far end, the edge's `tri` pairs)
+    cands = tuple(
+        tuple(
+            (i, e, to, t_build_cost0[i], t_build_link[i], t_limited[to], t_tri[e])
+            for i, e, to in segs
+        )
+        for segs in t_build_out
+    )
     return BoardTables(
         areas=t_areas,
         adj=t_adj,
@@ -174,7 +257,52 @@ def board_tables(ferry_printing: str) -> BoardTables:
         build_link=t_build_link,
         limited=t_limited,
         limit_group=t_limit_group,
+        tri_all=tuple(tri_all),
+        port_edges=t_port_edges,
+        tri_rev=tuple(tuple(sorted(set(r))) for r in rev),
+        edge_dirs=dirs,
+        major_set=frozenset(b.major_posts),
+        major_heads=tuple(b.city_posts[c][0] for c in b.majors),
+        major_touch=tuple(tuple(sorted(x)) for x in touch_majors),
+        limit_key=tuple(key),
+        limit_keys=t_limit_keys,
+        key_area={k: tuple(sorted(v)) for k, v in near_key.items()},
+        build_cands=cands,
     )
+
+
+MajorTable = tuple[dict[int, int], dict[int, int], tuple[int, ...], int, tuple[int, ...]]
+"""A major city's table of candidates (building.BuildingRules._major_table): soft, hard,
+judged per seat, a bound on the soft costs, the edges built since (not yet taken in)."""
+
+
+class Listing:
+    """A building turn's table of the segments its player may build from its own track
+    (see :meth:`.building.BuildingRules._build_actions`; a major city's mileposts have
+    their own tables): action -> cost (``soft``: the blocking rule's triangle test passed;
+    ``hard``: it did not, the rule is asked at each listing); the city and port limit
+    answers it used (``lims``, limit key -> refused) and the sources listed (``listed``).
+    ``done``: the turn's builds it holds.
+    Shared by clones until one of them changes it."""
+
+    __slots__ = ("done", "hard", "key", "lims", "listed", "soft")
+
+    def __init__(self, key: tuple[object, ...]) -> None:
+        self.key = key
+        self.done = 0
+        self.soft: dict[int, int] = {}
+        self.hard: dict[int, int] = {}
+        self.lims: dict[int, bool] = {}
+        self.listed: set[int] = set()
+
+    def copy(self) -> Listing:
+        new = Listing(self.key)
+        new.done = self.done
+        new.soft = dict(self.soft)
+        new.hard = dict(self.hard)
+        new.lims = dict(self.lims)
+        new.listed = set(self.listed)
+        return new
 
 
 class GameBase(Game):
@@ -291,14 +419,36 @@ class GameBase(Game):
         self.tri = tables.tri
         self.edge_port = tables.edge_port
         self.hexes = tables.hexes
-        # per seat, 1 when its graph connects the major cities before any track (set by
-        # the first state, blocking.BlockingRules)
-        self.linked_at_start: tuple[int, ...] | None = None
+        # the blocking rule's witness before any track (the same for every seat: lattice
+        # edges joining all the major cities, or False), set by the first state
+        # (blocking.BlockingRules)
+        self.start_witness: frozenset[int] | bool | None = None
+        # the major cities' tables of candidates before any track (building.BuildingRules)
+        self.start_majors: dict[int, MajorTable] | None = None
+        # detours round an edge found by the blocking rule, kept for every state of the
+        # game (each is checked against the state's track before it is used): edge -> the
+        # edges of a path of unowned edges without ports joining its ends; edge*8+q -> one
+        # in seat q's graph (blocking.BlockingRules._detour)
+        self.detours: dict[int, tuple[int, ...]] = {}
+        self.seat_detours: dict[int, tuple[int, ...]] = {}
         self.build_out = tables.build_out
         self.build_cost0 = tables.build_cost0
         self.build_link = tables.build_link
         self.limited = tables.limited
         self.limit_group = tables.limit_group
+        self.tri_all = tables.tri_all
+        self.port_edges = tables.port_edges
+        self.tri_rev = tables.tri_rev
+        self.edge_dirs = tables.edge_dirs
+        self.major_set = tables.major_set
+        self.major_heads = tables.major_heads
+        self.build_cands = tables.build_cands
+        self.major_touch = tables.major_touch
+        self.limit_key = tables.limit_key
+        self.limit_keys = tables.limit_keys
+        self.key_area = tables.key_area
+        self.major_posts = self.board.major_posts
+        self.outpost: tuple[bool, ...] = tuple(t == OUTPOST for t in self.board.terrain)
 
 
 class StateBase(State):
@@ -350,19 +500,37 @@ class StateBase(State):
         # derived, rebuilt from edge_owner/link_owners: per-player segment counts
         self.touch: list[list[int]] = [[0] * b.n for _ in range(n)]
         self.net: list[set[int]] = [set() for _ in range(n)]
-        self._present: dict[int, list[int]] = {}
-        self._free_cache: dict[int, int] = {}  # city -> its unbuilt segments (as _present)
-        # building.BuildingRules._build_actions: milepost -> (seat, Freights only) -> a city
-        # or port limit refuses building there (cleared with the milepost's limit_group)
+        # city -> the seats with track there, its unbuilt segments (kept up to date by
+        # builds; found again after a flood or a trade)
+        self._present_cache: dict[int, list[int]] = {}
+        self._free_cache: dict[int, int] = {}
+        # building.BuildingRules._build_actions: limit key (a milepost, a major city's first)
+        # -> (seat, Freights only) -> a city or port limit refuses building there (cleared
+        # with the keys of the milepost's limit_group)
         self._limits_cache: dict[int, dict[int, bool]] = {}
-        # blocking-check cache until the next change of track: edge*8+p -> blocked seat or
-        # -1; -1-q -> 1 when q's available graph connects all major cities, else 0
-        self._reach: dict[int, int] = {}
-        self._linked = [0] * n  # 1: seat q's available graph is known to connect the majors
-        # the blocking rule's per-seat answers that last from build to build (see
-        # blocking.BlockingRules._blocks): edge*8+q -> an answer (bool) or the edges of a
-        # path that joins the edge's ends without it; shared with clones until written
-        self._cut_cache: dict[int, bool | tuple[int, ...]] = {}
+        # building.BuildingRules._build_actions: the building turn's table of candidates
+        # (Listing; shared with clones until written) and the turn's builds so far; per
+        # major city the candidates from its mileposts (the same for every seat, kept
+        # until a build changes them; for the active events _majors_key_cache; shared with
+        # clones until written)
+        self._listing_cache: Listing | None = None
+        self._owns_listing_cache = True
+        self._built_cache: list[int] = []
+        self._majors_cache: dict[int, MajorTable] = {}
+        self._owns_majors_cache = True
+        self._majors_key_cache: tuple[int, ...] = ()
+        # the blocking rule (blocking.BlockingRules): per seat q, a witness that q's graph
+        # connects the major cities (lattice edges of q's graph that join them all), False
+        # when it does not, None when not known yet
+        self._wit_cache: list[frozenset[int] | bool | None] = [None] * n
+        # per line k and seat q (k*8+q), the same for q's graph with k's ports closed (the
+        # last place on k taken by another seat), or True: closing it disconnects them;
+        # shared with clones until written
+        self._alt_cache: dict[int, frozenset[int] | bool] = {}
+        self._owns_alt_cache = True
+        # edge*8+q: whether building the edge blocks seat q, found by cutting q's graph
+        # (kept until track comes back or changes owner); shared with clones until written
+        self._cut_cache: dict[int, bool] = {}
         self._owns_cut_cache = True
         # The Circus: the cities where the Circus chips stand (the others are on trains)
         self.circus_at = [b.city_index(c) for c in CIRCUS_CITIES] if cfg.circus else []
@@ -409,11 +577,18 @@ class StateBase(State):
             setattr(new, k, [list(x) for x in getattr(self, k)])
         new.touch = [list(x) for x in self.touch]
         new.net = [set(x) for x in self.net]
-        new._present = dict(self._present)
-        new._free_cache = {}  # caches that the next build clears anyway: not copied
+        new._present_cache = dict(self._present_cache)  # (lists never changed in place)
+        new._free_cache = dict(self._free_cache)
         new._limits_cache = {}
-        new._reach = dict(self._reach)
-        new._linked = list(self._linked)
+        new._listing_cache = self._listing_cache  # copied on the first write
+        new._owns_listing_cache = self._owns_listing_cache = False
+        new._built_cache = list(self._built_cache)
+        new._majors_cache = self._majors_cache  # copied on the first write
+        new._owns_majors_cache = self._owns_majors_cache = False
+        new._majors_key_cache = self._majors_key_cache
+        new._wit_cache = list(self._wit_cache)  # (frozensets, never changed in place)
+        new._alt_cache = self._alt_cache  # copied on the first write
+        new._owns_alt_cache = self._owns_alt_cache = False
         new._cut_cache = self._cut_cache  # copied on the first write (_keep)
         new._owns_cut_cache = self._owns_cut_cache = False
         new.circus_at = list(self.circus_at)
@@ -457,16 +632,35 @@ class StateBase(State):
                 for p in b.links[k].ends:
                     self.touch[o][p] += 1
         self.net = [{m for m, c in enumerate(tp) if c} for tp in self.touch]
-        self._present = {}
+        self._present_cache = {}
         self._free_cache = {}
         self._limits_cache = {}
-        self._reach = {}
-        self._linked = [0] * n
+        self._listing_cache = None
+        self._majors_cache = {}
+        self._owns_majors_cache = True
+        self._wit_cache = [None] * n
+        self._alt_cache = {}
+        self._owns_alt_cache = True
         self._cut_reset()
 
     def _chance_outcomes(self) -> list[tuple[Action, float]]:
         p = 1.0 / len(self.draw)
         return [(c - 1, p) for c in self.draw]
+
+    def sample_chance(self, rng: random.Random) -> Action:
+        """:meth:`State.sample_chance` without the list of outcomes: the same subtractions
+        of the same probability in the same order, so the same card for the same draw."""
+        draw = self.draw
+        p = 1.0 / len(draw)
+        x = rng.random()
+        for c in draw:
+            x -= p
+            if x < 0.0:
+                return c - 1
+        return draw[-1] - 1
+
+    def _is_chance_outcome(self, action: Action) -> bool:
+        return action >= 0 and action + 1 in self.draw
 
     def _draw_card(self, card: int) -> None:
         self.draw.remove(card)
@@ -474,7 +668,7 @@ class StateBase(State):
             self.draw, self.discard = sorted(self.discard), []
 
     def _cut_reset(self) -> None:
-        """Forget the blocking rule's lasting answers: track came back (a flood) or changed
+        """Forget the blocking rule's "blocks" answers: track came back (a flood) or changed
         owner (a trade)."""
         self._cut_cache = {}
         self._owns_cut_cache = True
@@ -484,16 +678,19 @@ class StateBase(State):
         if g.limited[m]:  # a city or a ferry port / Chunnel end
             limits = self._limits_cache
             if limits:
-                for x in g.limit_group[m]:
+                for x in g.limit_keys[m]:
                     limits.pop(x, None)
             c = g.board.city_of[m]
             if c >= 0:
-                self._present.pop(c, None)
-                self._free_cache.pop(c, None)
-        if self._reach:
-            self._reach.clear()
-        if delta < 0 and self._cut_cache:
-            self._cut_reset()
+                if delta > 0:  # (the segment's own count: _build)
+                    present = self._present_cache.get(c)
+                    if present is not None and p not in present:
+                        self._present_cache[c] = sorted((*present, p))
+                else:
+                    self._present_cache.pop(c, None)
+                    self._free_cache.pop(c, None)
+        if delta < 0:
+            self._track_lost(p, m)
         self.touch[p][m] += delta
         if self.touch[p][m] > 0:
             self.net[p].add(m)
@@ -521,6 +718,11 @@ class StateBase(State):
     @abstractmethod
     def _settle(self) -> None:
         """Resolve what follows automatically (turns.py)."""
+
+    @abstractmethod
+    def _track_lost(self, p: int, m: int) -> None:
+        """Seat ``p`` lost a segment at ``m`` (a flood, a trade): what the blocking rule
+        keeps is checked again (blocking.py)."""
 
     @abstractmethod
     def _finish_turn(self) -> None:

@@ -7,14 +7,30 @@ of other owners is closed to q), and every ferry line or the Chunnel that q owns
 build to (fewer owners than its capacity); the mileposts of a major city are one node. A
 build of edge e by p is refused when, for some other q, that graph connects all the major
 cities before the build and not after it (:meth:`BlockingRules.blocked_by_build`).
+
+How it is decided fast (the from-scratch check is kept as :meth:`blocked_by_build_reference`,
+the tests' reference): the state keeps, per seat q, a *witness* (``_wit_cache``): a set of
+lattice edges of q's graph which, with the major cities' red areas and the ferry lines
+between its mileposts, joins all the major cities. A build that takes no edge of q's witness
+(and closes no port it touches) leaves it whole, so blocks nobody: one set lookup per seat.
+Only a build of a witness edge needs a search, and that search (a detour round the edge:
+a lattice triangle, the hexagon round an end, else a two-sided search) also moves the
+witness off the edge, so it is asked once. Taking the last place on a line closes its
+ports to the other seats: per line and seat a second witness, for q's graph with the line's
+ports closed (``_alt_cache``), found once from the first by joining its pieces again. Builds
+keep the witnesses whole (``_after_build``); floods and trades only give back track (or
+take it from its seller), after which what may no longer hold is found again.
 """
 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Iterable
 
 from motherlode.games.eurorails.base import GameBase, StateBase
+
+_START: dict[str, frozenset[int] | bool] = {}
+"""Per ferry printing, the witness of the graph before any track (every seat's)."""
 
 
 class BlockingRules(StateBase):
@@ -22,15 +38,17 @@ class BlockingRules(StateBase):
 
     def __init__(self, game: GameBase) -> None:
         super().__init__(game)
-        # Before any track, whether each seat's graph connects the major cities is the same
-        # in every game of a configuration: found once (a whole-map search per seat) and
-        # kept by the game (``majors_reachable``).
-        start = game.linked_at_start
+        # Before any track every seat's graph is the same (the board's): its witness is
+        # found once per ferry printing (a whole-map search) and kept by the game.
+        start = game.start_witness
         if start is None:
-            start = game.linked_at_start = tuple(
-                int(self._connects_majors(q)) for q in range(game.num_players)
-            )
-        self._linked = list(start)
+            start = _START.get(game.cfg.ferry_printing)
+            if start is None:
+                tree: list[int] = []
+                start = frozenset(tree) if self._connects_majors(0, tree) else False
+                _START[game.cfg.ferry_printing] = start
+            game.start_witness = start
+        self._wit_cache = [start] * game.num_players
 
     def _post_open(self, q: int, m: int) -> bool:
         """May seat ``q`` still build to or from milepost ``m`` (port limits)?"""
@@ -124,21 +142,453 @@ class BlockingRules(StateBase):
                         return True
         return len(found) == total
 
+    # -- the kept witnesses -------------------------------------------------------------
+
+    def _witness(self, q: int) -> frozenset[int] | bool:
+        """Seat ``q``'s witness (found by a whole-map search when not known), or False: q's
+        graph does not connect the major cities."""
+        w = self._wit_cache[q]
+        if w is None:
+            tree: list[int] = []
+            w = frozenset(tree) if self._connects_majors(q, tree) else False
+            self._wit_cache[q] = w
+        return w
+
     def majors_reachable(self, q: int) -> bool:
-        """Seat ``q`` may still connect all the major cities. Once true it stays true: a
-        legal build keeps it (the blocking check) and a flood only frees edges, so a true
-        answer is kept until the track is laid anew (``_rebuild_touch``); a false one is
-        kept until the next change of track."""
-        if self._linked[q]:
+        """Seat ``q`` may still connect all the major cities (its witness)."""
+        return self._witness(q) is not False
+
+    def blocked_by_build(self, p: int, a: int, d: int) -> int:
+        """The seat that ``p``'s segment from ``a`` in direction ``d`` would block from
+        connecting all the major cities, or -1 (see the module docstring)."""
+        g = self.game
+        b = g.board
+        i = a * 6 + d
+        e = b.eid[i]
+        owner = self.edge_owner
+        for e1, f1 in g.tri[e]:
+            if owner[e1] < 0 and owner[f1] < 0:
+                # a triangle of unowned edges (red areas included) without a port: e's ends
+                # stay joined for everyone
+                return -1
+        to = b.nb[i]
+        k = b.link_at[to]
+        owners: list[int] = self.link_owners[k] if k >= 0 else []
+        fills = k >= 0 and p not in owners and len(owners) + 1 >= b.links[k].capacity
+        wit = self._wit_cache
+        for q in range(g.num_players):
+            if q == p:
+                continue
+            w = wit[q]
+            if w is None:
+                w = self._witness(q)
+            if w is False or w is True:
+                continue  # q's graph does not connect them: nothing blocks q
+            if fills and q not in owners:
+                # both ports close to q: its witness holds if it touches neither
+                if not w.isdisjoint(g.port_edges[k]) and self._alt(k, q) is True:
+                    return q
+            elif e in w:
+                key = e * 8 + q
+                cut = self._cut_cache.get(key)
+                if cut is None:
+                    got = self._detour(q, e, a, d)
+                    if isinstance(got, tuple):
+                        continue
+                    cut = self._splits_majors(got)
+                    self._keep(key, cut)
+                if cut:
+                    return q
+        return -1
+
+    def _splits_majors(self, side: set[int]) -> bool:
+        """Does the component ``side`` (cut off by a removal) hold some major cities but not
+        all of them?"""
+        major_of = self.game.major_of
+        cut = len({major_of[m] for m in side if major_of[m] >= 0})
+        return 0 < cut < len(self.game.board.majors)
+
+    def _detour(self, q: int, e: int, a: int, d: int) -> tuple[int, ...] | set[int]:
+        """A path joining the ends of edge ``e`` (from ``a`` in direction ``d``) in seat
+        ``q``'s graph without ``e`` (its lattice edges), or, when there is none, the
+        component of one end. Paths found are kept by the game and used again while they
+        still hold: one of unowned edges without ports (a detour for every seat) by edge
+        (``detours``), others by edge and seat (``seat_detours``); so a witness edge that a
+        seat may build is searched round once, not at every listing."""
+        g = self.game
+        owner = self.edge_owner
+        path = g.detours.get(e)
+        if path is not None:
+            for f in path:
+                if owner[f] >= 0:
+                    break
+            else:
+                return path
+        key = e * 8 + q
+        path = g.seat_detours.get(key)
+        if path is not None:
+            edge_open = self._edge_open
+            for f in path:
+                if not edge_open(q, f):
+                    break
+            else:
+                return path
+        b = g.board
+        to = b.nb[a * 6 + d]
+        path = (
+            self._ring_path(a, d)
+            or self._ring_path(to, (d + 3) % 6)
+            or (None if g.edge_port[e] else self._local_detour(a, to, e, 40))
+        )
+        if path is not None:
+            g.detours[e] = path
+            return path
+        for e1, f1 in g.tri_all[e]:  # a lattice triangle open to q
+            if self._edge_open(q, e1) and self._edge_open(q, f1):
+                path = (e1, f1)
+                break
+        else:
+            side, path = self._split_path(q, [a], [to], e, self._closed(q))
+            if side is not None:
+                return side
+        g.seat_detours[key] = path
+        return path
+
+    def _reroute(self, q: int, w: frozenset[int], e: int, a: int, d: int) -> None:
+        """Seat ``q``'s witness ``w`` moved off its edge ``e`` (from ``a`` in direction
+        ``d``) that another seat built: a detour (:meth:`_detour`) in place of ``e``, for
+        every seat that shares ``w`` and has the detour in its graph; or, when ``e`` was a
+        bridge of q's graph with all the major cities on one side, the witness's part on
+        that side; False when ``e`` split them (an illegal build, applied unchecked)."""
+        got = self._detour(q, e, a, d)
+        wit = self._wit_cache
+        if isinstance(got, tuple):
+            new = w.difference((e,)).union(got)
+            wit[q] = new
+            edge_open = self._edge_open
+            for x, v in enumerate(wit):
+                if v is w and all(edge_open(x, f) for f in got):
+                    wit[x] = new
+            return
+        if self._splits_majors(got):
+            wit[q] = False
+            return
+        ends = self.game.board.edge_ends
+        major_of = self.game.major_of
+        if any(major_of[m] >= 0 for m in got):  # every major city on that side
+            wit[q] = frozenset(f for f in w if f != e and ends[f][0] in got)
+        else:
+            wit[q] = frozenset(
+                f for f in w if f != e and ends[f][0] not in got and ends[f][1] not in got
+            )
+
+    def _local_detour(self, a: int, c: int, skip: int, limit: int) -> tuple[int, ...] | None:
+        """The edges of a path from ``a`` to ``c`` of unowned edges without ports (in every
+        seat's graph) and major cities' red areas, without edge ``skip``, found by a
+        two-sided search that gives up after ``limit`` mileposts (None: none found)."""
+        g = self.game
+        adj, joined, owner, port = g.adj, g.joined, self.edge_owner, g.edge_port
+        from_a: dict[int, tuple[int, int]] = {a: (-1, -1)}
+        from_c: dict[int, tuple[int, int]] = {c: (-1, -1)}
+        todo_a, todo_c = deque((a,)), deque((c,))
+        while todo_a and todo_c and len(from_a) + len(from_c) < limit:
+            if len(from_a) <= len(from_c):
+                seen, other, todo = from_a, from_c, todo_a
+            else:
+                seen, other, todo = from_c, from_a, todo_c
+            m = todo.popleft()
+            for x, e in adj[m]:
+                if e == skip or owner[e] >= 0 or port[e]:
+                    continue
+                if x in other:
+                    return (*_path(seen, m), e, *_path(other, x))
+                if x not in seen:
+                    seen[x] = (m, e)
+                    todo.append(x)
+            for x in joined[m]:  # (not a port: only a major city's red area)
+                if x in other:
+                    return _path(seen, m) + _path(other, x)
+                if x not in seen:
+                    seen[x] = (m, -1)
+                    todo.append(x)
+        return None
+
+    def _ring_path(self, u: int, du: int) -> tuple[int, ...] | None:
+        """The unowned edges without ports (so in everyone's graph) of a path round the
+        hexagon about ``u`` from ``u`` to its neighbour ``v`` in direction ``du``: a spoke
+        from ``u``, then ring edges to ``v`` (None: there is none)."""
+        g = self.game
+        owner = self.edge_owner
+        port = g.edge_port
+        ring, spokes = g.hexes[u * 6 + du]
+        for i in range(5):
+            e = ring[i]
+            if e < 0 or owner[e] >= 0 or port[e]:
+                break
+            e = spokes[i + 1]
+            if e >= 0 and owner[e] < 0 and not port[e]:
+                return (e, *ring[: i + 1])
+        for i in range(5, 0, -1):
+            e = ring[i]
+            if e < 0 or owner[e] >= 0 or port[e]:
+                break
+            e = spokes[i]
+            if e >= 0 and owner[e] < 0 and not port[e]:
+                return (e, *ring[i:6])
+        return None
+
+    def _alt(self, k: int, q: int) -> frozenset[int] | bool:
+        """Seat ``q``'s witness for its graph with line ``k``'s ports closed (another seat
+        takes the last place on it), or True: that graph does not connect the major cities.
+        Found from q's witness: what is left of it joined again (:meth:`_reconnect`)."""
+        key = k * 8 + q
+        hit = self._alt_cache.get(key)
+        if hit is not None:
+            return hit
+        w = self._witness(q)
+        assert isinstance(w, frozenset)
+        owner = self.edge_owner
+        lost = self.game.port_edges[k]
+        rest = w.difference([f for f in lost if owner[f] != q])
+        closed = self._closed(q)
+        closed.update(self.game.board.links[k].ends)
+        got = self._reconnect(q, rest, closed)
+        if not self._owns_alt_cache:
+            self._alt_cache = dict(self._alt_cache)
+            self._owns_alt_cache = True
+        alts = self._alt_cache
+        if got is None:
+            alts[key] = True
             return True
-        key = -1 - q
-        v = self._reach.get(key)
-        if v is None:
-            v = int(self._connects_majors(q))
-            self._reach[key] = v
-            if v:
-                self._linked[q] = 1
-        return bool(v)
+        alts[key] = got
+        # the seats that share q's witness and whose graph has the paths added: the same
+        added = got - rest
+        owners = self.link_owners[k]
+        edge_open = self._edge_open
+        for x, v in enumerate(self._wit_cache):
+            if (
+                v is w
+                and x not in owners
+                and k * 8 + x not in alts
+                and all(edge_open(x, f) and f not in lost for f in added)
+            ):
+                alts[k * 8 + x] = got
+        return got
+
+    def _pieces(self, edges: Iterable[int], closed: set[int]) -> list[set[int]]:
+        """The pieces (sets of mileposts) that hold major cities of the graph made of
+        ``edges``, the major cities' red areas and the lines between its mileposts whose
+        ports are not ``closed``."""
+        g = self.game
+        b = g.board
+        ends = b.edge_ends
+        major_of = g.major_of
+        heads = [b.city_posts[c][0] for c in b.majors]
+        adj: dict[int, list[int]] = {m: [] for m in heads}
+        for f in edges:
+            x, y = ends[f]
+            i, j = major_of[x], major_of[y]
+            if i >= 0:
+                if j == i:
+                    continue  # the red area
+                x = heads[i]
+            if j >= 0:
+                y = heads[j]
+            adj.setdefault(x, []).append(y)
+            adj.setdefault(y, []).append(x)
+        for link in b.links:
+            x, y = link.ends
+            if x in adj and y in adj and x not in closed:
+                adj[x].append(y)
+                adj[y].append(x)
+        out = []
+        seen: set[int] = set()
+        for m in heads:
+            if m in seen:
+                continue
+            piece = {m}
+            todo = [m]
+            while todo:
+                for x in adj[todo.pop()]:
+                    if x not in piece:
+                        piece.add(x)
+                        todo.append(x)
+            seen |= piece
+            for i, h in enumerate(heads):
+                if h in piece:
+                    piece.update(b.city_posts[b.majors[i]])
+            out.append(piece)
+        return out
+
+    def _reconnect(self, q: int, edges: frozenset[int], closed: set[int]) -> frozenset[int] | None:
+        """A witness for ``q``'s graph with ``closed`` closed, made of ``edges`` (all in that
+        graph) and paths that join its pieces again (two-sided searches from the smallest
+        piece to the others); None: some piece cannot be joined (the graph does not connect
+        the major cities)."""
+        ends = self.game.board.edge_ends
+        while True:
+            pieces = self._pieces(edges, closed)
+            if len(pieces) == 1:
+                piece = pieces[0]
+                return frozenset(f for f in edges if ends[f][0] in piece)
+            pieces.sort(key=len)
+            rest = [m for piece in pieces[1:] for m in piece]
+            side, path = self._split_path(q, list(pieces[0]), rest, -1, closed)
+            if side is not None:
+                return None
+            edges = edges.union(path)
+
+    def _after_build(self, p: int, e: int, a: int, d: int, filled: int) -> None:
+        """Keep every other seat's witnesses whole after ``p`` built ``e`` (from ``a`` in
+        direction ``d``) and, when ``filled >= 0``, took the last place on that line."""
+        g = self.game
+        wit = self._wit_cache
+        alts = self._alt_cache
+        owner = self.edge_owner
+        if filled >= 0:
+            owners = self.link_owners[filled]
+            lost = g.port_edges[filled]
+        for q in range(g.num_players):
+            if q == p:
+                continue
+            w = wit[q]
+            if not w or w is True:
+                continue
+            if filled >= 0 and q not in owners and not w.isdisjoint(lost):
+                alt = alts.get(filled * 8 + q)
+                if isinstance(alt, frozenset):
+                    wit[q] = alt
+                else:
+                    gone = [f for f in lost if owner[f] != q]
+                    got = self._reconnect(q, w.difference(gone), self._closed(q))
+                    wit[q] = False if got is None else got
+            elif e in w:
+                self._reroute(q, w, e, a, d)
+        if not alts:
+            return
+        drop = []
+        moved: dict[int, frozenset[int]] = {}  # key -> its alt moved off e
+        made: dict[int, frozenset[int]] = {}  # id(alt) -> the same (alts are shared)
+        detour = g.detours.get(e)
+        if detour is not None and any(owner[f] >= 0 for f in detour):
+            detour = None
+        for key, alt in alts.items():
+            k, q = divmod(key, 8)
+            if q == p:
+                if k == filled or p in self.link_owners[k]:
+                    drop.append(key)  # p owns the line now: never closed to p
+            elif k == filled:
+                drop.append(key)  # used above
+            elif isinstance(alt, frozenset):
+                if filled >= 0 and q not in owners and not alt.isdisjoint(lost):
+                    drop.append(key)  # found again when asked
+                elif e in alt:
+                    # a detour of unowned edges without ports is in that graph too
+                    if detour is None:
+                        drop.append(key)
+                    else:
+                        new = made.get(id(alt))
+                        if new is None:
+                            new = made[id(alt)] = alt.difference((e,)).union(detour)
+                        drop.append(key)
+                        moved[key] = new
+        if drop:
+            if not self._owns_alt_cache:
+                self._alt_cache = dict(alts)
+                self._owns_alt_cache = True
+            alts = self._alt_cache
+            for key in drop:
+                new = moved.get(key)
+                if new is None:
+                    del alts[key]
+                else:
+                    alts[key] = new
+
+    def _track_lost(self, p: int, m: int) -> None:
+        """Seat ``p`` lost a segment at ``m`` (a flood freed it, a trade sold it): the other
+        seats' graphs only gained, so their witnesses hold; "blocks" answers and the
+        closed-line witnesses are forgotten, "does not connect" is asked again, and p's own
+        witness is found again if it held that segment and p may not use it now."""
+        self._listing_cache = None
+        self._majors_cache = {}
+        self._owns_majors_cache = True
+        if self._cut_cache:
+            self._cut_reset()
+        if self._alt_cache:
+            self._alt_cache = {}
+            self._owns_alt_cache = True
+        wit = self._wit_cache
+        for q, w in enumerate(wit):
+            if w is False:
+                wit[q] = None
+        w = wit[p]
+        if w:
+            assert isinstance(w, frozenset)
+            for _, f in self.game.adj[m]:
+                if f in w and not self._edge_open(p, f):
+                    wit[p] = None
+                    break
+
+    def _keep(self, key: int, answer: bool) -> None:
+        """Keep an answer found by cutting a seat's graph in ``_cut_cache`` (copying it first
+        if a clone shares it)."""
+        if not self._owns_cut_cache:
+            self._cut_cache = dict(self._cut_cache)
+            self._owns_cut_cache = True
+        self._cut_cache[key] = answer
+
+    # -- the check from scratch (the tests' reference) --------------------------------------
+
+    def blocked_by_build_reference(self, p: int, a: int, d: int) -> int:
+        """:meth:`blocked_by_build` computed from scratch, without anything kept: the tests'
+        reference (local tests, then per seat a two-sided search round the edge, or for the
+        last place on a line the searches of :meth:`_fill_blocks`)."""
+        g = self.game
+        b = g.board
+        i = a * 6 + d
+        e = b.eid[i]
+        to = b.nb[i]
+        owner = self.edge_owner
+        for e1, f1 in g.tri[e]:
+            if owner[e1] < 0 and owner[f1] < 0:
+                return -1
+        if self._ring(a, d) or self._ring(to, (d + 3) % 6):
+            return -1
+        # the two triangles of the lattice on e: a -> c -> to
+        d1, d2 = (d + 1) % 6, (d + 5) % 6
+        c1, c2 = b.nb[a * 6 + d1], b.nb[a * 6 + d2]
+        e1, e2 = b.eid[a * 6 + d1], b.eid[a * 6 + d2]
+        f1 = b.eid[c1 * 6 + d2] if c1 >= 0 else -1
+        f2 = b.eid[c2 * 6 + d1] if c2 >= 0 else -1
+        k = b.link_at[to]
+        owners = self.link_owners[k] if k >= 0 else []
+        fills = k >= 0 and p not in owners and len(owners) + 1 >= b.links[k].capacity
+        for q in range(g.num_players):
+            if q == p:
+                continue
+            if fills and q not in owners:
+                if self._fill_blocks(q, p, e, k):
+                    return q
+                continue
+            if f1 >= 0 and e1 >= 0 and self._edge_open(q, e1) and self._edge_open(q, f1):
+                continue
+            if f2 >= 0 and e2 >= 0 and self._edge_open(q, e2) and self._edge_open(q, f2):
+                continue
+            if self._blocks_reference(q, e, a, to):
+                return q
+        return -1
+
+    def _ring(self, u: int, du: int) -> bool:
+        """Are ``u`` and its neighbour ``v`` in direction ``du`` joined by unowned edges
+        without ports (so in everyone's graph) round the hexagon about ``u``?"""
+        return self._ring_path(u, du) is not None
+
+    def _blocks_reference(self, q: int, e: int, a: int, to: int) -> bool:
+        """Would building edge ``e`` (from ``a`` to ``to``) disconnect the major cities in
+        ``q``'s available graph? (From scratch.)"""
+        if not self._edge_open(q, e):
+            return False
+        return self._cuts(q, self._split(q, [a], [to], e, self._closed(q)))
 
     def _split(
         self, q: int, a: list[int], c: list[int], skip: int, closed: set[int]
@@ -173,154 +623,12 @@ class BlockingRules(StateBase):
                     todo.append(x)
         return seen_a if not todo_a else seen_c
 
-    def blocked_by_build(self, p: int, a: int, d: int) -> int:
-        """The seat that ``p``'s segment from ``a`` in direction ``d`` would block from
-        connecting all the major cities, or -1 (see the comment above ``_post_open``)."""
-        return self._blocked_by(p, a, d, self._blocks, self._reach)
-
-    def blocked_by_build_reference(self, p: int, a: int, d: int) -> int:
-        """:meth:`blocked_by_build` without the answers kept from earlier builds (the
-        check as it was before they were kept: the tests' reference)."""
-        return self._blocked_by(p, a, d, self._blocks_reference, {})
-
-    def _blocked_by(
-        self, p: int, a: int, d: int, blocks: Callable[..., bool], memo: dict[int, int]
-    ) -> int:
-        g = self.game
-        b = g.board
-        i = a * 6 + d
-        e = b.eid[i]
-        to = b.nb[i]
-        owner = self.edge_owner
-        for e1, f1 in g.tri[e]:
-            if owner[e1] < 0 and owner[f1] < 0:
-                # a triangle of unowned edges (red areas included) without a port: e's ends
-                # stay joined for everyone
-                return -1
-        if self._ring(a, d) or self._ring(to, (d + 3) % 6):
-            return -1
-        key = e * 8 + p
-        hit = memo.get(key)
-        if hit is not None:
-            return hit
-        # the two triangles of the lattice on e: a -> c -> to
-        d1, d2 = (d + 1) % 6, (d + 5) % 6
-        c1, c2 = b.nb[a * 6 + d1], b.nb[a * 6 + d2]
-        e1, e2 = b.eid[a * 6 + d1], b.eid[a * 6 + d2]
-        f1 = b.eid[c1 * 6 + d2] if c1 >= 0 else -1
-        f2 = b.eid[c2 * 6 + d1] if c2 >= 0 else -1
-        k = b.link_at[to]
-        owners = self.link_owners[k] if k >= 0 else []
-        fills = k >= 0 and p not in owners and len(owners) + 1 >= b.links[k].capacity
-        slow = []
-        for q in range(g.num_players):
-            if q == p:
-                continue
-            if fills and q not in owners:
-                slow.append(q)
-                continue
-            if f1 >= 0 and e1 >= 0 and self._edge_open(q, e1) and self._edge_open(q, f1):
-                continue
-            if f2 >= 0 and e2 >= 0 and self._edge_open(q, e2) and self._edge_open(q, f2):
-                continue
-            slow.append(q)
-        if not slow:
-            return -1
-        found = -1
-        for q in slow:
-            if fills and q not in owners:
-                # the result depends only on the line and q (e ends at its closed port)
-                fkey = -100 - (k * 8 + q)
-                hit = memo.get(fkey)
-                if hit is None:
-                    hit = int(blocks(q, p, e, a, to, k))
-                    memo[fkey] = hit
-                if hit:
-                    found = q
-                    break
-            elif blocks(q, p, e, a, to, -1):
-                found = q
-                break
-        memo[key] = found
-        return found
-
-    def _ring(self, u: int, du: int) -> bool:
-        """Are ``u`` and its neighbour ``v`` in direction ``du`` joined by unowned edges
-        without ports (so in everyone's graph) round the hexagon about ``u``: a spoke from
-        ``u``, then ring edges to ``v``?"""
-        g = self.game
-        owner = self.edge_owner
-        port = g.edge_port
-        ring, spokes = g.hexes[u * 6 + du]
-        for i in range(5):
-            e = ring[i]
-            if e < 0 or owner[e] >= 0 or port[e]:
-                break
-            e = spokes[i + 1]
-            if e >= 0 and owner[e] < 0 and not port[e]:
-                return True
-        for i in range(5, 0, -1):
-            e = ring[i]
-            if e < 0 or owner[e] >= 0 or port[e]:
-                break
-            e = spokes[i]
-            if e >= 0 and owner[e] < 0 and not port[e]:
-                return True
-        return False
-
-    def _blocks(self, q: int, p: int, e: int, a: int, to: int, k: int) -> bool:
-        """Would ``p`` building edge ``e`` (and, when ``k >= 0``, taking the last place on
-        link ``k``) disconnect the major cities in ``q``'s available graph?
-
-        Between two resets of ``_cut_cache`` (a flood, a trade) q's graph only loses edges (a
-        build by another seat, the ports of a line that fills up without q), and every build
-        is legal, so keeps q's major cities joined. So an answer found by cutting q's graph
-        (``e`` a bridge with major cities on both sides: blocks; one side without any, or q
-        not connected: does not) stays true for as long as ``e`` is free; a "does not block"
-        found by a path joining ``e``'s ends without it stays true while that path's edges
-        are all still in q's graph (:meth:`_still_open`). Both are kept in ``_cut_cache`` (shared
-        with clones until written)."""
-        if k >= 0:
-            return self._fill_blocks(q, p, e, k, keep=True)
-        if not self._edge_open(q, e):
-            return False
-        key = e * 8 + q
-        hit = self._cut_cache.get(key)
-        if hit is not None:
-            if hit is True or hit is False:
-                return hit
-            if self._still_open(q, hit):
-                return False
-        side, path = self._split_path(q, [a], [to], e, self._closed(q))
-        answer: bool | tuple[int, ...] = path if side is None else self._cuts(q, side)
-        self._keep(key, answer)
-        return answer is True
-
-    def _still_open(self, q: int, edges: tuple[int, ...]) -> bool:
-        """Are all the lattice ``edges`` still in ``q``'s graph? (Not built by another
-        seat; one ending at a port is open only while q may still build there.)"""
-        owner = self.edge_owner
-        port = self.game.edge_port
-        for x in edges:
-            o = owner[x]
-            if o != q and (o >= 0 or (port[x] and not self._edge_open(q, x))):
-                return False
-        return True
-
-    def _blocks_reference(self, q: int, p: int, e: int, a: int, to: int, k: int) -> bool:
-        """:meth:`_blocks` computed from scratch, without ``_cut_cache`` (the tests' reference)."""
-        if k >= 0:
-            return self._fill_blocks(q, p, e, k)
-        if not self._edge_open(q, e):
-            return False
-        return self._cuts(q, self._split(q, [a], [to], e, self._closed(q)))
-
     def _split_path(
         self, q: int, a: list[int], c: list[int], skip: int, closed: set[int]
     ) -> tuple[set[int] | None, tuple[int, ...]]:
         """:meth:`_split` of the mileposts ``a`` and ``c``, and when they are connected the
-        lattice edges of a path joining them (its other steps are ferry lines, the Chunnel
-        and major cities' joins, which last until ``_cut_cache`` is reset)."""
+        lattice edges of a path joining them (its other steps are ferry lines and major
+        cities' red areas)."""
         g = self.game
         adj, joined, owner, internal = g.adj, g.joined, self.edge_owner, g.board.edge_internal
         # milepost -> (previous, edge)
@@ -364,45 +672,28 @@ class BlockingRules(StateBase):
         cut = len({major_of[m] for m in side if major_of[m] >= 0})
         if cut in (0, len(self.game.board.majors)):
             return False
-        return self.majors_reachable(q)
+        return self._connects_majors(q)
 
-    def _fill_search(self, q: int, p: int, e: int, k: int, keep: bool) -> bool:
+    def _fill_search(self, q: int, p: int, e: int, k: int) -> bool:
         """:meth:`_fill_blocks` by a search of ``q``'s whole graph with ``e`` built and
-        link ``k`` full. With ``keep``, the answer lasts in ``_cut_cache`` as :meth:`_blocks`'
-        do: "blocks" until a reset, "does not" while the lattice edges of the search's tree
-        (which joins the major cities without ``e`` or ``k``'s ports) are still in q's graph."""
-        tree: list[int] = []
+        link ``k`` full."""
+        if not self._connects_majors(q):
+            return False
         self.edge_owner[e] = p
         self.link_owners[k].append(p)
         try:
-            joined = self._connects_majors(q, tree)
+            joined = self._connects_majors(q)
         finally:
             self.link_owners[k].pop()
             self.edge_owner[e] = -1
-        if keep:
-            self._keep(-1 - (k * 8 + q), tuple(tree) if joined else True)
         return not joined
 
-    def _keep(self, key: int, answer: bool | tuple[int, ...]) -> None:
-        """Keep a lasting answer in ``_cut_cache`` (copying it first if a clone shares it)."""
-        if not self._owns_cut_cache:
-            self._cut_cache = dict(self._cut_cache)
-            self._owns_cut_cache = True
-        self._cut_cache[key] = answer
-
-    def _fill_blocks(self, q: int, p: int, e: int, k: int, keep: bool = False) -> bool:
+    def _fill_blocks(self, q: int, p: int, e: int, k: int) -> bool:
         """Would ``p`` taking the last place on link ``k`` (by building ``e`` to one of its
         ports) disconnect the major cities for ``q``? Both ports then close to ``q``: the
         graph loses them (and the line). When the open neighbours of each port stay joined
         around it, two pieces at most remain, one by each port: a two-sided search between
         them decides; otherwise a search of the whole graph does."""
-        key = -1 - (k * 8 + q)
-        if keep:  # an answer kept since an earlier build (see _fill_search)
-            hit = self._cut_cache.get(key)
-            if hit is True or hit is False:
-                return hit
-            if isinstance(hit, tuple) and self._still_open(q, hit):
-                return False
         ends = self.game.board.links[k].ends
         closed = self._closed(q) | set(ends)
         sides = []
@@ -410,28 +701,11 @@ class BlockingRules(StateBase):
         for port in ends:
             side = self._around(q, port, closed, ring)
             if side is None:
-                if not self.majors_reachable(q):
-                    return False
-                return self._fill_search(q, p, e, k, keep)
+                return self._fill_search(q, p, e, k)
             sides.append(side)
         if not sides[0] or not sides[1]:
             return False
-        cut, path = self._split_path(q, sides[0], sides[1], -1, closed)
-        if cut is None:
-            # "does not block" lasts while the path and the hexagon edges stay in q's graph
-            # (``_still_open``): q's graph only loses edges, so the ports' neighbours left
-            # in it are still joined round each port by those hexagon edges, and the two
-            # sides by the path
-            # (a side's milepost that is itself a port may leave by its line at once, a
-            # step no edge of the path records: then not kept)
-            link_at = self.game.board.link_at
-            if keep and all(link_at[x] < 0 for x in (*sides[0], *sides[1])):
-                self._keep(key, path + tuple(ring))
-            return False
-        answer = self._cuts(q, cut)
-        if keep:
-            self._keep(key, answer)
-        return answer
+        return self._cuts(q, self._split(q, sides[0], sides[1], -1, closed))
 
     def _around(self, q: int, u: int, closed: set[int], ring_out: list[int]) -> list[int] | None:
         """The neighbours of ``u`` joined to it in ``q``'s graph (before ``u`` closes), when

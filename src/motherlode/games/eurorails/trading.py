@@ -67,7 +67,12 @@ class TradingRules(StateBase):
         p = self.turn_player()
         out = [g.WITHDRAW]
         take, give = set(self.offer_take), set(self.offer_give)
-        for e, o in enumerate(self.edge_owner):
+        owner = self.edge_owner
+        adj = g.adj
+        # every segment of a seat has both ends in that seat's net: look only next to them
+        near = {e for m in self.net[seller] | self.net[p] for _, e in adj[m]}
+        for e in sorted(near):
+            o = owner[e]
             if o == seller:
                 if e not in take and self.trade_refusal(e, seller, p) is None:
                     out.append(g.TAKE0 + e)
@@ -160,7 +165,5 @@ class TradingRules(StateBase):
                     self._touch(to, m, 1)
         self.cash[buyer] -= price
         self.cash[seller] += price
-        # the blocking check's "stays true" holds for builds only: buyer and seller start over
-        self._present.clear()
-        self._reach.clear()
-        self._linked = [0] * self.game.num_players
+        # (the blocking rule's witnesses: the seller's is checked by _touch's _track_lost)
+        self._present_cache.clear()

@@ -46,16 +46,25 @@ class TurnRules(SecondTrainRules, BuildingRules, TradingRules, VictoryRules):
             return TERMINAL
         if self.phase == DEAL:
             return CHANCE
+        g = self.game
         if self.pending:
-            return self.pending[0] % self.game.num_players  # (n + q: q's second train)
+            return self.pending[0] % g.seats  # (n + q: q's second train)
         if self.offer and self.offer[1] == PROPOSED:
             return self.offer[0]  # the seller answers, inside the buyer's turn
-        q = self.tosser()
-        if q >= 0:
-            return q
-        if len(self.hands[self.turn_player()]) < self.game.hand_size:
+        if g.deal_size != g.hand_size:
+            q = self.tosser()
+            if q >= 0:
+                return q
+        p = self.turn_player()
+        if len(self.hands[p]) < g.hand_size:
             return CHANCE
-        return self.turn_player()
+        return p
+
+    def is_terminal(self) -> bool:
+        return bool(self.over)
+
+    def is_chance_node(self) -> bool:
+        return not self.over and (self.phase == DEAL or self.current_player() == CHANCE)
 
     def tosser(self) -> int:
         """Fast Game: the seat that must now discard a demand card (it holds more than 3
@@ -283,6 +292,8 @@ class TurnRules(SecondTrainRules, BuildingRules, TradingRules, VictoryRules):
             self.moves2 = self.halved2 = 0
             self.rented = [0] * n
             self.blocked = []
+            if self._built_cache:
+                self._built_cache = []
             if self.offered:
                 self.offered = []
             self.traded = 0
