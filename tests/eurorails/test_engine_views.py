@@ -218,6 +218,32 @@ def test_the_kept_track_follows_a_build_and_two_states_of_one_game() -> None:
     assert a.game is b.game and _track_view(a) == _afresh(a)
 
 
+def test_the_last_eight_positions_asked_are_kept_and_a_ninth_drops_the_oldest() -> None:
+    """Several states of one game asked in turn (a search, a test, a server's matches of one
+    configuration) each find their track kept while at most KEPT_TRACKS are asked; one more
+    position drops the least recently asked, which is then read afresh (equal, not the same
+    object)."""
+    from motherlode.games.eurorails.observe import KEPT_TRACKS
+
+    a = standard(2)
+    route = _paris_route(a)
+    states = []
+    for k in range(KEPT_TRACKS + 1):  # k + 1 segments out of Paris: nine positions
+        s = a.clone()
+        lay(s, 0, route[: k + 2])
+        states.append(s)
+    first = [_public_track(s) for s in states[:KEPT_TRACKS]]
+    for s, parts in zip(states[:KEPT_TRACKS], first, strict=True):
+        assert _public_track(s) is parts  # all eight kept
+        assert parts[0]["segments"] == states.index(s) + 1
+    assert _public_track(states[0]) is first[0]  # asked again: now the most recent
+    ninth = _public_track(states[KEPT_TRACKS])  # drops the least recent: the second
+    assert ninth[0]["segments"] == KEPT_TRACKS + 1
+    assert _public_track(states[0]) is first[0]
+    again = _public_track(states[1])
+    assert again is not first[1] and again == first[1]
+
+
 def test_the_kept_track_follows_a_flood_that_erases_a_bridge() -> None:
     s = standard(2)
     b = s.game.board

@@ -91,31 +91,43 @@ def _runs(b: Board, edges: list[list[int]]) -> list[str]:
     return [">".join(milepost_name(b, m) for m in run) for run in chains(edges)]
 
 
+KEPT_TRACKS = 8
+"""How many positions' track :func:`_public_track` keeps per game (a search, a test and a
+server hold several states of one game; one entry would be made again at each switch)."""
+
+
 def _public_track(state: TurnRules) -> list[dict[str, Any]]:
     """Per seat its ``track`` runs, ``segments``, ``links`` and ``majors_connected``: the
     same for every viewer and changed only when someone builds (or a flood or a trade takes
     track), so kept on the game with copies of the owners they were made from and used
-    again while those are equal (two list comparisons in C, against a walk over the 5,714
-    edges and a search per seat)."""
+    again while those are equal (list comparisons in C, against a walk over the 5,714
+    edges and a search per seat), for the last :data:`KEPT_TRACKS` positions asked."""
     g = state.game
-    kept: tuple[list[int], list[list[int]], list[dict[str, Any]]] | None = getattr(
-        g, "_observed_track", None
+    kept: list[tuple[list[int], list[list[int]], list[dict[str, Any]]]] | None = getattr(
+        g, "_observed_tracks", None
     )
-    if kept is not None and kept[0] == state.edge_owner and kept[1] == state.link_owners:
-        return kept[2]
+    if kept is None:
+        kept = []
+        g._observed_tracks = kept  # type: ignore[attr-defined]
+    owners, link_owners = state.edge_owner, state.link_owners
+    for i, entry in enumerate(kept):
+        if entry[0] == owners and entry[1] == link_owners:
+            if i:
+                kept.insert(0, kept.pop(i))  # most recently used first
+            return entry[2]
     b = g.board
     track = track_edges(state)
     parts = [
         {
             "track": _runs(b, track[q]),
             "segments": len(track[q]),
-            "links": [b.links[k].name for k, o in enumerate(state.link_owners) if q in o],
+            "links": [b.links[k].name for k, o in enumerate(link_owners) if q in o],
             "majors_connected": state.majors_connected(q),
         }
         for q in range(g.num_players)
     ]
-    links = [list(o) for o in state.link_owners]
-    g._observed_track = (state.edge_owner.copy(), links, parts)  # type: ignore[attr-defined]
+    kept.insert(0, (owners.copy(), [list(o) for o in link_owners], parts))
+    del kept[KEPT_TRACKS:]
     return parts
 
 

@@ -534,10 +534,15 @@ def _check_track(s: Any) -> str | None:
     # a flood erases bridges, which a player need not rebuild: a piece may then begin at
     # a river crossing (Floods: "Erase all the bridges over those rivers")
     broken = {e for e, river in enumerate(b.edge_river) if river}
+    majors = set(b.major_posts)
+    flood_ends = {m for e in broken for m in b.edge_ends[e]}
+    owned: list[list[int]] = [[] for _ in range(s.game.num_players)]
+    for e, o in enumerate(s.edge_owner):
+        if o >= 0:
+            owned[o].append(e)
     for p in range(s.game.num_players):
-        mine = [e for e, o in enumerate(s.edge_owner) if o == p]
         adj: dict[int, list[int]] = {}
-        for e in mine:
+        for e in owned[p]:
             a, c = b.edge_ends[e]
             adj.setdefault(a, []).append(c)
             adj.setdefault(c, []).append(a)
@@ -547,8 +552,6 @@ def _check_track(s: Any) -> str | None:
                 adj.setdefault(a, []).append(c)
                 adj.setdefault(c, []).append(a)
         seen: set[int] = set()
-        majors = set(b.major_posts)
-        flood_ends = {m for e in broken for m in b.edge_ends[e]}
         for start in sorted(adj):
             if start in seen:
                 continue
