@@ -71,7 +71,7 @@ MEASURED: dict[str, dict[str, str]] = {
         "hard": "4p: 111/268 = 0.41 against three greedy seats; head to head against"
         " medium 4p 7/10 (the old hard 3.5/10 on the same games), 2p 4/5",
         "strongest": "2p at seconds=1: 66.5/90 = 0.74 against greedy; 6p with"
-        " opponents=greedy: 0.23; against hard 2p 3/3 (stopped)",
+        " opponents=greedy: 0.23; against hard 2p 3/3 and 9.5/16 = 0.59 [0.36, 0.79]",
     },
     "eurorails": {
         "hard": "2p: 15/20 = 0.75 against greedy (twice), 10/10 against random",
