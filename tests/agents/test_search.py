@@ -128,3 +128,51 @@ def test_structural_key_ignores_history_only() -> None:
     moved = state.clone()
     moved.apply_action(moved.legal_actions()[0])
     assert structural_key(moved) != structural_key(state)
+
+
+def _eurorails_midgame() -> tuple[motherlode.Game, State]:
+    """bench_mcts's Eurorails mid-game (2 players, no turn limit: past the half-way decision
+    of a random game to the next choice), where a move leads to a chain of card draws:
+    chance nodes, which the search does not count as depth."""
+    game = motherlode.load("eurorails", players=2)
+    opening = motherlode.deal(game, seed=1)
+
+    def walk(state: State, rng: random.Random, until: int) -> int:
+        made = 0
+        while not state.is_terminal() and (
+            made < until or state.is_chance_node() or len(state.legal_actions()) < 2
+        ):
+            if state.is_chance_node():
+                state.apply_unchecked(state.sample_chance(rng))
+            else:
+                legal = state.legal_actions()
+                state.apply_unchecked(legal[rng.randrange(len(legal))])
+                made += 1
+        return made
+
+    decisions = walk(opening.clone(), random.Random(1), 10**9)
+    mid = opening.clone()
+    walk(mid, random.Random(1), decisions // 2)
+    return game, mid
+
+
+def test_a_budget_spent_within_the_first_ply_still_gives_a_move() -> None:
+    """The first iteration is cut by the budget too (it could run for minutes: one ply of
+    Eurorails holds millions of chance nodes); each move is then judged by the heuristic
+    one ply ahead, the best for the mover chosen, the first of equals in the search order."""
+    from motherlode.agents.evaluate import heuristic_values
+
+    game, state = _eurorails_midgame()
+    agent = AlphaBetaAgent(game, seed=0, nodes=300)
+    move = agent.act(state)
+    assert move in state.legal_actions()
+    assert agent.last_search["depth"] == 0  # no iteration finished
+    assert agent.last_search["nodes"] == 301  # cut at the first node past the budget
+    mover = state.current_player()
+    judged = {}
+    for action in state.legal_actions():
+        child = state.clone()
+        child.apply_unchecked(action)
+        judged[action] = heuristic_values(child, agent.scale)[0] * (1 if mover == 0 else -1)
+    assert judged[move] == max(judged.values())
+    assert agent.last_search["value"] == judged[move] * (1 if mover == 0 else -1)

@@ -181,10 +181,14 @@ class AlphaBetaAgent(Agent):
         self.rng.shuffle(order)
         best, value, reached, solved = order[0], 0.0, 0, False
         for d in range(1, (self.depth or MAX_DEPTH) + 1):
-            self._can_abort = d > 1
+            # The first iteration may run out of budget too: one ply can hold a chain of
+            # chance nodes (Eurorails' card draws) of millions of nodes.
+            self._can_abort = True
             try:
                 value = self._decision(root, d, -INF, INF, key, order)
             except _Abort:
+                if d == 1:  # no iteration finished: each move judged by the heuristic
+                    best, value = self._one_ply(root, order)
                 break
             entry = self.table[key]
             best, reached = entry[3], d
@@ -203,6 +207,22 @@ class AlphaBetaAgent(Agent):
             "forced": False,
         }
         return best
+
+    def _one_ply(self, root: State, order: list[Action]) -> tuple[Action, float]:
+        """The move whose position the heuristic judges best for the mover (seat 0's value,
+        maximised by seat 0 and minimised by the other), and that value."""
+        maximise = root.current_player() == 0
+        judged = []
+        for action in order:
+            child = root.clone()
+            child.apply_unchecked(action)
+            if child.is_terminal():
+                v = child.returns()[0]
+            else:
+                v = heuristic_values(child, self.scale)[0]
+            judged.append((v if maximise else -v, action))
+        v, action = max(judged, key=lambda x: x[0])  # the first of equals: the search order
+        return action, v if maximise else -v
 
     def value(self, state: State) -> float:
         """The exact value of ``state`` for seat 0, searched to the end (small positions)."""
