@@ -190,6 +190,8 @@ def serve(
         "ws_max_size": WS_MAX_SIZE,
         "ws_per_message_deflate": False,
         "access_log": False,
+        "loop": os.environ.get("MOTHERLODE_BENCH_LOOP", "auto"),
+        "ws": os.environ.get("MOTHERLODE_BENCH_WS", "auto"),
     }
     if workers > 1:
         sys.path.insert(0, str(Path(__file__).parent))
@@ -629,6 +631,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--account", nargs="?", const="", default=None, help="where the server's CPU goes"
     )
+    parser.add_argument(
+        "--loop",
+        choices=("auto", "asyncio", "uvloop"),
+        default="auto",
+        help="the server's event loop (auto: uvloop where installed, as `motherlode serve`)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--serve", type=int, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -645,6 +653,7 @@ def main(argv: list[str] | None = None) -> None:
     db = args.db or str(Path(tempfile.mkdtemp(prefix="motherlode-load-")) / "load.db")
     if args.account is not None:
         args.account = str(Path(tempfile.mkdtemp(prefix="motherlode-account-")) / "parts.json")
+    os.environ["MOTHERLODE_BENCH_LOOP"] = args.loop
     proc = start_server(port, db, args.workers, args.profile, args.account)
     try:
         pids = process_tree(proc.pid)

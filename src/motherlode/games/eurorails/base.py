@@ -523,6 +523,9 @@ class StateBase(State):
         # connects the major cities (lattice edges of q's graph that join them all), False
         # when it does not, None when not known yet
         self._wit_cache: list[frozenset[int] | bool | None] = [None] * n
+        # per seat the most major cities one piece of its track joins (-1: not known; any
+        # change to the seat's track forgets it, in _touch)
+        self._conn_cache: list[int] = [-1] * n
         # per line k and seat q (k*8+q), the same for q's graph with k's ports closed (the
         # last place on k taken by another seat), or True: closing it disconnects them;
         # shared with clones until written
@@ -587,6 +590,7 @@ class StateBase(State):
         new._owns_majors_cache = self._owns_majors_cache = False
         new._majors_key_cache = self._majors_key_cache
         new._wit_cache = list(self._wit_cache)  # (frozensets, never changed in place)
+        new._conn_cache = list(self._conn_cache)
         new._alt_cache = self._alt_cache  # copied on the first write
         new._owns_alt_cache = self._owns_alt_cache = False
         new._cut_cache = self._cut_cache  # copied on the first write (_keep)
@@ -639,6 +643,7 @@ class StateBase(State):
         self._majors_cache = {}
         self._owns_majors_cache = True
         self._wit_cache = [None] * n
+        self._conn_cache = [-1] * n
         self._alt_cache = {}
         self._owns_alt_cache = True
         self._cut_reset()
@@ -691,6 +696,7 @@ class StateBase(State):
                     self._free_cache.pop(c, None)
         if delta < 0:
             self._track_lost(p, m)
+        self._conn_cache[p] = -1
         self.touch[p][m] += delta
         if self.touch[p][m] > 0:
             self.net[p].add(m)

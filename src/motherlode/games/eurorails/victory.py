@@ -78,14 +78,23 @@ class VictoryRules(StateBase):
         return comp
 
     def majors_connected(self, p: int) -> int:
-        """The most major cities one continuous piece of ``p``'s track connects."""
+        """The most major cities one continuous piece of ``p``'s track connects (kept
+        until p's track changes: ``_conn_cache``)."""
+        best = self._conn_cache[p]
+        if best < 0:
+            best = self._conn_cache[p] = self._majors_connected(p)
+        return best
+
+    def _majors_connected(self, p: int) -> int:
+        """:meth:`majors_connected` worked out: a search from each major city p's track
+        reaches that no earlier search took in."""
         b = self.game.board
         net = self.net[p]
         seen: set[int] = set()
         best = 0
         for start_city in b.majors:
             posts = b.city_posts[start_city]
-            if not any(m in net for m in posts) or posts[0] in seen:
+            if posts[0] in seen or net.isdisjoint(posts):
                 continue
             comp = self.track_component(p, posts, join_majors=True)
             seen |= comp

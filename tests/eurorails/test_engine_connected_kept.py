@@ -1,0 +1,76 @@
+"""The major cities a seat's track joins, kept on the state (``_conn_cache``, forgotten by
+``_touch`` at any change to the seat's track) against the search from scratch
+(``_majors_connected``): at every decision of random games in every conformance config
+(floods erase track, track trading moves it between seats), on clones that go their own
+way, and after a position is read back from its notation."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import motherlode
+from motherlode.games.eurorails.game import EurorailsGame, EurorailsState
+
+
+def _check(s: EurorailsState) -> list[int]:
+    got = [s.majors_connected(p) for p in range(s.game.seats)]
+    assert got == [s._majors_connected(p) for p in range(s.game.seats)]
+    return got
+
+
+@pytest.mark.parametrize(
+    "config",
+    EurorailsGame.conformance_configs(),
+    ids=lambda c: ",".join(f"{k}={v}" for k, v in c.items()),
+)
+def test_the_kept_count_of_majors_joined_equals_the_search_in_random_games(
+    config: dict[str, object],
+) -> None:
+    game = motherlode.load("eurorails", **config)
+    rng = random.Random(5)
+    seen: set[int] = set()
+    for _ in range(2):
+        s = game.new_initial_state()
+        assert isinstance(s, EurorailsState)
+        branch: EurorailsState | None = None
+        while not s.is_terminal():
+            if s.is_chance_node():
+                s.apply_unchecked(s.sample_chance(rng))
+                continue
+            seen.update(_check(s))
+            legal = s.legal_actions()
+            if branch is None and len(s._history) > 40:
+                branch = s.clone()  # shares nothing it may change with s
+            s.apply_unchecked(legal[rng.randrange(len(legal))])
+        _check(s)
+        if branch is not None:
+            for _ in range(30):
+                if branch.is_terminal():
+                    break
+                if branch.is_chance_node():
+                    branch.apply_unchecked(branch.sample_chance(rng))
+                else:
+                    legal = branch.legal_actions()
+                    branch.apply_unchecked(legal[rng.randrange(len(legal))])
+                    _check(branch)
+    assert seen >= {0, 1}  # the counts moved: a stale one would have been caught
+
+
+def test_a_position_read_back_counts_its_majors_anew() -> None:
+    game = motherlode.load("eurorails", players=2)
+    rng = random.Random(2)
+    s = game.new_initial_state()
+    for _ in range(300):
+        if s.is_terminal():
+            break
+        if s.is_chance_node():
+            s.apply_unchecked(s.sample_chance(rng))
+        else:
+            s.majors_connected(0)
+            legal = s.legal_actions()
+            s.apply_unchecked(legal[rng.randrange(len(legal))])
+    again = game.deserialize(s.serialize())
+    assert isinstance(again, EurorailsState)
+    assert _check(again) == _check(s)
