@@ -5,10 +5,12 @@
 For each config it plays random games (set-up chance included) for about ``--seconds``
 and prints games/s and decisions/s (decisions = non-chance actions) on the fast unchecked
 path that search agents use, and games/s on the checked path (``apply_action``). Both are
-timed warm: each path first plays for a quarter of the budget untimed (per-game memos,
-caches and the interpreter's specialisation filled), so that whichever runs first is not
-penalised. Time is CPU time of this process (``time.process_time``), so that other jobs
-on a shared machine slow neither side. ``--compare REF`` runs the same load on the git
+timed warm and alike: a warm-up of a quarter of the budget plays both paths untimed
+(per-game memos, caches and the interpreter's specialisation filled), then the two paths
+play alternately, game by game, each from its own seeds, so that neither is timed against
+a colder memo and neither replays the games the other just played. Time is CPU time of
+this process (``time.process_time``), so that other jobs on a shared machine slow neither
+side. ``--compare REF`` runs the same load on the git
 revision REF in the same sitting, game by game alternately, and prints this checkout's
 figures beside REF's and their ratios.
 """
@@ -41,23 +43,33 @@ def playout(game: motherlode.Game, rng: random.Random, checked: bool) -> int:
     return decisions
 
 
-def measure(game: motherlode.Game, seconds: float, checked: bool) -> tuple[float, float]:
-    """Warm up for a quarter of ``seconds`` untimed, then ``(games/s, decisions/s)`` per
-    CPU second."""
+def measure(game: motherlode.Game, seconds: float) -> tuple[float, float, float]:
+    """``(games/s, decisions/s)`` on the unchecked path and games/s on the checked one, per
+    CPU second: the two paths play alternately, game by game, each from its own stream of
+    seeds, after a warm-up of a quarter of ``seconds`` that plays both the same way
+    (untimed). So per-game memos (Eureka's reachable hexes fill for minutes) warm up for
+    both alike, and neither path replays games the other has just played."""
     clock = time.process_time
-    rng = random.Random(0)
+    warm_rngs = (random.Random(0), random.Random(100))
     warm = clock() + seconds / 4
     while clock() < warm:
-        playout(game, rng, checked)
-    rng = random.Random(1)
-    games = decisions = 0
-    start = clock()
-    while True:
-        decisions += playout(game, rng, checked)
-        games += 1
-        elapsed = clock() - start
-        if elapsed >= seconds:
-            return games / elapsed, decisions / elapsed
+        playout(game, warm_rngs[0], False)
+        playout(game, warm_rngs[1], True)
+    rngs = (random.Random(1), random.Random(2))
+    elapsed = [0.0, 0.0]
+    games = [0, 0]
+    decisions = 0
+    while elapsed[0] < seconds or elapsed[1] < seconds:
+        for checked in (False, True):
+            if elapsed[checked] >= seconds:
+                continue
+            start = clock()
+            made = playout(game, rngs[checked], checked)
+            elapsed[checked] += clock() - start
+            games[checked] += 1
+            if not checked:
+                decisions += made
+    return games[0] / elapsed[0], decisions / elapsed[0], games[1] / elapsed[1]
 
 
 def rows(games: list[str] | None, seconds: float) -> list[dict[str, Any]]:
@@ -67,8 +79,7 @@ def rows(games: list[str] | None, seconds: float) -> list[dict[str, Any]]:
             continue
         for cfg in cls.conformance_configs():
             game = motherlode.load(name, **cfg)
-            gps, dps = measure(game, seconds, checked=False)
-            cgps, _ = measure(game, seconds, checked=True)
+            gps, dps, cgps = measure(game, seconds)
             label = ",".join(f"{k}={v}" for k, v in cfg.items())
             out.append(
                 {
