@@ -13,6 +13,7 @@ import multiprocessing
 import os
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from motherlode.core.agent import Agent
@@ -61,6 +62,46 @@ def register() -> dict[str, Callable[..., Agent]]:
     old = dict(cls.bot_factories)
     cls.bot_factories = {**old, **BAD_BOTS}
     return old
+
+
+@dataclass(frozen=True)
+class SleepJob:
+    """A job that runs itself (as an analysis does) and waits ``seconds`` using no CPU."""
+
+    seconds: float
+    match_id: str = "m"
+    spec: str = "sleep"
+
+    def run(self, positions: Any = None) -> str:
+        time.sleep(self.seconds)
+        return "slept"
+
+
+@dataclass(frozen=True)
+class BareSleepJob:
+    """A job without the names the pool logs (``match_id``, ``spec``): its overrun makes
+    the pool's own log line fail."""
+
+    seconds: float
+
+    def run(self, positions: Any = None) -> str:
+        time.sleep(self.seconds)
+        return "slept"
+
+
+@dataclass(frozen=True)
+class SpinJob:
+    """A job that keeps a CPU busy for ``seconds`` of its own CPU time."""
+
+    seconds: float
+    match_id: str = "m"
+    spec: str = "spin"
+
+    def run(self, positions: Any = None) -> str:
+        end = time.process_time() + self.seconds
+        while time.process_time() < end:
+            pass
+        return "spun"
 
 
 if multiprocessing.parent_process() is not None:  # imported by a bot worker

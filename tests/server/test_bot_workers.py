@@ -18,7 +18,8 @@ import pytest
 import sqlalchemy as sa
 
 from motherlode.games import game_class
-from motherlode.server.botpool import BotJob, BotPool
+from motherlode.server import botpool
+from motherlode.server.botpool import BotFailure, BotJob, BotPool, cpu_seconds
 from motherlode.server.bots import BotCaps
 from motherlode.server.db import make_engine, migrate
 from motherlode.server.service import MatchService, SeatRequest
@@ -232,3 +233,59 @@ def test_a_worker_goes_below_its_server_even_where_nice_cannot() -> None:
     if here <= 15:
         assert _worker_priority(15) == "19 False"
     assert _worker_priority(19) == "19 True"
+
+
+class _QuickPool(BotPool):
+    """A pool whose limit is half a second (the real one is at least 5 s)."""
+
+    limit = 0.5  # type: ignore[assignment]
+
+
+def _outcome(pool: BotPool, job: Any) -> str:
+    async def run() -> str:
+        try:
+            return str(await pool.run(job))
+        except BotFailure as err:
+            return f"failure: {err.reason}"
+        finally:
+            await pool.close()
+
+    return asyncio.run(run())
+
+
+def test_an_analysis_worker_waiting_for_a_cpu_is_not_overrunning() -> None:
+    # the same job, no CPU used for 1.5 s on the clock: past the limit for a bot (people
+    # wait for it), within it for an analysis (counted in the worker's CPU seconds)
+    assert _outcome(_QuickPool(1, max_seconds=1, preload=PRELOAD), bad_bots.SleepJob(1.5)) == (
+        "failure: ran past the 1 s cap"
+    )
+    quick = _QuickPool(1, max_seconds=1, preload=PRELOAD, cpu_limit=True)
+    assert _outcome(quick, bad_bots.SleepJob(1.5)) == "slept"
+
+
+def test_an_analysis_worker_past_its_cpu_limit_or_asleep_for_ever_is_ended(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    if cpu_seconds(os.getpid()) is None:
+        pytest.skip("no /proc: the limit is the clock's")
+    quick = _QuickPool(1, max_seconds=1, preload=PRELOAD, cpu_limit=True)
+    assert _outcome(quick, bad_bots.SpinJob(30)) == "failure: ran past the 1 s cap"
+    monkeypatch.setattr(botpool, "CPU_LIMIT_PATIENCE", 4)  # 2 s on the clock
+    quick = _QuickPool(1, max_seconds=1, preload=PRELOAD, cpu_limit=True)
+    assert _outcome(quick, bad_bots.SleepJob(3600)) == "failure: ran past the 1 s cap"
+
+
+def test_a_job_the_pool_itself_fails_on_is_answered_and_the_next_is_served() -> None:
+    pool = _QuickPool(1, max_seconds=1, preload=PRELOAD)
+
+    async def run() -> list[str]:
+        out = []
+        for job in (bad_bots.BareSleepJob(1.5), bad_bots.SleepJob(0.1)):
+            try:
+                out.append(str(await pool.run(job)))
+            except BotFailure as err:
+                out.append(f"failure: {err.reason}")
+        await pool.close()
+        return out
+
+    assert asyncio.run(run()) == ["failure: failed (AttributeError)", "slept"]

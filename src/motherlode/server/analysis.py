@@ -248,7 +248,7 @@ class Analyser:
         self.service = service
         self.spec = spec
         self.pool = (
-            BotPool(workers, max_seconds=service.caps.max_seconds, nice=NICE)
+            BotPool(workers, max_seconds=service.caps.max_seconds, nice=NICE, cpu_limit=True)
             if workers > 0
             else None
         )

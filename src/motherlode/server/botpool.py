@@ -19,7 +19,10 @@ action. The pool:
 * gives a worker twice the cap and 5 s (:meth:`BotPool.limit`) for a move: one that runs
   past it is killed and replaced, one that dies (a crash, the OOM killer) is replaced, and
   the caller gets :class:`BotFailure` saying which, so that the game's greedy bot can move
-  instead.
+  instead. A pool whose jobs nobody waits for (the analyses, at the lowest priority:
+  ``cpu_limit``) counts the worker's CPU seconds against that limit, not the clock's: a
+  worker that waits for a CPU behind the bots is not overrunning (up to
+  :data:`CPU_LIMIT_PATIENCE` times the limit on the clock).
 """
 
 from __future__ import annotations
@@ -41,6 +44,27 @@ log = logging.getLogger("motherlode.server")
 
 NICE = 10
 """How much lower the workers' scheduling priority is than the server's."""
+
+CPU_LIMIT_PATIENCE = 20
+"""In a ``cpu_limit`` pool, how many times :attr:`BotPool.limit` a job may take on the
+clock while its CPU time stays within the limit (a job asleep or blocked is ended too)."""
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """The CPU seconds (user and system) process ``pid`` has used, from Linux's
+    ``/proc/PID/stat``; None where that cannot be read (another system, a process gone).
+
+    >>> import os
+    >>> used = cpu_seconds(os.getpid())
+    >>> used is None or used > 0
+    True
+    """
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 @dataclass(frozen=True)
@@ -180,6 +204,7 @@ class BotPool:
         max_seconds: float,
         preload: tuple[str, ...] = (),
         nice: int = NICE,
+        cpu_limit: bool = False,
     ) -> None:
         if workers < 1:
             raise ValueError("a bot pool needs at least one worker")
@@ -187,6 +212,8 @@ class BotPool:
         self.max_seconds = max_seconds
         self.preload = preload
         self.nice = nice
+        self.cpu_limit = cpu_limit
+        """The limit counts the worker's CPU seconds, not the clock's (see module)."""
         self.ctx = multiprocessing.get_context("spawn")  # never fork a running event loop
         self.queue: asyncio.Queue[tuple[Any, asyncio.Future[Any]]] | None = None
         self.slots: list[asyncio.Task[None]] = []
@@ -285,7 +312,14 @@ class BotPool:
                         log.error("cannot start a bot worker: %s", err)
                         fut.set_exception(BotFailure("could not be started"))
                         continue
-                worker, outcome = await self._run(worker, job)
+                try:
+                    worker, outcome = await self._run(worker, job)
+                except Exception as err:  # the pool's own bug: this job fails, not the slot
+                    log.exception("bot job in %s", getattr(job, "match_id", "?"))
+                    if worker is not None:
+                        self.pids.discard(worker.proc.pid or 0)
+                        worker.kill()
+                    worker, outcome = None, BotFailure(f"failed ({type(err).__name__})")
                 if not fut.done():
                     if isinstance(outcome, BotFailure):
                         fut.set_exception(outcome)
@@ -296,17 +330,35 @@ class BotPool:
                 self.pids.discard(worker.proc.pid or 0)
                 worker.kill()
 
+    async def _answer(self, worker: _Worker) -> Any:
+        """The worker's answer to the job just sent, within :attr:`limit` (TimeoutError
+        past it): seconds on the clock, or with ``cpu_limit`` CPU seconds of the worker,
+        looked at each time the limit passes on the clock."""
+        if not self.cpu_limit:
+            return await self._recv(worker.conn, self.limit)
+        pid = worker.proc.pid or 0
+        before = cpu_seconds(pid)
+        for _ in range(CPU_LIMIT_PATIENCE):
+            try:
+                return await self._recv(worker.conn, self.limit)
+            except TimeoutError:
+                now = cpu_seconds(pid)
+                if before is None or now is None or now - before >= self.limit:
+                    raise
+        raise TimeoutError
+
     async def _run(self, worker: _Worker, job: Any) -> tuple[_Worker | None, Any]:
         started = time.perf_counter()
         try:
             worker.conn.send(job)
-            kind, value = await self._recv(worker.conn, self.limit)
+            kind, value = await self._answer(worker)
         except TimeoutError:
             log.warning(
-                "bot %s in %s ran past %.1f s: worker %s killed",
+                "bot %s in %s ran past %.1f s%s: worker %s killed",
                 job.spec,
                 job.match_id,
                 self.limit,
+                " of CPU" if self.cpu_limit else "",
                 worker.proc.pid,
             )
             self.pids.discard(worker.proc.pid or 0)
