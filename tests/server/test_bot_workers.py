@@ -238,7 +238,7 @@ def test_a_worker_goes_below_its_server_even_where_nice_cannot() -> None:
 class _QuickPool(BotPool):
     """A pool whose limit is half a second (the real one is at least 5 s)."""
 
-    limit = 0.5  # type: ignore[assignment]
+    limit = 0.5
 
 
 def _outcome(pool: BotPool, job: Any) -> str:
