@@ -634,7 +634,9 @@ class TerminalGame:
     def show_hint(self, names: Sequence[str], legal: list[Action]) -> None:
         from motherlode.agents import create
 
-        spec = hint_spec(self.game.name, "greedy" in self.game.bots())
+        spec = hint_spec(
+            self.game.name, "greedy" in self.game.bots(), players=self.game.num_players
+        )
         try:
             bot = create(spec, self.game, seed=len(self.state.history()))
         except MotherlodeError:

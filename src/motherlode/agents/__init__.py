@@ -222,7 +222,8 @@ def create(spec: str, game: Game, seed: int = 0, *, allowed: Allowed = False) ->
     if is_code_spec(spec):
         return make_code_agent(spec, game, seed, allowed=allowed)
     if is_level(spec):  # easy, medium, hard, strongest: a measured spec of this game
-        agent = create(level_spec(game.name, spec, "greedy" in game.bots()), game, seed)
+        level = level_spec(game.name, spec, "greedy" in game.bots(), game.num_players)
+        agent = create(level, game, seed)
         agent.name = spec.strip().lower()
         return agent
     name, raw = parse_spec(spec)

@@ -49,6 +49,14 @@ SPECS: dict[str, dict[str, str]] = {
 }
 """``hard`` and ``strongest`` per game (``easy`` and ``medium`` are the same everywhere)."""
 
+FROM_PLAYERS: dict[tuple[str, str], tuple[int, str]] = {
+    # 4p: the depth-6 strongest lost 4 of 4 to hard, and 3,000 simulations at depth 6
+    # made 0.24 against greedy seats where hard's setting made 0.41 (docs/agents.md)
+    ("eureka", "strongest"): (4, SPECS["eureka"]["hard"]),
+}
+"""A level whose measured best setting differs from some player count up: (game, level)
+-> (the player count, the spec from there on)."""
+
 MEASURED: dict[str, dict[str, str]] = {
     "yukon": {
         "hard": "Yukon + Townsfolk 2p: 19/20 against greedy (docs/agents.md)",
@@ -65,18 +73,19 @@ MEASURED: dict[str, dict[str, str]] = {
         "hard": "map 1: 15/20 = 0.75 against greedy; maps 2-4 hard: 8.5-10/10;"
         " 4p head to head against medium 5/7",
         "strongest": "map 1 hard: 19/20 = 0.95 against greedy; map 2: 19/23 = 0.83;"
-        " against hard 2p 14/16 = 0.88 [0.64, 0.97]",
+        " against hard 2p 14/16 = 0.88 [0.64, 0.97], 4p 2/3",
     },
     "eureka": {
         "hard": "4p: 111/268 = 0.41 against three greedy seats; head to head against"
         " medium 4p 7/10 (the old hard 3.5/10 on the same games), 2p 4/5",
         "strongest": "2p at seconds=1: 66.5/90 = 0.74 against greedy; 6p with"
-        " opponents=greedy: 0.23; against hard 2p 3/3 and 9.5/16 = 0.59 [0.36, 0.79]",
+        " opponents=greedy: 0.23; against hard 2p 3/3 and 9.5/16 = 0.59 [0.36, 0.79],"
+        " 4p 0/4 = 0.00 [0.00, 0.49]: from 4 players strongest is hard's spec",
     },
     "eurorails": {
         "hard": "2p: 15/20 = 0.75 against greedy (twice), 10/10 against random",
         "strongest": "3p: 65/121 = 0.54 against two greedy seats (hard: 25/54 = 0.46);"
-        " against hard 2p 5/10",
+        " against hard 2p 5/10, 3p 4/6",
     },
 }
 """What the arena showed for each level (docs/agents.md has the commands and intervals)."""
@@ -86,13 +95,21 @@ def is_level(name: str) -> bool:
     return name.strip().lower() in LEVELS
 
 
-def level_spec(game_name: str, level: str, greedy: bool = True) -> str:
-    """The agent spec of ``level`` for ``game_name`` (``greedy``: the game has a greedy bot)."""
+def level_spec(game_name: str, level: str, greedy: bool = True, players: int = 2) -> str:
+    """The agent spec of ``level`` for ``game_name`` played by ``players`` (``greedy``: the
+    game has a greedy bot).
+
+    >>> level_spec("eureka", "strongest", players=4) == level_spec("eureka", "hard")
+    True
+    """
     level = level.strip().lower()
     if level == "easy":
         return "random"
     if level == "medium" or game_name not in SPECS:
         return "greedy" if greedy else "random"
+    special = FROM_PLAYERS.get((game_name, level))
+    if special is not None and players >= special[0]:
+        return special[1]
     return SPECS[game_name][level]
 
 
@@ -101,7 +118,9 @@ HINT_SECONDS = 2.0
 second or two" (issue 21), whatever the machine."""
 
 
-def hint_spec(game_name: str, greedy: bool = True, seconds: float = HINT_SECONDS) -> str:
+def hint_spec(
+    game_name: str, greedy: bool = True, seconds: float = HINT_SECONDS, players: int = 2
+) -> str:
     """The bot ``hint`` asks: ``strongest``'s spec, stopped after ``seconds`` a move.
 
     ``strongest`` is a count (a measured strength); on an idle core it answers in about
@@ -115,7 +134,7 @@ def hint_spec(game_name: str, greedy: bool = True, seconds: float = HINT_SECONDS
     >>> hint_spec("nogame", greedy=False)
     'random'
     """
-    spec = level_spec(game_name, "strongest", greedy)
+    spec = level_spec(game_name, "strongest", greedy, players)
     if ":" not in spec:  # greedy or random: they answer at once
         return spec
     return f"{spec},seconds={seconds:g}"

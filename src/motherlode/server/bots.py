@@ -70,7 +70,9 @@ class BotCaps:
         is the level's spec for ``game`` made to fit: its time cut to the cap, not refused.
         """
         if game is not None and is_level(spec):
-            spec = self._fit(level_spec(game.name, spec, "greedy" in game.bots()))
+            spec = self._fit(
+                level_spec(game.name, spec, "greedy" in game.bots(), game.num_players)
+            )
         name, params = parse_spec(spec)
         if name not in DEFAULT_BUDGET:
             return spec.strip()
