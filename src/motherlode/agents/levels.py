@@ -73,7 +73,7 @@ MEASURED: dict[str, dict[str, str]] = {
         "hard": "map 1: 15/20 = 0.75 against greedy; maps 2-4 hard: 8.5-10/10;"
         " 4p head to head against medium 5/7",
         "strongest": "map 1 hard: 19/20 = 0.95 against greedy; map 2: 19/23 = 0.83;"
-        " against hard 2p 14/16 = 0.88 [0.64, 0.97], 4p 2/3",
+        " against hard 2p 14/16 = 0.88 [0.64, 0.97], 4p 2/3; 4p against greedy 2/2",
     },
     "eureka": {
         "hard": "4p: 111/268 = 0.41 against three greedy seats; head to head against"
