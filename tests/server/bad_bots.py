@@ -78,15 +78,12 @@ class SleepJob:
 
 
 @dataclass(frozen=True)
-class BareSleepJob:
-    """A job without the names the pool logs (``match_id``, ``spec``): its overrun makes
-    the pool's own log line fail."""
-
-    seconds: float
+class BareExitJob:
+    """A job without the names the pool logs (``match_id``, ``spec``) that ends its
+    worker: the pool's own line about the dead worker fails (no timing involved)."""
 
     def run(self, positions: Any = None) -> str:
-        time.sleep(self.seconds)
-        return "slept"
+        os._exit(3)
 
 
 @dataclass(frozen=True)
