@@ -2,7 +2,8 @@
 ``_touch`` at any change to the seat's track) against the search from scratch
 (``_majors_connected``): at every decision of random games in every conformance config
 (floods erase track, track trading moves it between seats), on clones that go their own
-way, and after a position is read back from its notation."""
+way, and after a position is read back from its notation; and the victory condition's
+bound (``majors_reached``), which spares the search where it cannot be met."""
 
 from __future__ import annotations
 
@@ -17,6 +18,14 @@ from motherlode.games.eurorails.game import EurorailsGame, EurorailsState
 def _check(s: EurorailsState) -> list[int]:
     got = [s.majors_connected(p) for p in range(s.game.seats)]
     assert got == [s._majors_connected(p) for p in range(s.game.seats)]
+    # the victory condition's answer, searched only where the cities reached allow it,
+    # against the count for every number of cities a config may ask (nothing kept)
+    for p, count in enumerate(got):
+        assert s.majors_reached(p) >= count
+        for need in range(1, 9):
+            s._conn_cache[p] = -1
+            assert s.connects_at_least(p, need) == (count >= need), (p, need, count)
+        s._conn_cache[p] = count
     return got
 
 

@@ -40,7 +40,31 @@ class VictoryRules(StateBase):
 
     def connected(self, p: int) -> bool:
         """A continuous line of ``p``'s track joins enough major cities (red areas join)."""
-        return self.majors_connected(p) >= self.game.cfg.majors_to_connect
+        return self.connects_at_least(p, self.game.cfg.majors_to_connect)
+
+    def connects_at_least(self, p: int, need: int) -> bool:
+        """Whether one continuous piece of ``p``'s track joins ``need`` major cities: the
+        search (:meth:`majors_connected`) runs only where p's track reaches that many
+        major cities at all (:meth:`majors_reached`, its bound; most of a game)."""
+        if self._conn_cache[p] < 0 and self.majors_reached(p) < need:
+            return False
+        return self.majors_connected(p) >= need
+
+    def majors_reached(self, p: int) -> int:
+        """The major cities ``p``'s track or ferry lines reach (a milepost of the city is
+        an end of p's track or a port of p's line): at least :meth:`majors_connected`,
+        which counts only those one piece of track joins."""
+        b = self.game.board
+        net = self.net[p]
+        ports = [
+            x for k, owners in enumerate(self.link_owners) if p in owners for x in b.links[k].ends
+        ]
+        return sum(
+            1
+            for c in b.majors
+            if not net.isdisjoint(b.city_posts[c])
+            or (ports and not set(ports).isdisjoint(b.city_posts[c]))
+        )
 
     def track_component(
         self, p: int, starts: Sequence[int], *, join_majors: bool = False
