@@ -15,9 +15,41 @@ import motherlode
 from motherlode.games.eurorails.game import EurorailsGame, EurorailsState
 
 
+def _reference_majors(s: EurorailsState, p: int) -> int:
+    """The most major cities one piece of p's track joins, searched over the board's
+    raw tables (each milepost's six directions), a red area joining its mileposts."""
+    b = s.game.board
+    best = 0
+    for city in b.majors:
+        comp = set(b.city_posts[city])
+        if comp.isdisjoint(s.net[p]):
+            continue
+        stack = list(comp)
+        while stack:
+            m = stack.pop()
+            step = [
+                b.nb[m * 6 + d]
+                for d in range(6)
+                if (e := b.eid[m * 6 + d]) >= 0 and (s.edge_owner[e] == p or b.edge_internal[e])
+            ]
+            k = b.link_at[m]
+            if k >= 0 and p in s.link_owners[k]:
+                step += b.links[k].ends
+            c = b.city_of[m]
+            if c in b.majors:
+                step += b.city_posts[c]
+            for x in step:
+                if x not in comp:
+                    comp.add(x)
+                    stack.append(x)
+        best = max(best, sum(1 for c in b.majors if b.city_posts[c][0] in comp))
+    return best
+
+
 def _check(s: EurorailsState) -> list[int]:
     got = [s.majors_connected(p) for p in range(s.game.seats)]
     assert got == [s._majors_connected(p) for p in range(s.game.seats)]
+    assert got == [_reference_majors(s, p) for p in range(s.game.seats)]
     # the victory condition's answer, searched only where the cities reached allow it,
     # against the count for every number of cities a config may ask (nothing kept)
     for p, count in enumerate(got):

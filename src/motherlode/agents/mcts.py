@@ -390,13 +390,15 @@ class MCTSAgent(Agent):
         log_n = math.log(node.n) if node.n > 1 else 0.0
         c = self.c
         hint, bias = node.hint, self.bias
+        sqrt = math.sqrt  # (a local: this loop runs over every child at every step down)
         best_key, best_child, best_score = 0, None, -math.inf
         for key, child in node.children.items():
             cn = child.n
             if cn == 0:
                 return key, child
-            exploit = child.v[p] if child.v is not None else child.w[p] / cn
-            score = sign * exploit + c * math.sqrt(log_n / cn)
+            v = child.v
+            exploit = v[p] if v is not None else child.w[p] / cn
+            score = sign * exploit + c * sqrt(log_n / cn)
             if bias and (key == hint or (child.kind == GROUP and child.hint == hint >= 0)):
                 score += bias / (cn + 1)
             if score > best_score:

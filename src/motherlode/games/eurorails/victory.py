@@ -9,9 +9,6 @@ from collections.abc import Sequence
 
 from motherlode.core.protocol import Player
 from motherlode.games.eurorails.base import StateBase
-from motherlode.games.eurorails.board import (
-    CENTRE,
-)
 from motherlode.games.eurorails.constants import (
     MAJOR_WORTH,
     TRACK_WORTH,
@@ -54,17 +51,25 @@ class VictoryRules(StateBase):
         """The major cities ``p``'s track or ferry lines reach (a milepost of the city is
         an end of p's track or a port of p's line): at least :meth:`majors_connected`,
         which counts only those one piece of track joins."""
+        return self._majors_touched(p)[1]
+
+    def _majors_touched(self, p: int) -> tuple[int, int]:
+        """The major cities with a milepost that is an end of ``p``'s track; and those
+        with one that is that or a port of a ferry line p owns."""
         b = self.game.board
         net = self.net[p]
-        ports = [
+        ports = {
             x for k, owners in enumerate(self.link_owners) if p in owners for x in b.links[k].ends
-        ]
-        return sum(
-            1
-            for c in b.majors
-            if not net.isdisjoint(b.city_posts[c])
-            or (ports and not set(ports).isdisjoint(b.city_posts[c]))
-        )
+        }
+        by_track = by_either = 0
+        for c in b.majors:
+            posts = b.city_posts[c]
+            if not net.isdisjoint(posts):
+                by_track += 1
+                by_either += 1
+            elif ports and not ports.isdisjoint(posts):
+                by_either += 1
+        return by_track, by_either
 
     def track_component(
         self, p: int, starts: Sequence[int], *, join_majors: bool = False
@@ -74,31 +79,30 @@ class VictoryRules(StateBase):
         With ``join_majors`` a major city's mileposts all count as one place (the red area
         joins them), as the victory condition counts connections.
         """
-        b = self.game.board
+        g = self.game
+        b = g.board
+        adj, internal, owner = g.adj, b.edge_internal, self.edge_owner
+        link_at, link_owners = b.link_at, self.link_owners
+        major_of, majors, city_posts = g.major_of, b.majors, b.city_posts
         comp = set(starts)
         stack = list(starts)
         while stack:
             m = stack.pop()
-            for d in range(6):
-                e = b.eid[m * 6 + d]
-                if e >= 0 and (self.edge_owner[e] == p or b.edge_internal[e]):
-                    x = b.nb[m * 6 + d]
-                    if x not in comp:
-                        comp.add(x)
-                        stack.append(x)
-            k = b.link_at[m]
-            if k >= 0 and p in self.link_owners[k]:
+            for x, e in adj[m]:
+                if x not in comp and (owner[e] == p or internal[e]):
+                    comp.add(x)
+                    stack.append(x)
+            k = link_at[m]
+            if k >= 0 and p in link_owners[k]:
                 for x in b.links[k].ends:
                     if x not in comp:
                         comp.add(x)
                         stack.append(x)
-            if join_majors:
-                c = b.city_of[m]
-                if c >= 0 and b.city_size[c] == CENTRE:
-                    for x in b.city_posts[c]:
-                        if x not in comp:
-                            comp.add(x)
-                            stack.append(x)
+            if join_majors and major_of[m] >= 0:
+                for x in city_posts[majors[major_of[m]]]:
+                    if x not in comp:
+                        comp.add(x)
+                        stack.append(x)
         return comp
 
     def majors_connected(self, p: int) -> int:
@@ -106,7 +110,11 @@ class VictoryRules(StateBase):
         until p's track changes: ``_conn_cache``)."""
         best = self._conn_cache[p]
         if best < 0:
-            best = self._conn_cache[p] = self._majors_connected(p)
+            by_track, by_either = self._majors_touched(p)
+            # reaching at most one: the search's answer is whether p's track reaches one
+            # (it starts from each city the track reaches; most of a game is spent here)
+            best = by_track if by_either <= 1 else self._majors_connected(p)
+            self._conn_cache[p] = best
         return best
 
     def _majors_connected(self, p: int) -> int:
