@@ -194,6 +194,9 @@ def serve(
         "ws": os.environ.get("MOTHERLODE_BENCH_WS", "auto"),
     }
     if workers > 1:
+        from motherlode.server.app import prepare_database
+
+        prepare_database(db)  # once, as `motherlode serve` does: the processes would race
         sys.path.insert(0, str(Path(__file__).parent))
         uvicorn.run("bench_server_load:app_factory", factory=True, workers=workers, **options)
     else:
