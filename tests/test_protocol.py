@@ -196,6 +196,34 @@ def test_observations_are_json_and_tensors_have_a_fixed_shape(name: str, config:
 
 
 @pytest.mark.parametrize(("name", "config"), CASES)
+def test_where_every_seat_sees_all_a_seat_sees_what_a_spectator_sees(
+    name: str, config: dict
+) -> None:
+    """``perfect_information``: each seat's observation is the spectator's with its own
+    ``seat`` (the server builds the one and gives each seat a copy)."""
+    game = motherlode.load(name, **config)
+    if not game.perfect_information:
+        pytest.skip("hidden information: each seat's view is its own")
+    rng = random.Random(11)
+    state = game.new_initial_state()
+    checked = 0
+    while True:
+        spectator = state.observation(None)
+        assert spectator.get("seat", None) is None
+        for seat in range(game.num_players):
+            assert state.observation(seat) == {**spectator, "seat": seat}
+        checked += 1
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            state.apply_unchecked(state.sample_chance(rng))
+        else:
+            legal = state.legal_actions()
+            state.apply_unchecked(legal[rng.randrange(len(legal))])
+    assert checked > 10
+
+
+@pytest.mark.parametrize(("name", "config"), CASES)
 def test_deal_is_reproducible_and_leaves_setup_chance(name: str, config: dict) -> None:
     game = motherlode.load(name, **config)
     a, b = motherlode.deal(game, seed=21), motherlode.deal(game, seed=21)

@@ -1,7 +1,9 @@
 """Each view drawn once per position (issue 23, DESIGN.md §3b): with three seats and two
 spectators watching, the server draws the board's public layer once per revision (the
 renderer's ``svg.once`` part, shared by every viewer) and each viewer's layers once per
-revision (the two spectators share theirs), whoever else asks (the HTTP API too)."""
+revision (the two spectators share theirs), whoever else asks (the HTTP API too); the
+engine's view of the position (a game where every seat sees all) and its legal moves once
+per revision too."""
 
 from __future__ import annotations
 
@@ -36,6 +38,18 @@ def test_the_public_layer_is_drawn_once_per_revision_for_three_seats_and_two_spe
         viewers.append((service.runtime(mid).rev, seat))
         return layers(state, seat)
 
+    observed: list[tuple[int, int | None]] = []
+    listed: list[int] = []
+    observation, legal = YukonState.observation, YukonState.legal_actions
+
+    def counted_observation(state: YukonState, seat: int | None = None) -> Any:
+        observed.append((service.runtime(mid).rev, seat))
+        return observation(state, seat)
+
+    def counted_legal(state: YukonState) -> Any:
+        listed.append(service.runtime(mid).rev)
+        return legal(state)
+
     monkeypatch.setattr(render, "_public", counted_public)
     monkeypatch.setattr(YukonState, "render_layers", counted_layers)
 
@@ -53,7 +67,11 @@ def test_the_public_layer_is_drawn_once_per_revision_for_three_seats_and_two_spe
         await asyncio.sleep(0.2)
         rt = service.runtime(mid)
         seat = rt.state.current_player()
-        await service.move(mid, seat, rt.state.legal_actions()[0], rt.version)
+        action = rt.state.legal_actions()[0]
+        # from the move on, the engine's views and lists are counted too
+        monkeypatch.setattr(YukonState, "observation", counted_observation)
+        monkeypatch.setattr(YukonState, "legal_actions", counted_legal)
+        await service.move(mid, seat, action, rt.version)
         await asyncio.sleep(0.2)
         for task in tasks:
             task.cancel()
@@ -70,3 +88,8 @@ def test_the_public_layer_is_drawn_once_per_revision_for_three_seats_and_two_spe
     for seat in (0, 1, 2, None):  # the HTTP API's answers at this revision: nothing redrawn
         service.runtime(mid).payload(seat)
     assert len(publics) == 2 and len(viewers) == 8
+    # Yukon shows every seat all: the spectator's view built once for the new position
+    # (the public layer and every viewer's fields read it), and the mover's moves listed
+    # once for its buttons and its list (the move's own checks list them before)
+    assert [s for r, s in observed if r == last] == [None]
+    assert listed.count(last) == 1

@@ -378,7 +378,10 @@ class Game(ABC):
 
     @property
     def perfect_information(self) -> bool:
-        """True when every seat sees the whole state (chance still unknown ahead)."""
+        """True when every seat sees the whole state (chance still unknown ahead); then
+        ``observation(seat)`` is ``observation(None)`` with ``"seat": seat`` (the server
+        builds it once per position for every viewer; tests/test_protocol.py holds every
+        game to it)."""
         return True
 
     # -- states ---------------------------------------------------------------------

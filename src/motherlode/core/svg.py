@@ -143,6 +143,23 @@ def once(state: object, part: str, build: Callable[[], T]) -> T:
     return value
 
 
+def spectator_view(state: Any) -> Any:
+    """``state.observation(None)`` (what a spectator sees), built once per position while
+    a drawer shares its parts (:func:`once`): the renderers' public layers and the
+    server's fields read the same one. Read it, never change it."""
+    return once(state, "spectator view", lambda: state.observation(None))
+
+
+def legal_texts(state: Any) -> list[tuple[int, str]]:
+    """``state``'s legal actions with their notation, once per position while shared
+    (:func:`once`): the seat layer's buttons and the server's list of moves."""
+    return once(
+        state,
+        "legal texts",
+        lambda: [(a, state.action_to_string(a)) for a in state.legal_actions()],
+    )
+
+
 @contextlib.contextmanager
 def shared(memo: dict[Any, Any]) -> Iterator[dict[Any, Any]]:
     """Within this block, :func:`once` keeps what it builds in ``memo`` (one per

@@ -47,7 +47,7 @@ from motherlode.core.errors import (
 )
 from motherlode.core.narration import fold
 from motherlode.core.protocol import CHANCE, TERMINAL, Action, Game, Player, State
-from motherlode.core.svg import Layers, single_layer
+from motherlode.core.svg import Layers, legal_texts, single_layer, spectator_view
 from motherlode.core.svg import document as svg_document
 from motherlode.core.svg import shared as svg_shared
 from motherlode.server import clocks
@@ -1181,10 +1181,18 @@ class MatchRuntime:
         apart."""
         state = self.state
         to_move = state.current_player()
-        view = state.observation(seat)
         legal: list[dict[str, Any]] = []
-        if seat is not None and seat == to_move and self.forfeit is None:
-            legal = [{"id": a, "text": state.action_to_string(a)} for a in state.legal_actions()]
+        # what the board's renderer reads too, built once for the position (svg.once): the
+        # spectator's view, a seat's where every seat sees all (only "seat" differs then:
+        # Game.perfect_information), the mover's moves
+        with svg_shared(self._cache.drawn):
+            if seat is None or self.game.perfect_information:
+                spectator = spectator_view(state)
+                view = spectator if seat is None else {**spectator, "seat": seat}
+            else:
+                view = state.observation(seat)
+            if seat is not None and seat == to_move and self.forfeit is None:
+                legal = [{"id": a, "text": text} for a, text in legal_texts(state)]
         return {
             "seat": seat,
             "view": view,

@@ -21,7 +21,7 @@ from typing import Any
 
 from motherlode.core.hex import AXES, corners, neighbours, to_pixel
 from motherlode.core.protocol import Player, Renderer, TextMark
-from motherlode.core.svg import Layers, element, once
+from motherlode.core.svg import Layers, element, once, spectator_view
 from motherlode.games.chinagold.board import (
     BOARD,
     CELLS,
@@ -200,7 +200,7 @@ def _static(mountain_of: tuple[int, ...], rivers: tuple[tuple[int, ...], ...]) -
 def _public(state: ChinagoldState) -> tuple[dict[str, Any], list[tuple[str, str]]]:
     """The spectator's view and the public layer drawn from it (one element per spot,
     the side panel): the same for every viewer of ``state``."""
-    obs = state.observation(None)  # the public layer is what a spectator sees
+    obs = spectator_view(state)  # the public layer is what a spectator sees
     public = [
         (info["spot"], _spot(s, info["spot"], info["state"], info["mountain"], info["river"]))
         for s, info in enumerate(obs["spots"])

@@ -19,7 +19,7 @@ from typing import Any
 
 from motherlode.core.hex import corners, hex_distance, to_pixel
 from motherlode.core.protocol import Renderer, TextMark
-from motherlode.core.svg import Layers, element, flow_legend, once
+from motherlode.core.svg import Layers, element, flow_legend, once, spectator_view
 from motherlode.games.eureka.board import HOUSE, WATER, Board
 from motherlode.games.eureka.game import EurekaState
 
@@ -485,7 +485,7 @@ def _public(
 ) -> tuple[dict[str, Any], list[tuple[str, str]]]:
     """The spectator's view and the public layer drawn from it (the status line, each
     hex's pieces, each player's line): the same for every viewer of ``state``."""
-    obs = state.observation(None)  # the public layer is what a spectator sees
+    obs = spectator_view(state)  # the public layer is what a spectator sees
     board = state.game.board
     public = [
         (

@@ -45,6 +45,7 @@ from pydantic import Field, model_validator
 
 from motherlode.core.errors import NotationError
 from motherlode.core.protocol import CHANCE, TERMINAL, Action, Game, GameConfig, Player, State
+from motherlode.core.svg import legal_texts
 from motherlode.games.yukon import cards as C
 from motherlode.games.yukon.cards import EMPTY, PAN, PEBBLE0, SHERIFF, TOWNSFOLK0, UNDEALT
 
@@ -860,7 +861,8 @@ class YukonState(State):
             "beside": _counts_to_tokens(self.beside),
             "box": _counts_to_tokens(self.box),
             "discs_face_down": sum(self.pan_left.values()),
-            "legal": [self.action_to_string(a) for a in self.legal_actions()],
+            # (listed once for the position where the server draws it: its buttons too)
+            "legal": [text for _, text in legal_texts(self)],
             "terminal": self.over,
         }
 

@@ -301,7 +301,7 @@ def _take(name: str, action: str, title: str, x: float, y: float) -> str:
 def _public(state: YukonState) -> tuple[dict[str, Any], list[tuple[str, str]], float]:
     """The spectator's view, the public layer drawn from it (one element per place and
     per player) and where the panel ends: the same for every viewer of ``state``."""
-    view = state.observation(None)  # the public layer is what a spectator sees
+    view = svg.spectator_view(state)  # the public layer is what a spectator sees
     size = view["size"]
     public: list[tuple[str, str]] = []
     pans, here = view["pans"], view["prospector"]
@@ -328,7 +328,7 @@ def svg_layers(state: YukonState, seat: int | None = None) -> svg.Layers:
     panel_x = OX + size * (CARD_W + GAP) + 30
     seat_layer: list[tuple[str, str]] = []
     if seat is None or seat == to_move:
-        legal = [state.action_to_string(a) for a in state.legal_actions()]
+        legal = [text for _, text in svg.legal_texts(state)]
         taken: set[str] = set()
         grid = view["grid"]
         for s in legal:
