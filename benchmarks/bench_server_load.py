@@ -2,13 +2,16 @@
 
     python benchmarks/bench_server_load.py [--matches 200] [--seconds 30] [--think 1.0]
         [--humans 1|2] [--spectators 0] [--bot greedy] [--workers 1] [--warmup 5]
-        [--db PATH|URL] [--port 0] [--compress] [--profile PATH] [--account] [--json]
+        [--db PATH|URL] [--port 0] [--compress] [--once] [--profile PATH] [--account]
+        [--json]
 
 Starts a server on a loopback port (a fresh SQLite database in a temporary directory
 unless ``--db``; the app of ``python -m motherlode.server`` with the guard's per-client
 rate limits off, since every load client shares the one address 127.0.0.1), creates
 ``--matches`` matches and holds that many at all times (a finished match is replaced by a
-new one). ``--humans 2`` is boardgame.io's load shape (../shared/bench/bgio): two scripted
+new one; ``--once``: not replaced, as in the bgio bench, whose matches are each played
+once: with 1 s think a match lasts about 55 s, so keep ``--warmup`` and ``--seconds``
+within that). ``--humans 2`` is boardgame.io's load shape (../shared/bench/bgio): two scripted
 players per match, each on its own socket, no bots (2-player Yukon, 49 moves a match);
 ``--humans 1`` a scripted player against a ``--bot``. Each scripted player waits
 ``--think`` seconds (uniform 0.5-1.5 x) after its turn comes, then sends a random legal
@@ -37,6 +40,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import random
@@ -286,6 +290,8 @@ class Stats:
     held: int = 0
     max_held: int = 0
     warm: float = 0.0
+    loop_delay: list[float] = field(default_factory=list)
+    """How late the load client's event loop woke from each 10 ms sleep (:func:`loop_delay`)."""
 
     def error(self, code: str) -> None:
         self.errors[code] = self.errors.get(code, 0) + 1
@@ -473,6 +479,8 @@ async def slot(
                     stats.error(f"client:{type(result).__name__}")
             if len(m.over) == len(seats):
                 stats.finished += 1
+                if args.once:
+                    return  # (the bgio bench's shape: its matches are not replaced)
             elif time.monotonic() < stop:
                 return  # a failed match: the slot is lost (counted in errors)
         finally:
@@ -526,16 +534,35 @@ async def run(
         for m in made:
             if not isinstance(m, Match):
                 stats.error(f"client:create:{type(m).__name__}")
+        # the load client's own garbage collector would stall its loop (its full
+        # collections of 2,000 sockets' states took up to 0.2 s), counted as the server's
+        # round trips; it runs a minute or two: it collects nothing while it plays
+        gc.collect()
+        gc.freeze()
+        gc.disable()
         stats.warm = time.monotonic() + args.warmup
         stop = stats.warm + args.seconds
         sampler = asyncio.create_task(sample(pids, stats, stop, measured, bool(args.account)))
+        lagger = asyncio.create_task(loop_delay(stats, stop))
         tasks = [
             asyncio.create_task(slot(base, http, args, stats, stop, random.Random(i), firsts[i]))
             for i in range(args.matches)
         ]
         await asyncio.gather(*tasks)
         await sampler
+        await lagger
     return stats, measured
+
+
+async def loop_delay(stats: Stats, stop: float, every: float = 0.01) -> None:
+    """How late this load client's event loop wakes from a ``every``-second sleep over the
+    measured window (as the bgio bench's ``loadgen_eventloop_delay``): a round trip it
+    measures includes its own lateness, which this shows apart."""
+    await asyncio.sleep(max(0.0, stats.warm - time.monotonic()))
+    while time.monotonic() < stop:
+        t0 = time.perf_counter()
+        await asyncio.sleep(every)
+        stats.loop_delay.append(time.perf_counter() - t0 - every)
 
 
 def summary(args: argparse.Namespace, stats: Stats, measured: dict[str, float]) -> dict[str, Any]:
@@ -559,6 +586,7 @@ def summary(args: argparse.Namespace, stats: Stats, measured: dict[str, float]) 
         "think_s": args.think,
         "workers": args.workers,
         "compress": args.compress,
+        "once": args.once,
         "db": "postgresql" if "://" in (args.db or "") else "sqlite",
         "seconds": round(elapsed, 1),
         "cpus": os.cpu_count(),
@@ -570,6 +598,7 @@ def summary(args: argparse.Namespace, stats: Stats, measured: dict[str, float]) 
         "rtt_both_ms": q(stats.both),
         "rtt_mover_ms": q(stats.mover),
         "rtt_measured": len(stats.both),
+        "client_loop_delay_ms": q(stats.loop_delay),
         "errors": dict(stats.errors),
         "error_count": sum(stats.errors.values()),
         "server_rss_mib": round(measured["rss"], 1),
@@ -592,7 +621,7 @@ def accounted(path: str, server_moves: int) -> dict[str, dict[str, float]]:
 
 
 def report(s: dict[str, Any]) -> str:
-    b, m = s["rtt_both_ms"], s["rtt_mover_ms"]
+    b, m, d = s["rtt_both_ms"], s["rtt_mover_ms"], s["client_loop_delay_ms"]
     who = "two scripted players" if s["humans"] == 2 else f"a scripted player vs {s['bot']}"
     return "\n".join(
         [
@@ -605,6 +634,7 @@ def report(s: dict[str, Any]) -> str:
             f"round trip to both ms: p50 {b['p50']}  p95 {b['p95']}  p99 {b['p99']}"
             f"  max {b['max']}",
             f"round trip to the mover ms: p50 {m['p50']}  p95 {m['p95']}  p99 {m['p99']}",
+            f"load client's event loop late by ms: p50 {d['p50']}  p99 {d['p99']}  max {d['max']}",
             f"server: {s['server_cpu_util']:.0%} of a core, {s['server_cpu_ms_per_move']} ms CPU"
             f" a move, RSS {s['server_rss_mib']} MiB (peak {s['server_peak_rss_mib']});"
             f" load client {s['client_cpu_util']:.0%}",
@@ -630,6 +660,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--db", default=None, help="SQLite path or database URL")
     parser.add_argument("--compress", action="store_true", help="sockets ask for deflate")
+    parser.add_argument(
+        "--once",
+        action="store_true",
+        help="each match played once, not replaced when it ends (the bgio bench's shape)",
+    )
     parser.add_argument("--profile", default=None, help="cProfile the server into this file")
     parser.add_argument(
         "--account", nargs="?", const="", default=None, help="where the server's CPU goes"

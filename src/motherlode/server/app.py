@@ -13,8 +13,8 @@ with its status, a parameter of the wrong type as ``malformed`` (422), and a bug
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
-import gc
 import logging
 import secrets
 from collections.abc import AsyncIterator
@@ -28,6 +28,7 @@ from pydantic import BaseModel
 
 from motherlode.server import accounts, analysis, api, chat, mygames, pages, ratings, ws
 from motherlode.server.bots import BotCaps
+from motherlode.server.collector import Collector
 from motherlode.server.db import make_engine, migrate
 from motherlode.server.deps import HERE, Service, error_response, page
 from motherlode.server.guard import Guard, Limits
@@ -72,9 +73,9 @@ def create_app(
     ``None``: no analysis), in ``analysis_workers`` processes (0: a thread;
     :mod:`~motherlode.server.analysis`).
 
-    ``tune_gc`` (for a server process, not for tests): freeze what start-up loaded (game
-    data, maps) out of the garbage collector's reach and collect less often, so that a
-    full collection never stalls every match for a tenth of a second.
+    ``tune_gc`` (for a server process, not for tests): the garbage collected on the
+    server's schedule, not the collector's (:mod:`~motherlode.server.collector`), so that
+    no collection stalls every match for a tenth of a second.
     """
     engine = make_engine(db)
     migrate(engine)
@@ -93,11 +94,15 @@ def create_app(
             await service.start()
             if analyser is not None:
                 await analyser.start()
-        if tune_gc:
-            gc.collect()
-            gc.freeze()
-            gc.set_threshold(50_000, 20, 100)
+        collecting = None
+        if tune_gc:  # the server's own schedule (server/collector.py)
+            policy = Collector()
+            policy.start()
+            collecting = asyncio.get_running_loop().create_task(policy.run())
         yield
+        if collecting is not None:
+            collecting.cancel()
+            policy.stop()
         if analyser is not None:
             await analyser.close()
         await service.close()
