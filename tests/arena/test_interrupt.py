@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.tools.signals import ctrl_c_restored
+
 WAIT = 120.0
 """How long one interrupted arena may take to exit before the test calls it hung."""
 
@@ -55,6 +57,7 @@ def test_interrupting_a_pooled_tournament_always_exits(tmp_path: Path) -> None:
             stderr=subprocess.PIPE,
             env=env,
             start_new_session=True,  # its own process group: the workers join it
+            preexec_fn=ctrl_c_restored,  # (a suite run in the background ignores SIGINT)
         )
         while not store.exists() and proc.poll() is None:
             time.sleep(0.05)  # the store exists just before the games start

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.terminal.test_play_terminal import PROMPT, answer, spawn
+from tests.tools.signals import ctrl_c_restored
 
 pexpect = pytest.importorskip("pexpect")
 
@@ -33,6 +34,7 @@ def yukon(tmp_path: Path, term: str = "dumb") -> pexpect.spawn:
             cwd=str(tmp_path), encoding="utf-8", timeout=60, dimensions=(60, 140),
             env={"COLUMNS": "140", "TERM": term,
                  "PYTHONPATH": str(Path(__file__).parents[2] / "src")},
+            preexec_fn=ctrl_c_restored,
         )
     child.expect_exact(PROMPT)
     return child

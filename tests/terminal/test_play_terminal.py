@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.tools.signals import ctrl_c_restored
+
 pexpect = pytest.importorskip("pexpect")
 
 PROMPT = "\r\nP1> "
@@ -21,6 +23,7 @@ def spawn(*args: str, cwd: Path) -> pexpect.spawn:
         sys.executable, ["-m", "motherlode.cli", *args], cwd=str(cwd), encoding="utf-8",
         timeout=60, dimensions=(60, 140), env={"COLUMNS": "140", "TERM": "dumb",
                                               "PYTHONPATH": str(Path(__file__).parents[2] / "src")},
+        preexec_fn=ctrl_c_restored,
     )
     return child
 
