@@ -298,6 +298,16 @@ def _take(name: str, action: str, title: str, x: float, y: float) -> str:
     )
 
 
+@cache
+def _places(size: int) -> tuple[tuple[str, int, int], ...]:
+    """Each place of a ``size`` grid row by row: its name and where its card is drawn."""
+    return tuple(
+        (f"{chr(ord('a') + c)}{r + 1}", OX + c * (CARD_W + GAP), OY + r * (CARD_H + GAP))
+        for r in range(size)
+        for c in range(size)
+    )
+
+
 def _public(state: YukonState) -> tuple[dict[str, Any], list[tuple[str, str]], float]:
     """The spectator's view, the public layer drawn from it (one element per place and
     per player) and where the panel ends: the same for every viewer of ``state``."""
@@ -305,12 +315,12 @@ def _public(state: YukonState) -> tuple[dict[str, Any], list[tuple[str, str]], f
     size = view["size"]
     public: list[tuple[str, str]] = []
     pans, here = view["pans"], view["prospector"]
-    for r, row in enumerate(view["grid"]):
-        y = OY + r * (CARD_H + GAP)
-        for c, tok in enumerate(row):
-            name = f"{chr(ord('a') + c)}{r + 1}"
+    places = iter(_places(size))
+    for row in view["grid"]:
+        for tok in row:
+            name, x, y = next(places)
             pan = pans.get(name) if tok == "Pa" else None
-            public.append((name, _cell(name, tok, OX + c * (CARD_W + GAP), y, pan, here == name)))
+            public.append((name, _cell(name, tok, x, y, pan, here == name)))
     panel, yy = _panel(view, OX + size * (CARD_W + GAP) + 30, OY)
     public.extend(panel)
     return view, public, yy
