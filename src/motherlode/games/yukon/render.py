@@ -338,22 +338,36 @@ def svg_layers(state: YukonState, seat: int | None = None) -> svg.Layers:
     panel_x = OX + size * (CARD_W + GAP) + 30
     seat_layer: list[tuple[str, str]] = []
     if seat is None or seat == to_move:
-        legal = [text for _, text in svg.legal_texts(state)]
-        taken: set[str] = set()
-        grid = view["grid"]
-        for s in legal:
-            target = _target(s)
-            if target is None or target in taken:
-                continue
-            taken.add(target)
-            c, r = ord(target[0]) - ord("a"), int(target[1:]) - 1
-            title = f"take {C.name(C.parse_token(grid[r][c]))} at {target} ({s})"
-            x, y = OX + c * (CARD_W + GAP), OY + r * (CARD_H + GAP)
-            seat_layer.append((f"take-{target}", _take(target, s, title, x, y)))
+        # (the same for the mover and a spectator: drawn once for both where shared)
+        takes, others = svg.once(state, "takes", lambda: _takes(state, view["grid"]))
+        seat_layer.extend(takes)
         # the buttons beside the board only for the seat to move, never for a spectator
         if seat is not None:
-            seat_layer.extend(_choices([s for s in legal if _target(s) is None], panel_x, yy))
+            seat_layer.extend(_choices(others, panel_x, yy))
     return svg.Layers(width, height, static, tuple(public), tuple(seat_layer), title="Yukon")
+
+
+def _takes(
+    state: YukonState, grid: list[list[str]]
+) -> tuple[list[tuple[str, str]], list[str]]:
+    """The frames round the cards the mover may take (one per place, the first move that
+    takes it), and the legal moves that take no card (the buttons beside the board)."""
+    takes: list[tuple[str, str]] = []
+    others: list[str] = []
+    taken: set[str] = set()
+    for _, s in svg.legal_texts(state):
+        target = _target(s)
+        if target is None:
+            others.append(s)
+            continue
+        if target in taken:
+            continue
+        taken.add(target)
+        c, r = ord(target[0]) - ord("a"), int(target[1:]) - 1
+        title = f"take {C.name(C.parse_token(grid[r][c]))} at {target} ({s})"
+        x, y = OX + c * (CARD_W + GAP), OY + r * (CARD_H + GAP)
+        takes.append((f"take-{target}", _take(target, s, title, x, y)))
+    return takes, others
 
 
 def svg_board(state: YukonState, seat: int | None = None) -> str:
