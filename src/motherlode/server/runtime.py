@@ -45,11 +45,12 @@ from motherlode.core.errors import (
     MotherlodeError,
     NotationError,
 )
+from motherlode.core.memo import legal_texts, spectator_view
+from motherlode.core.memo import shared as memo_shared
 from motherlode.core.narration import fold
 from motherlode.core.protocol import CHANCE, TERMINAL, Action, Game, Player, State
-from motherlode.core.svg import Layers, legal_texts, single_layer, spectator_view
+from motherlode.core.svg import Layers, single_layer
 from motherlode.core.svg import document as svg_document
-from motherlode.core.svg import shared as svg_shared
 from motherlode.server import clocks
 from motherlode.server.bots import BotCaps
 from motherlode.server.push import (
@@ -366,7 +367,7 @@ def board_layers(state: State, seat: Player | None, drawn: dict[Any, Any] | None
     the same for every viewer of ``state`` (its public layer, :func:`svg.once`), kept for
     the other viewers of this position."""
     try:
-        with svg_shared({} if drawn is None else drawn):
+        with memo_shared({} if drawn is None else drawn):
             layers = state.render_layers(seat)
     except Exception as err:
         log.exception("render_layers(%s) failed in %s", seat, state.game.name)
@@ -1182,10 +1183,10 @@ class MatchRuntime:
         state = self.state
         to_move = state.current_player()
         legal: list[dict[str, Any]] = []
-        # what the board's renderer reads too, built once for the position (svg.once): the
+        # what the board's renderer reads too, built once for the position (core/memo.py): the
         # spectator's view, a seat's where every seat sees all (only "seat" differs then:
         # Game.perfect_information), the mover's moves
-        with svg_shared(self._cache.drawn):
+        with memo_shared(self._cache.drawn):
             if seat is None or self.game.perfect_information:
                 spectator = spectator_view(state)
                 view = spectator if seat is None else {**spectator, "seat": seat}

@@ -20,8 +20,9 @@ from html import escape
 from typing import Any
 
 from motherlode.core.hex import AXES, corners, neighbours, to_pixel
+from motherlode.core.memo import spectator_view
 from motherlode.core.protocol import Player, Renderer, TextMark
-from motherlode.core.svg import Layers, element, once, spectator_view
+from motherlode.core.svg import Layers, element, once
 from motherlode.games.chinagold.board import (
     BOARD,
     CELLS,

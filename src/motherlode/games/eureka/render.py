@@ -18,8 +18,9 @@ from html import escape
 from typing import Any
 
 from motherlode.core.hex import corners, hex_distance, to_pixel
+from motherlode.core.memo import spectator_view
 from motherlode.core.protocol import Renderer, TextMark
-from motherlode.core.svg import Layers, element, flow_legend, once, spectator_view
+from motherlode.core.svg import Layers, element, flow_legend, once
 from motherlode.games.eureka.board import HOUSE, WATER, Board
 from motherlode.games.eureka.game import EurekaState
 

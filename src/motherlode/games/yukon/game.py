@@ -44,8 +44,8 @@ import numpy as np
 from pydantic import Field, model_validator
 
 from motherlode.core.errors import NotationError
+from motherlode.core.memo import legal_texts
 from motherlode.core.protocol import CHANCE, TERMINAL, Action, Game, GameConfig, Player, State
-from motherlode.core.svg import legal_texts
 from motherlode.games.yukon import cards as C
 from motherlode.games.yukon.cards import EMPTY, PAN, PEBBLE0, SHERIFF, TOWNSFOLK0, UNDEALT
 

@@ -10,7 +10,7 @@ from functools import cache, lru_cache
 from html import escape
 from typing import Any
 
-from motherlode.core import svg
+from motherlode.core import memo, svg
 from motherlode.core.protocol import Renderer, TextMark
 from motherlode.games.yukon import cards as C
 from motherlode.games.yukon.game import YukonState
@@ -311,7 +311,7 @@ def _places(size: int) -> tuple[tuple[str, int, int], ...]:
 def _public(state: YukonState) -> tuple[dict[str, Any], list[tuple[str, str]], float]:
     """The spectator's view, the public layer drawn from it (one element per place and
     per player) and where the panel ends: the same for every viewer of ``state``."""
-    view = svg.spectator_view(state)  # the public layer is what a spectator sees
+    view = memo.spectator_view(state)  # the public layer is what a spectator sees
     size = view["size"]
     public: list[tuple[str, str]] = []
     pans, here = view["pans"], view["prospector"]
@@ -355,7 +355,7 @@ def _takes(
     takes: list[tuple[str, str]] = []
     others: list[str] = []
     taken: set[str] = set()
-    for _, s in svg.legal_texts(state):
+    for _, s in memo.legal_texts(state):
         target = _target(s)
         if target is None:
             others.append(s)
