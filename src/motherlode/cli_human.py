@@ -34,7 +34,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from motherlode.agents.levels import hint_spec
+from motherlode.agents.levels import game_hint_spec
 from motherlode.core.agent import Agent
 from motherlode.core.errors import MotherlodeError, RecordError
 from motherlode.core.narration import fold
@@ -634,9 +634,7 @@ class TerminalGame:
     def show_hint(self, names: Sequence[str], legal: list[Action]) -> None:
         from motherlode.agents import create
 
-        spec = hint_spec(
-            self.game.name, "greedy" in self.game.bots(), players=self.game.num_players
-        )
+        spec = game_hint_spec(self.game)
         try:
             bot = create(spec, self.game, seed=len(self.state.history()))
         except MotherlodeError:

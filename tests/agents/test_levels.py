@@ -98,7 +98,7 @@ def test_eurekas_strongest_is_hards_setting_from_four_players(
 ) -> None:
     # at 4 players the depth-6 setting lost 4 of 4 to hard (docs/agents.md): there the
     # strongest measured setting is hard's, wherever the level is asked for
-    from motherlode.agents.levels import hint_spec
+    from motherlode.agents.levels import game_hint_spec
 
     game = motherlode.load("eureka", players=players)
     agent = create("strongest", game)
@@ -106,5 +106,5 @@ def test_eurekas_strongest_is_hards_setting_from_four_players(
     assert (agent.depth, agent.iterations) == (depth, iterations)
     spec = level_spec("eureka", "strongest", players=players)
     assert BotCaps(max_seconds=1).apply("strongest", game) == spec + ",seconds=1"
-    assert hint_spec("eureka", players=players) == spec + ",seconds=2"
+    assert game_hint_spec(game) == spec + ",seconds=2"
     assert (spec == SPECS["eureka"]["hard"]) == (players >= 4)

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from motherlode.agents.code import Allowed, is_code_spec, make_code_agent, operator_allowed
-from motherlode.agents.levels import LEVELS, is_level, level_spec
+from motherlode.agents.levels import LEVELS, game_level_spec, is_level
 from motherlode.agents.mcts import MCTS_PARAMS, MCTSAgent
 from motherlode.agents.params import Param
 from motherlode.agents.plans import PLANS_PARAMS, PlanSearchAgent
@@ -222,8 +222,7 @@ def create(spec: str, game: Game, seed: int = 0, *, allowed: Allowed = False) ->
     if is_code_spec(spec):
         return make_code_agent(spec, game, seed, allowed=allowed)
     if is_level(spec):  # easy, medium, hard, strongest: a measured spec of this game
-        level = level_spec(game.name, spec, "greedy" in game.bots(), game.num_players)
-        agent = create(level, game, seed)
+        agent = create(game_level_spec(game, spec), game, seed)
         agent.name = spec.strip().lower()
         return agent
     name, raw = parse_spec(spec)

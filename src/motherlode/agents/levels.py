@@ -23,6 +23,11 @@ a level's measured strength holds only for a count. The counts were chosen with
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from motherlode.core.protocol import Game
+
 LEVELS = ("easy", "medium", "hard", "strongest")
 
 SPECS: dict[str, dict[str, str]] = {
@@ -113,14 +118,23 @@ def level_spec(game_name: str, level: str, greedy: bool = True, players: int = 2
     return SPECS[game_name][level]
 
 
+def game_level_spec(game: Game, level: str) -> str:
+    """:func:`level_spec` for ``game`` as loaded (its bots and its player count).
+
+    >>> import motherlode
+    >>> game_level_spec(motherlode.load("eureka", players=4), "strongest") == (
+    ...     level_spec("eureka", "hard"))
+    True
+    """
+    return level_spec(game.name, level, "greedy" in game.bots(), game.num_players)
+
+
 HINT_SECONDS = 2.0
 """The longest a terminal's ``hint`` thinks: "the strongest bot that answers within a
 second or two" (issue 21), whatever the machine."""
 
 
-def hint_spec(
-    game_name: str, greedy: bool = True, seconds: float = HINT_SECONDS, players: int = 2
-) -> str:
+def hint_spec(game_name: str, greedy: bool = True, seconds: float = HINT_SECONDS) -> str:
     """The bot ``hint`` asks: ``strongest``'s spec, stopped after ``seconds`` a move.
 
     ``strongest`` is a count (a measured strength); on an idle core it answers in about
@@ -134,7 +148,16 @@ def hint_spec(
     >>> hint_spec("nogame", greedy=False)
     'random'
     """
-    spec = level_spec(game_name, "strongest", greedy, players)
+    return _within(level_spec(game_name, "strongest", greedy), seconds)
+
+
+def game_hint_spec(game: Game, seconds: float = HINT_SECONDS) -> str:
+    """:func:`hint_spec` for ``game`` as loaded (its bots and its player count)."""
+    return _within(game_level_spec(game, "strongest"), seconds)
+
+
+def _within(spec: str, seconds: float) -> str:
+    """``spec`` stopped after ``seconds`` a move (greedy and random answer at once)."""
     if ":" not in spec:  # greedy or random: they answer at once
         return spec
     return f"{spec},seconds={seconds:g}"

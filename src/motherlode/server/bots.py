@@ -31,7 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from motherlode.agents import parse_spec
-from motherlode.agents.levels import is_level, level_spec
+from motherlode.agents.levels import game_level_spec, is_level
 from motherlode.core.errors import AgentSpecError
 from motherlode.core.protocol import Game
 
@@ -70,9 +70,7 @@ class BotCaps:
         is the level's spec for ``game`` made to fit: its time cut to the cap, not refused.
         """
         if game is not None and is_level(spec):
-            spec = self._fit(
-                level_spec(game.name, spec, "greedy" in game.bots(), game.num_players)
-            )
+            spec = self._fit(game_level_spec(game, spec))
         name, params = parse_spec(spec)
         if name not in DEFAULT_BUDGET:
             return spec.strip()
