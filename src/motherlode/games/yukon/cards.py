@@ -82,7 +82,15 @@ POINTS: tuple[int, ...] = tuple(points(k) for k in range(UNDEALT + 1))
 
 
 def token(kind: Kind) -> str:
-    """The notation of a card kind (see the module docstring)."""
+    """The notation of a card kind (see the module docstring).
+
+    >>> token(0), token(PEBBLE0 + 7), token(SHERIFF), token(EMPTY), token(UNDEALT)
+    ('+1', '-10', 'S', '.', '?')
+    """
+    return TOKENS[kind]
+
+
+def _token(kind: Kind) -> str:
     if kind < PEBBLE0:
         return f"+{VALUES[kind]}"
     if kind < SHERIFF:
@@ -106,6 +114,9 @@ def name(kind: Kind) -> str:
         return TOWNSFOLK_NAMES[kind - TOWNSFOLK0]
     return "empty" if kind == EMPTY else "undealt"
 
+
+TOKENS: tuple[str, ...] = tuple(_token(k) for k in range(UNDEALT + 1))
+"""Each card kind's notation, by kind (views list every card of the grid by it)."""
 
 _BY_TOKEN = {token(k).lower(): k for k in range(UNDEALT + 1)}
 for _k in range(TOWNSFOLK0, EMPTY):

@@ -38,6 +38,7 @@ from __future__ import annotations
 import math
 import random
 from bisect import bisect_left
+from collections.abc import Sequence
 from typing import Any, ClassVar, Self
 
 import numpy as np
@@ -826,12 +827,13 @@ class YukonState(State):
     def observation(self, player: Player | None = None) -> dict[str, Any]:
         g = self.game
         n = g.num_players
+        tokens = C.TOKENS
         return {
             "game": "yukon",
             "seat": player,
             "size": g.size,
             "grid": [
-                [C.token(k) for k in self.grid[r * g.size : (r + 1) * g.size]]
+                [tokens[k] for k in self.grid[r * g.size : (r + 1) * g.size]]
                 for r in range(g.size)
             ],
             "prospector": g.cell_name(self.pos) if self.pos >= 0 else None,
@@ -844,9 +846,7 @@ class YukonState(State):
             "players": [
                 {
                     "cards": _counts_to_tokens(self.pile[p]),
-                    "townsfolk": [
-                        C.token(TOWNSFOLK0 + k) for k in range(10) for _ in range(self.front[p][k])
-                    ],
+                    "townsfolk": _counts_to_tokens(self.front[p], TOWNSFOLK0),
                     "taught": _counts_to_tokens(self.taught[p]),
                     "discs": [
                         v
@@ -1004,5 +1004,16 @@ _CELL_PLANES = tuple(bytes(k) + b"\x01" + bytes(29 - k) for k in range(29))
 """A cell's 30 planes for each of its 29 kinds (27 cards, empty, undealt), as bytes."""
 
 
-def _counts_to_tokens(counts: list[int]) -> list[str]:
-    return [C.token(k) for k, n in enumerate(counts) for _ in range(n)]
+def _counts_to_tokens(counts: Sequence[int], first: int = 0) -> list[str]:
+    """The cards of a pile of ``counts`` (of the kinds from ``first`` on), each by its
+    notation, in kind order.
+
+    >>> _counts_to_tokens([2, 0, 1]), _counts_to_tokens([0, 1], C.SHERIFF)
+    (['+1', '+1', '+3'], ['Tr'])
+    """
+    tokens = C.TOKENS
+    out: list[str] = []
+    for k, n in enumerate(counts, first):
+        if n:
+            out += [tokens[k]] * n
+    return out
