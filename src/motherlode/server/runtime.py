@@ -59,9 +59,10 @@ from motherlode.server.push import (
     Layer,
     diff_text,
     dumps,
-    field_texts,
     layer_text,
+    member_texts,
     next_revision,
+    object_text,
     static_url,
 )
 
@@ -372,7 +373,7 @@ def board_layers(state: State, seat: Player | None, drawn: dict[Any, Any] | None
     except Exception as err:
         log.exception("render_layers(%s) failed in %s", seat, state.game.name)
         return single_layer(_notice(err))
-    if seat is None or seat != state.current_player():
+    if layers.seat and (seat is None or seat != state.current_player()):
         stripped = tuple((k, strip_actions(markup)) for k, markup in layers.seat)
         layers = Layers(
             layers.width, layers.height, layers.static, layers.public, stripped, layers.title
@@ -1140,7 +1141,9 @@ class MatchRuntime:
                     layers.title,
                 )
             shown = self._cache.values.get((self._cache.rev, "public"))
-            if shown is not None and shown == layers.public:  # one object for every viewer
+            if shown is layers.public:  # (a renderer that shares it already: svg.once)
+                pass
+            elif shown is not None and shown == layers.public:  # one object for every viewer
                 layers = dataclasses.replace(layers, public=shown)
             else:
                 self._cache.values[(self._cache.rev, "public")] = layers.public
@@ -1173,9 +1176,47 @@ class MatchRuntime:
         viewer is told alike and the log encoded once per revision and shared, the
         seat's own encoded here."""
         shared = self._shared_texts()
-        own = field_texts(self._own_fields(seat))
+        own = self._own_texts(seat)
         own["log"] = self._log_text(seat)
         return {k: own[k] if k in own else shared[k] for k in FIELDS}
+
+    def _own_texts(self, seat: Player | None) -> dict[str, str]:
+        """:meth:`_own_fields` as JSON texts. A value the viewers of this revision share
+        (the scores) is written once for all of them; where every seat sees all, a seat's
+        view is the spectator's with its ``seat`` (:meth:`_own_fields`), so its text is
+        the spectator's members, written once per revision, with that one changed."""
+        values = self._cache.values
+        texts: dict[str, str] = {}
+        for name, value in self._own_fields(seat).items():
+            if value is None or isinstance(value, bool | int):
+                texts[name] = "null" if value is None else dumps(value)
+            elif name == "view" and (seat is None or self.game.perfect_information):
+                texts[name] = self._view_text(seat, value)
+            else:
+                key = ("text", id(value))
+                known = values.get(key)
+                if known is None or known[0] is not value:
+                    known = values[key] = (value, dumps(value))  # (held: its id stays its own)
+                texts[name] = known[1]
+        return texts
+
+    def _view_text(self, seat: Player | None, view: dict[str, Any]) -> str:
+        """The JSON text of ``view``, the spectator's view (``seat`` ``None``) or a seat's
+        made of it (:meth:`_own_fields`: the same members but ``seat``)."""
+        key = (self._cache.rev, "view members")
+        members = self._cache.values.get(key, _UNSEEN)
+        if members is _UNSEEN:
+            with memo_shared(self._cache.drawn):
+                members = self._cache.values[key] = member_texts(spectator_view(self.state))
+        if members is None:
+            return dumps(view)
+        if seat is None:
+            return object_text(members)  # (the spectator's own view)
+        mine = dumps(seat)
+        text = object_text([(k, mine if k == "seat" else t) for k, t in members])
+        if not any(k == "seat" for k, _ in members):
+            text = text[:-1] + (", " if members else "") + f'"seat": {mine}}}'
+        return text
 
     def _own_fields(self, seat: Player | None) -> dict[str, Any]:
         """The fields that are the seat's own (its view, its legal moves ...), the log

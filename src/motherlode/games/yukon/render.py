@@ -308,9 +308,10 @@ def _places(size: int) -> tuple[tuple[str, int, int], ...]:
     )
 
 
-def _public(state: YukonState) -> tuple[dict[str, Any], list[tuple[str, str]], float]:
+def _public(state: YukonState) -> tuple[dict[str, Any], tuple[tuple[str, str], ...], float]:
     """The spectator's view, the public layer drawn from it (one element per place and
-    per player) and where the panel ends: the same for every viewer of ``state``."""
+    per player) and where the panel ends: the same for every viewer of ``state`` (one
+    tuple: each viewer's layers hold that very object)."""
     view = memo.spectator_view(state)  # the public layer is what a spectator sees
     size = view["size"]
     public: list[tuple[str, str]] = []
@@ -323,7 +324,7 @@ def _public(state: YukonState) -> tuple[dict[str, Any], list[tuple[str, str]], f
             public.append((name, _cell(name, tok, x, y, pan, here == name)))
     panel, yy = _panel(view, OX + size * (CARD_W + GAP) + 30, OY)
     public.extend(panel)
-    return view, public, yy
+    return view, tuple(public), yy
 
 
 def svg_layers(state: YukonState, seat: int | None = None) -> svg.Layers:
@@ -344,7 +345,7 @@ def svg_layers(state: YukonState, seat: int | None = None) -> svg.Layers:
         # the buttons beside the board only for the seat to move, never for a spectator
         if seat is not None:
             seat_layer.extend(_choices(others, panel_x, yy))
-    return svg.Layers(width, height, static, tuple(public), tuple(seat_layer), title="Yukon")
+    return svg.Layers(width, height, static, public, tuple(seat_layer), title="Yukon")
 
 
 def _takes(
