@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from functools import cache, lru_cache
 from html import escape
+from itertools import chain
 from typing import Any
 
 from motherlode.core import memo, svg
@@ -308,6 +309,14 @@ def _places(size: int) -> tuple[tuple[str, int, int], ...]:
     )
 
 
+@cache
+def _plain_cells(size: int) -> tuple[tuple[str, int, int, dict[str, str]], ...]:
+    """Each place of :func:`_places` with its elements drawn so far by the card on it
+    (no Prospector there, no discs): a grid has few kinds of card, so each place is drawn
+    once per kind for the life of the server, then looked up."""
+    return tuple((name, x, y, {}) for name, x, y in _places(size))
+
+
 def _public(state: YukonState) -> tuple[dict[str, Any], tuple[tuple[str, str], ...], float]:
     """The spectator's view, the public layer drawn from it (one element per place and
     per player) and where the panel ends: the same for every viewer of ``state`` (one
@@ -316,12 +325,16 @@ def _public(state: YukonState) -> tuple[dict[str, Any], tuple[tuple[str, str], .
     size = view["size"]
     public: list[tuple[str, str]] = []
     pans, here = view["pans"], view["prospector"]
-    places = iter(_places(size))
-    for row in view["grid"]:
-        for tok in row:
-            name, x, y = next(places)
+    cells = chain.from_iterable(view["grid"])
+    for (name, x, y, drawn), tok in zip(_plain_cells(size), cells, strict=True):
+        if tok == "Pa" or name == here:
             pan = pans.get(name) if tok == "Pa" else None
-            public.append((name, _cell(name, tok, x, y, pan, here == name)))
+            public.append((name, _cell(name, tok, x, y, pan, name == here)))
+            continue
+        markup = drawn.get(tok)
+        if markup is None:
+            markup = drawn[tok] = _cell(name, tok, x, y, None, False)
+        public.append((name, markup))
     panel, yy = _panel(view, OX + size * (CARD_W + GAP) + 30, OY)
     public.extend(panel)
     return view, tuple(public), yy
@@ -357,18 +370,35 @@ def _takes(
     others: list[str] = []
     taken: set[str] = set()
     for _, s in memo.legal_texts(state):
-        target = _target(s)
+        target = _target_cell(s)
         if target is None:
             others.append(s)
             continue
-        if target in taken:
+        name, c, r = target
+        if name in taken:
             continue
-        taken.add(target)
-        c, r = ord(target[0]) - ord("a"), int(target[1:]) - 1
-        title = f"take {C.name(C.parse_token(grid[r][c]))} at {target} ({s})"
-        x, y = OX + c * (CARD_W + GAP), OY + r * (CARD_H + GAP)
-        takes.append((f"take-{target}", _take(target, s, title, x, y)))
+        taken.add(name)
+        takes.append(_take_element(name, c, r, s, grid[r][c]))
     return takes, others
+
+
+@lru_cache(maxsize=4096)  # keyed by a move's notation: bounded, as a server runs for days
+def _target_cell(action: str) -> tuple[str, int, int] | None:
+    """The place a move takes (its name, column and row from 0), ``None`` for a move that
+    takes no card."""
+    target = _target(action)
+    if target is None:
+        return None
+    return target, ord(target[0]) - ord("a"), int(target[1:]) - 1
+
+
+@lru_cache(maxsize=4096)
+def _take_element(name: str, c: int, r: int, action: str, tok: str) -> tuple[str, str]:
+    """The seat's frame (:func:`_take`) round the card ``tok`` at ``name`` that ``action``
+    takes, with its id."""
+    title = f"take {C.name(C.parse_token(tok))} at {name} ({action})"
+    x, y = OX + c * (CARD_W + GAP), OY + r * (CARD_H + GAP)
+    return f"take-{name}", _take(name, action, title, x, y)
 
 
 def svg_board(state: YukonState, seat: int | None = None) -> str:
