@@ -42,7 +42,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -137,34 +137,6 @@ def dumps(value: Any) -> str:
     return "".join(_c_encoder(value, 0))
 
 
-def member_texts(value: Mapping[str, Any]) -> tuple[tuple[str, str], ...] | None:
-    """Each member of a JSON object as (name, the value's JSON text), for
-    :func:`object_text` to write the object with some members changed; ``None`` when a
-    name is no string (``json.dumps`` would write it as one).
-
-    >>> member_texts({"a": [1], "b": None}), member_texts({1: 2})
-    ((('a', '[1]'), ('b', 'null')), None)
-    """
-    out = []
-    for k, v in value.items():
-        if not isinstance(k, str):
-            return None
-        out.append((k, dumps(v)))
-    return tuple(out)
-
-
-def object_text(members: Iterable[tuple[str, str]]) -> str:
-    """The JSON text of an object of these (name, value's text) members, as
-    ``json.dumps`` writes it.
-
-    >>> object_text([("a", "[1]"), ("b", "null")]) == json.dumps({"a": [1], "b": None})
-    True
-    >>> object_text([])
-    '{}'
-    """
-    return "{" + ", ".join([f"{_key(k)}: {t}" for k, t in members]) + "}"
-
-
 def field_texts(fields: Mapping[str, Any]) -> dict[str, str]:
     """Each field's JSON text (``json.dumps``, a value JSON lacks written as its ``str``),
     in the same order.
@@ -219,6 +191,15 @@ def layer_diff(
     >>> layer_diff((("a", "1"),), (("a", "1"),))
     {}
     """
+    if len(old) == len(new):  # the usual change: the same ids in the same order
+        same: dict[str, str] = {}
+        for (was, before_markup), (now, markup) in zip(old, new, strict=True):
+            if was != now:
+                break
+            if markup is not before_markup and markup != before_markup:
+                same[now] = markup
+        else:
+            return {"set": same} if same else {}
     before = dict(old)
     after = dict(new)
     out: dict[str, Any] = {}

@@ -60,9 +60,7 @@ from motherlode.server.push import (
     diff_text,
     dumps,
     layer_text,
-    member_texts,
     next_revision,
-    object_text,
     static_url,
 )
 
@@ -1183,8 +1181,8 @@ class MatchRuntime:
     def _own_texts(self, seat: Player | None) -> dict[str, str]:
         """:meth:`_own_fields` as JSON texts. A value the viewers of this revision share
         (the scores) is written once for all of them; where every seat sees all, a seat's
-        view is the spectator's with its ``seat`` (:meth:`_own_fields`), so its text is
-        the spectator's members, written once per revision, with that one changed."""
+        view is the spectator's with its ``seat`` (:meth:`_own_fields`): the rest of its
+        text is written once per revision (:meth:`_view_text`)."""
         values = self._cache.values
         texts: dict[str, str] = {}
         for name, value in self._own_fields(seat).items():
@@ -1202,21 +1200,23 @@ class MatchRuntime:
 
     def _view_text(self, seat: Player | None, view: dict[str, Any]) -> str:
         """The JSON text of ``view``, the spectator's view (``seat`` ``None``) or a seat's
-        made of it (:meth:`_own_fields`: the same members but ``seat``)."""
-        key = (self._cache.rev, "view members")
-        members = self._cache.values.get(key, _UNSEEN)
-        if members is _UNSEEN:
+        made of it (:meth:`_own_fields`: the same members but ``seat``): the members but
+        ``seat`` written once per revision, ``seat`` put first (a JSON object's members
+        have no order: the text reads as ``json.dumps(view)`` does)."""
+        key = (self._cache.rev, "view but seat")
+        known = self._cache.values.get(key)
+        if known is None:
             with memo_shared(self._cache.drawn):
-                members = self._cache.values[key] = member_texts(spectator_view(self.state))
-        if members is None:
-            return dumps(view)
-        if seat is None:
-            return object_text(members)  # (the spectator's own view)
-        mine = dumps(seat)
-        text = object_text([(k, mine if k == "seat" else t) for k, t in members])
-        if not any(k == "seat" for k, _ in members):
-            text = text[:-1] + (", " if members else "") + f'"seat": {mine}}}'
-        return text
+                spectator = spectator_view(self.state)
+            if any(not isinstance(k, str) for k in spectator):
+                return dumps(view)  # (json.dumps writes such a name as a string)
+            rest = dumps({k: v for k, v in spectator.items() if k != "seat"})
+            known = self._cache.values[key] = (rest, "seat" in spectator)
+        rest, has_seat = known
+        if seat is None and not has_seat:
+            return cast(str, rest)  # (the spectator's view has no seat to say)
+        mine = "null" if seat is None else dumps(seat)
+        return f'{{"seat": {mine}}}' if rest == "{}" else f'{{"seat": {mine}, {rest[1:]}'
 
     def _own_fields(self, seat: Player | None) -> dict[str, Any]:
         """The fields that are the seat's own (its view, its legal moves ...), the log
