@@ -185,6 +185,7 @@ def serve(
     import uvicorn
 
     from motherlode.server.cli import WS_MAX_SIZE
+    from motherlode.server.wsproto import WS_PROTOCOL
 
     os.environ["MOTHERLODE_BENCH_DB"] = db
     options: dict[str, Any] = {
@@ -195,7 +196,8 @@ def serve(
         "ws_per_message_deflate": False,
         "access_log": False,
         "loop": os.environ.get("MOTHERLODE_BENCH_LOOP", "auto"),
-        "ws": os.environ.get("MOTHERLODE_BENCH_WS", "auto"),
+        # the server's (motherlode serve); "auto" for uvicorn's own, to compare
+        "ws": os.environ.get("MOTHERLODE_BENCH_WS", WS_PROTOCOL),
     }
     if workers > 1:
         from motherlode.server.app import prepare_database

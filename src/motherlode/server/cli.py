@@ -104,6 +104,8 @@ def serve(
     """
     import uvicorn
 
+    from motherlode.server.wsproto import WS_PROTOCOL
+
     check_workers(db, workers)
     settings = {
         "db": db,
@@ -124,6 +126,7 @@ def serve(
         "ws_per_message_deflate": False,  # it would compress each shared push once per socket
         "ws_ping_interval": 20.0,
         "ws_ping_timeout": 20.0,
+        "ws": WS_PROTOCOL,  # uvicorn's, reading paused only when messages pile up
         "access_log": False,
     }
     print(
