@@ -1087,7 +1087,7 @@ class MatchRuntime:
             added = [dumps(e) for e in entries[same:]]  # (only grew: the usual move)
             texts += tuple(added)
             if added:
-                joined = f"{joined[:-1]}{', ' if same else ''}{', '.join(added)}]"
+                joined = f"{joined[:-1]}{',' if same else ''}{','.join(added)}]"
         else:
             same = 0
             for old, new in zip(last, entries, strict=False):
@@ -1095,7 +1095,7 @@ class MatchRuntime:
                     break
                 same += 1
             texts = texts[:same] + tuple(dumps(e) for e in entries[same:])
-            joined = "[" + ", ".join(texts) + "]"
+            joined = "[" + ",".join(texts) + "]"  # (as push.dumps writes the list)
         self._log_texts[viewer] = (entries, texts, joined)
         self._cache.texts[key] = joined
         return joined
