@@ -1,6 +1,7 @@
 """How a move is written: on SQLite a plain move (no clock, not the final one, one
-process) is its two statements and the commit on a connection kept for moves; every other
-write goes through SQLAlchemy as before. Both write the same rows, commit before the
+process) is its two statements and the commit on a connection kept for moves (on
+PostgreSQL one statement with its notice: test_postgres.py); every other write goes
+through SQLAlchemy as before. Both write the same rows, commit before the
 runtime moves on (so before anyone is told), and leave nothing half written."""
 
 from __future__ import annotations
@@ -167,7 +168,9 @@ class _Over:
         return True
 
 
-def test_clocked_final_and_shared_moves_go_through_sqlalchemy(service: MatchService) -> None:
+def test_clocked_and_final_moves_go_through_sqlalchemy_and_shared_plain_ones_apart(
+    service: MatchService,
+) -> None:
     spec = clocks.ClockSpec("fischer", 300, 0, 0)
     timed = service.runtime(service.create_match("yukon", {}, HUMANS, clock=spec).id)
     plain = service.runtime(service.create_match("yukon", {}, HUMANS).id)
@@ -181,5 +184,10 @@ def test_clocked_final_and_shared_moves_go_through_sqlalchemy(service: MatchServ
     final = step_of(plain)
     final.state = _Over()  # the final move: ratings and the analysis hook into its write
     assert not service._plain(plain, final)
+    assert not service._plain_shared(plain, step_of(plain))  # (SQLite: one process)
     service.shared = True  # another process may serve it: NOTIFY in the transaction
     assert not service._plain(plain, step_of(plain))
+    # on PostgreSQL a plain move is one statement with its notice (test_postgres.py)
+    assert service._plain_shared(plain, step_of(plain))
+    assert not service._plain_shared(timed, step_of(timed))
+    assert not service._plain_shared(plain, final)

@@ -53,7 +53,13 @@ other spec (a search, a game's other bots) thinks in the bot workers when there 
 CHANNEL = "motherlode"
 """The PostgreSQL NOTIFY channel: ``"<kind> <match id> <version> <origin>"`` per change
 (``m``: a move, ``j``: a seat taken, ``k``: a clock change; chat.py's ``c``: a message),
-sent in the change's own transaction."""
+sent in the change's own transaction. A plain move (:meth:`MatchService._write_shared`)
+sends ``"r <match id> <version> <origin> <version before> <its log rows as JSON>"``: the
+others replay the rows without reading them back (a process of an earlier version reads
+an unknown kind as "forget the match", which is right too)."""
+
+NOTICE_BYTES = 7000
+"""The longest notice with rows (PostgreSQL's limit is 8000 bytes); longer: an ``m``."""
 
 
 def hash_token(token: str) -> str:
@@ -277,6 +283,8 @@ class MatchService:
         """The pool's connection kept for plain moves on SQLite (:meth:`_moves_db`)."""
         self.shared = engine.dialect.name == "postgresql"
         """Other processes may serve the same matches: NOTIFY each change, LISTEN for theirs."""
+        self._shared_sql: dict[int, str] = {}
+        """:meth:`_write_shared`'s statement, by the number of log rows a move writes."""
         self.origin = secrets.token_hex(6)
         self.takeover_seconds = (
             takeover_seconds
@@ -656,6 +664,91 @@ class MatchService:
             db.rollback()
             raise
 
+    def _plain_shared(self, rt: MatchRuntime, step: Step) -> bool:
+        """Whether ``step`` is a plain move on PostgreSQL (no clock to charge, not the final
+        move that ratings and analysis hook into): then :meth:`_store` writes it as one
+        statement (:meth:`_write_shared`)."""
+        return self.shared and rt.clock is None and not step.state.is_terminal()
+
+    def _moves_pg(self) -> Any:
+        """The PostgreSQL connection (psycopg's, from the engine's pool) kept for plain
+        moves, in autocommit: a move is one statement, one round trip, without a pool
+        checkout and its ping. Used on the event loop only."""
+        if self._moves_raw is None:
+            raw = self.engine.raw_connection()
+            dbapi: Any = raw.dbapi_connection
+            dbapi.autocommit = True
+            self._moves_raw = raw
+        return self._moves_raw.dbapi_connection
+
+    def _shared_statement(self, count: int) -> str:
+        """The statement of a plain move writing ``count`` log rows: the match's row moved
+        on from the version the move was made at, the rows inserted only if it was, and
+        the notice sent only then, all in one statement (so one transaction)."""
+        sql = self._shared_sql.get(count)
+        if sql is None:
+            rows = ", ".join(
+                f"(%(match_id)s, %(seq{i})s::integer, %(kind{i})s, %(seat{i})s::integer,"
+                f" %(action{i})s, %(visible{i})s::varchar, %(note{i})s::text,"
+                " %(created_at)s::timestamp)"
+                for i in range(count)
+            )
+            sql = self._shared_sql[count] = (
+                "WITH adv AS (UPDATE matches SET version = %(b_new)s, updated_at = %(b_now)s,"
+                " bot_due = %(b_bot_due)s WHERE id = %(b_id)s AND version = %(b_old)s"
+                " RETURNING id),"
+                " ins AS (INSERT INTO moves"
+                " (match_id, seq, kind, seat, action, visible, note, created_at)"
+                f" SELECT * FROM (VALUES {rows})"
+                " AS v (match_id, seq, kind, seat, action, visible, note, created_at)"
+                " WHERE EXISTS (SELECT 1 FROM adv))"
+                " SELECT pg_notify(%(channel)s, %(payload)s) FROM adv"
+            )
+        return sql
+
+    def _write_shared(self, rt: MatchRuntime, step: Step) -> None:
+        """:meth:`_write_rows` for a :meth:`_plain_shared` step: the same rows and the
+        match's row moved on (its status stays running, its scores unset), and the notice
+        with the rows, in one statement on :meth:`_moves_pg`."""
+        now = utcnow()
+        inserts, advance = self._move_params(rt, step, now)
+        if not inserts:
+            return
+        new = rt.version + len(inserts)
+        rows = [[r["kind"], r["seat"], r["action"], r["visible"], r["note"]] for r in inserts]
+        payload = f"r {rt.match_id} {new} {self.origin} {rt.version} {json.dumps(rows)}"
+        if len(payload.encode()) > NOTICE_BYTES:
+            payload = f"m {rt.match_id} {new} {self.origin}"
+        params: dict[str, Any] = {
+            "match_id": rt.match_id,
+            "created_at": now,
+            "channel": CHANNEL,
+            "payload": payload,
+            **{k: advance[k] for k in ("b_new", "b_now", "b_bot_due", "b_id", "b_old")},
+        }
+        for i, r in enumerate(inserts):
+            for key in ("seq", "kind", "seat", "action", "visible", "note"):
+                params[f"{key}{i}"] = r[key]
+        sql = self._shared_statement(len(inserts))
+        import psycopg
+
+        try:
+            written = self._moves_pg().execute(sql, params).rowcount
+        except psycopg.IntegrityError:  # (a row of that version written meanwhile)
+            written = 0
+        except Exception:
+            self._drop_moves_connection()  # (a broken connection: a fresh one next time)
+            raise
+        if written != 1:
+            raise ServerError("stale_state", "the match moved on meanwhile; reload", 409)
+
+    def _drop_moves_connection(self) -> None:
+        if self._moves_raw is not None:
+            with contextlib.suppress(Exception):
+                self._moves_raw.dbapi_connection.autocommit = False
+                self._moves_raw.invalidate()
+            self._moves_raw = None
+
     # -- clocks (server/clocks.py) -------------------------------------------------------
 
     def _clock_moves(
@@ -898,6 +991,8 @@ class MatchService:
         try:
             if self._plain(rt, step):
                 self._write_plain(rt, step)
+            elif self._plain_shared(rt, step):
+                self._write_shared(rt, step)
             else:
                 with self.engine.begin() as conn:  # Core, not the ORM: two statements
                     self._write_rows(conn, rt, step)
@@ -1209,10 +1304,11 @@ class MatchService:
         """One notice ``"<kind> <match> <version> <origin>"``: unless this process sent it,
         or already holds that version, forget the match here and push it to its watchers."""
         try:
-            kind, match_id, version, origin = payload.split(" ")
+            kind, match_id, version, origin, *rest = payload.split(" ", 5)
             seen = int(version)
-        except ValueError:
-            log.warning("a notice not understood: %r", payload)
+            base, rows = (int(rest[0]), json.loads(rest[1])) if kind == "r" else (-1, [])
+        except (ValueError, IndexError):
+            log.warning("a notice not understood: %r", payload[:200])
             return
         if origin == self.origin:
             return
@@ -1220,15 +1316,30 @@ class MatchService:
             self.notices[kind](match_id, seen)
             return
         rt = self.runtimes.get(match_id)
-        if kind == "m" and rt is not None and rt.version >= seen >= 0:
+        if kind in ("m", "r") and rt is not None and rt.version >= seen >= 0:
             return
-        if kind != "m" or rt is None or not self._catch_up(rt):
+        if kind == "r" and rt is not None and rt.version == base:
+            caught_up = self._replay_notice(rt, rows)  # (the rows came with the notice)
+        else:
+            caught_up = kind in ("m", "r") and rt is not None and self._catch_up(rt)
+        if not caught_up:
             self.forget(match_id)
         if match_id in self.subscribers:
             try:
                 self.changed(match_id, bots=False)
             except Exception:
                 log.exception("cannot push match %s", match_id)
+
+    @staticmethod
+    def _replay_notice(rt: MatchRuntime, rows: Any) -> bool:
+        """Replay the log rows another process's notice carried (:meth:`_write_shared`);
+        ``False`` if they do not replay (then forget the match)."""
+        try:
+            rt.replay_rows([(str(k), int(s), str(a), v, n) for k, s, a, v, n in rows])
+        except Exception:
+            log.exception("cannot replay a notice's rows of match %s", rt.match_id)
+            return False
+        return True
 
     def _catch_up(self, rt: MatchRuntime) -> bool:
         """Replay onto the cached runtime only the rows written since it (another
@@ -1257,6 +1368,9 @@ class MatchService:
                 await task
         self.background = []
         if self._moves_raw is not None:
+            if self.shared:
+                with contextlib.suppress(Exception):
+                    self._moves_raw.dbapi_connection.autocommit = False
             self._moves_raw.close()  # (back to the engine's pool)
             self._moves_raw = None
         if self.pool is not None:
