@@ -184,8 +184,7 @@ def serve(
         return
     import uvicorn
 
-    from motherlode.server.cli import WS_MAX_SIZE
-    from motherlode.server.wsproto import WS_PROTOCOL
+    from motherlode.server.cli import WS_MAX_SIZE, WS_PROTOCOL
 
     os.environ["MOTHERLODE_BENCH_DB"] = db
     options: dict[str, Any] = {

@@ -7,6 +7,9 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from uvicorn.importer import import_from_string
+
+from motherlode.server.cli import WS_PROTOCOL
 from motherlode.server.wsproto import QUEUE_LIMIT, SteadyWebSocketProtocol
 
 
@@ -72,3 +75,7 @@ def test_reading_stops_when_the_limit_waits_and_starts_when_all_are_taken() -> N
     taken = asyncio.run(drain())
     assert taken == [*map(str, range(QUEUE_LIMIT - 1)), "last", "already read"]
     assert transport.calls == ["pause", "resume"] and not protocol.read_paused
+
+
+def test_the_server_gives_uvicorn_this_protocol() -> None:
+    assert import_from_string(WS_PROTOCOL) is SteadyWebSocketProtocol

@@ -17,6 +17,10 @@ from motherlode.server.fairness import Verification, verify_file
 WS_MAX_SIZE = 64 * 1024
 """Frames above this size are refused by the WebSocket layer itself (close 1009)."""
 
+WS_PROTOCOL = "motherlode.server.wsproto:SteadyWebSocketProtocol"
+"""The WebSocket protocol given to uvicorn (by name: each server process imports it),
+uvicorn's own reading a socket without a pause after every message (server/wsproto.py)."""
+
 SETTINGS_ENV = "MOTHERLODE_SERVE_SETTINGS"
 """How ``serve --workers N`` hands its settings to each server process (uvicorn starts
 them by importing :func:`app_from_env`)."""
@@ -103,8 +107,6 @@ def serve(
     ``analysis_workers`` processes per server process at the lowest priority (0: a thread).
     """
     import uvicorn
-
-    from motherlode.server.wsproto import WS_PROTOCOL
 
     check_workers(db, workers)
     settings = {

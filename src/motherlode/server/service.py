@@ -668,7 +668,9 @@ class MatchService:
         """Whether ``step`` is a plain move on PostgreSQL (no clock to charge, not the final
         move that ratings and analysis hook into): then :meth:`_store` writes it as one
         statement (:meth:`_write_shared`)."""
-        return self.shared and rt.clock is None and not step.state.is_terminal()
+        return (
+            self.shared and not self.sqlite and rt.clock is None and not step.state.is_terminal()
+        )
 
     def _moves_pg(self) -> Any:
         """The PostgreSQL connection (psycopg's, from the engine's pool) kept for plain

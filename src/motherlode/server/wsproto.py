@@ -33,7 +33,3 @@ class SteadyWebSocketProtocol(WebSocketsSansIOProtocol):
         if not paused and self.queue.qsize() >= QUEUE_LIMIT:
             self.read_paused = True
             self.transport.pause_reading()
-
-
-WS_PROTOCOL = f"{__name__}:{SteadyWebSocketProtocol.__name__}"
-"""What to give ``uvicorn.run(ws=...)`` (a name: the server's processes import it)."""
