@@ -187,7 +187,9 @@ def test_clocked_and_final_moves_go_through_sqlalchemy_and_shared_plain_ones_apa
     assert not service._plain_shared(plain, step_of(plain))  # (SQLite: one process)
     service.shared = True  # another process may serve it: NOTIFY in the transaction
     assert not service._plain(plain, step_of(plain))
+    assert not service._plain_shared(plain, step_of(plain))  # (shared, but on SQLite)
     # on PostgreSQL a plain move is one statement with its notice (test_postgres.py)
+    service.sqlite = False
     assert service._plain_shared(plain, step_of(plain))
     assert not service._plain_shared(timed, step_of(timed))
     assert not service._plain_shared(plain, final)
