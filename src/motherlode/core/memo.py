@@ -68,6 +68,13 @@ def legal_texts(state: Any) -> list[tuple[int, str]]:
     )
 
 
+def scores(state: Any) -> Any:
+    """``state.scores()``, worked out once per position while shared (:func:`once`): a
+    view that shows the points and the server's scores field read the same list. Read
+    it, never change it."""
+    return once(state, "scores", state.scores)
+
+
 @contextlib.contextmanager
 def shared(memo: dict[Any, Any]) -> Iterator[dict[Any, Any]]:
     """Within this block, :func:`once` keeps what it builds in ``memo`` (one per

@@ -46,6 +46,7 @@ from motherlode.core.errors import (
     NotationError,
 )
 from motherlode.core.memo import legal_texts, spectator_view
+from motherlode.core.memo import scores as memo_scores
 from motherlode.core.memo import shared as memo_shared
 from motherlode.core.narration import fold
 from motherlode.core.protocol import CHANCE, TERMINAL, Action, Game, Player, State
@@ -1117,7 +1118,9 @@ class MatchRuntime:
             key = (self._cache.rev, "scores")
             scores = self._cache.values.get(key)
             if scores is None:
-                scores = self._cache.values[key] = [float(s) for s in self.state.scores()]
+                with memo_shared(self._cache.drawn):  # (a view that shows points reads it)
+                    raw = memo_scores(self.state)
+                scores = self._cache.values[key] = [float(s) for s in raw]
             return cast("list[float]", scores)
         shown = view.get("scores")
         return list(shown) if isinstance(shown, list) else None

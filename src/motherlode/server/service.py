@@ -193,6 +193,17 @@ _ADVANCE_MATCH = (
 )
 """Move the match's version on, only from the version the move was made at."""
 
+_ADVANCE_RUNNING = (
+    update(MatchRow)
+    .where(MatchRow.id == bindparam("b_id"), MatchRow.version == bindparam("b_old"))
+    .values(
+        version=bindparam("b_new"), updated_at=bindparam("b_now"), bot_due=bindparam("b_bot_due")
+    )
+)
+""":data:`_ADVANCE_MATCH` for a move that does not end the match: its status stays
+"running" and its scores unset (a match that is over takes no move), so neither is
+written, nor the status's index entry rewritten."""
+
 _MOVE_KEYS = ("match_id", "seq", "kind", "seat", "action", "visible", "note", "created_at")
 
 
@@ -207,6 +218,8 @@ class MoveSQL:
     advance: str
     convert: dict[str, Callable[[Any], Any]]
     """Per bind name: its type's conversion for this dialect (none: passed as is)."""
+    advance_running: str = ""
+    """:data:`_ADVANCE_RUNNING` (the same binds, some unused)."""
 
     @classmethod
     def of(cls, dialect: Dialect) -> MoveSQL:
@@ -219,7 +232,8 @@ class MoveSQL:
             process = bind.type.dialect_impl(dialect).bind_processor(dialect)
             if process is not None:
                 convert[name] = process
-        return cls(ins.string, adv.string, convert)
+        running = _ADVANCE_RUNNING.compile(dialect=dialect)
+        return cls(ins.string, adv.string, convert, running.string)
 
     def values(self, params: dict[str, Any]) -> dict[str, Any]:
         convert = self.convert
@@ -657,7 +671,7 @@ class MatchService:
                 db.execute(sql.insert, inserts[0])
             else:
                 db.executemany(sql.insert, inserts)
-            if db.execute(sql.advance, advance).rowcount != 1:
+            if db.execute(sql.advance_running, advance).rowcount != 1:  # (not the last move)
                 raise ServerError("stale_state", "the match moved on meanwhile; reload", 409)
             db.commit()
         except BaseException:

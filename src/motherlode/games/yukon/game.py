@@ -46,6 +46,7 @@ from pydantic import Field, model_validator
 
 from motherlode.core.errors import NotationError
 from motherlode.core.memo import legal_texts
+from motherlode.core.memo import scores as memo_scores
 from motherlode.core.protocol import CHANCE, TERMINAL, Action, Game, GameConfig, Player, State
 from motherlode.games.yukon import cards as C
 from motherlode.games.yukon.cards import EMPTY, PAN, PEBBLE0, SHERIFF, TOWNSFOLK0, UNDEALT
@@ -828,6 +829,7 @@ class YukonState(State):
         g = self.game
         n = g.num_players
         tokens = C.TOKENS
+        points = memo_scores(self)  # (the server's scores field reads the same list)
         return {
             "game": "yukon",
             "seat": player,
@@ -853,7 +855,7 @@ class YukonState(State):
                         for v, c in zip(g.disc_values, self.discs[p], strict=True)
                         for _ in range(c)
                     ],
-                    "points": self.points(p),
+                    "points": int(points[p]),
                     "prospector": self.has_prospector(p),
                 }
                 for p in range(n)

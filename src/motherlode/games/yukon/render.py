@@ -310,10 +310,13 @@ def _places(size: int) -> tuple[tuple[str, int, int], ...]:
 
 
 @cache
-def _plain_cells(size: int) -> tuple[tuple[str, int, int, dict[str, str]], ...]:
+def _plain_cells(
+    size: int,
+) -> tuple[tuple[str, int, int, dict[str, tuple[str, str]]], ...]:
     """Each place of :func:`_places` with its elements drawn so far by the card on it
-    (no Prospector there, no discs): a grid has few kinds of card, so each place is drawn
-    once per kind for the life of the server, then looked up."""
+    (no Prospector there, no discs), each as its (id, markup) pair: a grid has few kinds
+    of card, so each place is drawn once per kind for the life of the server, then
+    looked up."""
     return tuple((name, x, y, {}) for name, x, y in _places(size))
 
 
@@ -331,10 +334,10 @@ def _public(state: YukonState) -> tuple[dict[str, Any], tuple[tuple[str, str], .
             pan = pans.get(name) if tok == "Pa" else None
             public.append((name, _cell(name, tok, x, y, pan, name == here)))
             continue
-        markup = drawn.get(tok)
-        if markup is None:
-            markup = drawn[tok] = _cell(name, tok, x, y, None, False)
-        public.append((name, markup))
+        element = drawn.get(tok)
+        if element is None:
+            element = drawn[tok] = (name, _cell(name, tok, x, y, None, False))
+        public.append(element)
     panel, yy = _panel(view, OX + size * (CARD_W + GAP) + 30, OY)
     public.extend(panel)
     return view, tuple(public), yy
