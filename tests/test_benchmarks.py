@@ -80,3 +80,33 @@ def test_bench_tensors_times_the_tensor_over_positions_in_play_order() -> None:
     bench = _load("bench_tensors")
     row = bench.measure("eldorado", 30)
     assert row["positions"] == 30 and row["first"] > 0 and row["warm"] > 0
+
+
+def test_bench_server_moves_plays_every_match_out_pushing_each_move_to_both_seats() -> None:
+    import asyncio
+
+    bench = _load("bench_server_moves")
+    row = asyncio.run(bench.play("yukon", 3, 1))
+    assert row["game"] == "yukon" and row["matches"] == 3
+    assert row["moves"] >= 3 * 20  # (a Yukon game of two takes most of its 49 cards)
+    assert row["pushes_per_move"] == 2.0  # one diff to each seat, each move
+    assert row["ms_per_move"] > 0
+
+
+def test_bench_server_moves_compares_with_another_revision_in_turn() -> None:
+    out = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "bench_server_moves.py"),
+            *("--matches", "2", "--rounds", "1", "--compare", "HEAD"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=240,
+        check=True,
+        cwd=ROOT,
+    ).stdout
+    lines = out.splitlines()
+    assert lines[0] == "yukon, 2 matches, 1 rounds in turn (ms a move)"
+    assert lines[1].startswith("this checkout: median ") and lines[2].startswith("HEAD: median ")
+    assert lines[3].startswith("speed-up: ") and lines[3].endswith("x")

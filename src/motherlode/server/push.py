@@ -138,12 +138,12 @@ def dumps(value: Any) -> str:
     >>> json.loads(dumps(odd)) == [None, {"k": [None]}]  # (JSON has no such numbers)
     True
     """
-    if orjson is not None:
-        try:
-            return orjson.dumps(value, default=str, option=_ORJSON_OPTIONS).decode()
-        except TypeError:  # (orjson.JSONEncodeError is one)
-            pass
-    return json.dumps(value, default=str)
+    if orjson is None:
+        return json.dumps(value, default=str)
+    try:
+        return orjson.dumps(value, default=str, option=_ORJSON_OPTIONS).decode()
+    except TypeError:  # (orjson.JSONEncodeError is one)
+        return json.dumps(value, default=str)
 
 
 def field_texts(fields: Mapping[str, Any]) -> dict[str, str]:

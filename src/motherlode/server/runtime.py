@@ -1142,12 +1142,11 @@ class MatchRuntime:
                     layers.title,
                 )
             shown = self._cache.values.get((self._cache.rev, "public"))
-            if shown is layers.public:  # (a renderer that shares it already: svg.once)
-                pass
-            elif shown is not None and shown == layers.public:  # one object for every viewer
-                layers = dataclasses.replace(layers, public=shown)
-            else:
+            if shown is None:
                 self._cache.values[(self._cache.rev, "public")] = layers.public
+            elif shown is not layers.public and shown == layers.public:
+                # one object for every viewer (a renderer that shares it, svg.once, gives it)
+                layers = dataclasses.replace(layers, public=shown)
             self._cache.layers[key] = layers
         return layers
 
