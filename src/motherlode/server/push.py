@@ -200,14 +200,14 @@ def layer_diff(
     {}
     """
     if len(old) == len(new):  # the usual change: the same ids in the same order
-        same: dict[str, str] = {}
+        changed: dict[str, str] = {}
         for (was, before_markup), (now, markup) in zip(old, new, strict=True):
             if was != now:
                 break
             if markup is not before_markup and markup != before_markup:
-                same[now] = markup
+                changed[now] = markup
         else:
-            return {"set": same} if same else {}
+            return {"set": changed} if changed else {}
     before = dict(old)
     after = dict(new)
     out: dict[str, Any] = {}

@@ -1191,7 +1191,7 @@ class MatchRuntime:
             if value is None or isinstance(value, bool | int):
                 texts[name] = "null" if value is None else dumps(value)
             elif name == "view" and (seat is None or self.game.perfect_information):
-                texts[name] = self._view_text(seat, value)
+                texts[name] = self._view_text(seat)
             else:
                 key = ("text", id(value))
                 known = values.get(key)
@@ -1200,18 +1200,17 @@ class MatchRuntime:
                 texts[name] = known[1]
         return texts
 
-    def _view_text(self, seat: Player | None, view: dict[str, Any]) -> str:
-        """The JSON text of ``view``, the spectator's view (``seat`` ``None``) or a seat's
-        made of it (:meth:`_own_fields`: the same members but ``seat``): the members but
-        ``seat`` written once per revision, ``seat`` put first (a JSON object's members
-        have no order: the text reads as ``json.dumps(view)`` does)."""
+    def _view_text(self, seat: Player | None) -> str:
+        """The JSON text of ``seat``'s view where every seat sees all: the spectator's
+        (``seat`` ``None``), or a seat's made of it (:meth:`_own_fields`: the same members
+        but ``seat``). The members but ``seat`` are written once per revision, ``seat`` put
+        first (a JSON object's members have no order: it reads as ``json.dumps`` of the
+        view does)."""
         key = (self._cache.rev, "view but seat")
         known = self._cache.values.get(key)
         if known is None:
             with memo_shared(self._cache.drawn):
                 spectator = spectator_view(self.state)
-            if any(not isinstance(k, str) for k in spectator):
-                return dumps(view)  # (json.dumps writes such a name as a string)
             rest = dumps({k: v for k, v in spectator.items() if k != "seat"})
             known = self._cache.values[key] = (rest, "seat" in spectator)
         rest, has_seat = known

@@ -216,10 +216,10 @@ class MoveSQL:
 
     insert: str
     advance: str
+    advance_running: str
+    """:data:`_ADVANCE_RUNNING` (the same binds, some unused)."""
     convert: dict[str, Callable[[Any], Any]]
     """Per bind name: its type's conversion for this dialect (none: passed as is)."""
-    advance_running: str = ""
-    """:data:`_ADVANCE_RUNNING` (the same binds, some unused)."""
 
     @classmethod
     def of(cls, dialect: Dialect) -> MoveSQL:
@@ -233,7 +233,7 @@ class MoveSQL:
             if process is not None:
                 convert[name] = process
         running = _ADVANCE_RUNNING.compile(dialect=dialect)
-        return cls(ins.string, adv.string, convert, running.string)
+        return cls(ins.string, adv.string, running.string, convert)
 
     def values(self, params: dict[str, Any]) -> dict[str, Any]:
         convert = self.convert
