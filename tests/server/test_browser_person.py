@@ -118,6 +118,19 @@ def test_a_tall_board_is_drawn_at_the_columns_width(
     assert "tall" not in (page.locator("#board svg").get_attribute("class") or "")
 
 
+def _card_box(page: Any, *places: str) -> Any:
+    """Where the card of the first of ``places`` that holds one is drawn (its frame, the
+    card's ``rx="8"`` rectangle): the Prospector's place holds none, and the first
+    rectangle there is the brim of its hat."""
+    for place in places:
+        frame = page.locator(f"#board #{place} rect[rx='8']")
+        if frame.count():
+            box = frame.first.bounding_box()
+            assert box is not None
+            return box
+    raise AssertionError(f"no card at any of {places}")
+
+
 def test_yukons_grid_takes_a_phones_width_and_its_panel_goes_under_it(
     browser: Any,  # noqa: F811
     live_server: LiveServer,
@@ -133,21 +146,22 @@ def test_yukons_grid_takes_a_phones_width_and_its_panel_goes_under_it(
     page.goto(url)
     page.wait_for_function("() => document.querySelector('#board svg[data-layout=narrow]')")
     page.wait_for_function("() => document.getElementById('match').classList.contains('my-turn')")
-    card = page.locator("#board #a1 rect").first.bounding_box()
-    grid_end = page.locator("#board #g7 rect").first.bounding_box()
+    card = _card_box(page, "a1", "b1")
+    right = _card_box(page, "g7", "g6")  # (the grid's last column)
+    bottom = _card_box(page, "g7", "f7")  # (its last row)
     status = page.locator("#board #status").bounding_box()
     board = page.locator("#board svg").bounding_box()
-    assert card and grid_end and status and board
+    assert status and board
     assert card["width"] >= 40, card
-    assert grid_end["x"] + grid_end["width"] <= 390 and board["width"] <= 390
-    assert status["y"] > grid_end["y"] + grid_end["height"]  # under the grid
-    assert status["x"] < grid_end["x"]  # back at the left
+    assert right["x"] + right["width"] <= 390 and board["width"] <= 390
+    assert status["y"] > bottom["y"] + bottom["height"]  # under the grid
+    assert status["x"] < right["x"]  # back at the left
     page.locator("#board").screenshot(path=str(shots / "person-yukon-phone.png"))
     page.set_viewport_size({"width": 1400, "height": 900})  # the window widened: as drawn
     page.wait_for_function("() => document.querySelector('#board svg[data-layout=wide]')")
     status = page.locator("#board #status").bounding_box()
-    grid_end = page.locator("#board #g7 rect").first.bounding_box()
-    assert status and grid_end and status["x"] > grid_end["x"] + grid_end["width"]
+    right = _card_box(page, "g7", "g6")
+    assert status and status["x"] > right["x"] + right["width"]
     page.locator("#board").screenshot(path=str(shots / "person-yukon-desktop.png"))
     page.set_viewport_size({"width": 390, "height": 844})
     page.wait_for_function("() => document.querySelector('#board svg[data-layout=narrow]')")
