@@ -133,29 +133,25 @@ def _play_with_an_undo(service: MatchService) -> str:
 
 
 def plain_moves_write_what_the_sqlalchemy_path_writes(engine: sa.Engine) -> None:
-    # a plain move on PostgreSQL is one statement on a kept connection
-    # (MatchService._write_shared); the same seeded game, with an undo, written that way
-    # and through SQLAlchemy, leaves the same rows
-    statements: list[str] = []
+    # a plain move on PostgreSQL is written by the process's MoveWriter (pgmoves.py), one
+    # statement with the other moves waiting; the same seeded game, with an undo, written
+    # that way and through SQLAlchemy, leaves the same rows
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr("motherlode.server.service.new_seed", lambda: 777)
         one = MatchService(engine)
-        shared = one._write_shared
-
-        def counted(rt: Any, step: Any) -> None:
-            statements.append(rt.match_id)
-            shared(rt, step)
-
-        patch.setattr(one, "_write_shared", counted)
+        assert one.move_writer is not None
         plain = _written(engine, _play_with_an_undo(one))
+        statements = one.move_writer.statements
         other = MatchService(engine)
         patch.setattr(other, "_plain_shared", lambda rt, step: False)
         through_sqlalchemy = _written(engine, _play_with_an_undo(other))
+        assert other.move_writer is not None and other.move_writer.statements == 0
     (moves, match), (other_moves, other_match) = plain, through_sqlalchemy
     assert moves == other_moves and match == other_match
     assert match[0] == "finished" and match[1] == len(moves) and "undo" in [m[1] for m in moves]
-    # every step after the deal but the last (it finishes the match: ratings hook in)
-    assert len(statements) == sum(1 for m in moves if m[2] >= 0 or m[1] == "undo") - 1
+    # every step after the deal but the last (it finishes the match: ratings hook in), one
+    # at a time (one match, each move waits for the last)
+    assert statements == sum(1 for m in moves if m[2] >= 0 or m[1] == "undo") - 1
 
 
 def a_notice_carries_a_moves_rows_and_the_other_process_replays_them(engine: sa.Engine) -> None:

@@ -39,6 +39,7 @@ from motherlode.server.botpool import BotFailure, BotJob, BotPool
 from motherlode.server.bots import BotCaps
 from motherlode.server.db import MatchRow, MoveRow, SeatRow, utcnow
 from motherlode.server.fairness import commitment, new_seed
+from motherlode.server.pgmoves import MoveWriter, PlainMove
 from motherlode.server.runtime import MatchRuntime, SeatInfo, ServerError, Step, bot_seed
 
 log = logging.getLogger("motherlode.server")
@@ -53,7 +54,7 @@ other spec (a search, a game's other bots) thinks in the bot workers when there 
 CHANNEL = "motherlode"
 """The PostgreSQL NOTIFY channel: ``"<kind> <match id> <version> <origin>"`` per change
 (``m``: a move, ``j``: a seat taken, ``k``: a clock change; chat.py's ``c``: a message),
-sent in the change's own transaction. A plain move (:meth:`MatchService._write_shared`)
+sent in the change's own transaction. A plain move (:mod:`motherlode.server.pgmoves`)
 sends ``"r <match id> <version> <origin> <version before> <its log rows as JSON>"``: the
 others replay the rows without reading them back (a process of an earlier version reads
 an unknown kind as "forget the match", which is right too)."""
@@ -297,8 +298,8 @@ class MatchService:
         """The pool's connection kept for plain moves on SQLite (:meth:`_moves_db`)."""
         self.shared = engine.dialect.name == "postgresql"
         """Other processes may serve the same matches: NOTIFY each change, LISTEN for theirs."""
-        self._shared_sql: dict[int, str] = {}
-        """:meth:`_write_shared`'s statement, by the number of log rows a move writes."""
+        self.move_writer = MoveWriter(engine.raw_connection, CHANNEL) if self.shared else None
+        """Writes plain moves on PostgreSQL, in groups off the event loop (pgmoves.py)."""
         self.origin = secrets.token_hex(6)
         self.takeover_seconds = (
             takeover_seconds
@@ -681,89 +682,25 @@ class MatchService:
     def _plain_shared(self, rt: MatchRuntime, step: Step) -> bool:
         """Whether ``step`` is a plain move on PostgreSQL (no clock to charge, not the final
         move that ratings and analysis hook into): then :meth:`_store` writes it as one
-        statement (:meth:`_write_shared`)."""
+        statement with the other moves waiting (:mod:`motherlode.server.pgmoves`)."""
         return (
             self.shared and not self.sqlite and rt.clock is None and not step.state.is_terminal()
         )
 
-    def _moves_pg(self) -> Any:
-        """The PostgreSQL connection (psycopg's, from the engine's pool) kept for plain
-        moves, in autocommit: a move is one statement, one round trip, without a pool
-        checkout and its ping. Used on the event loop only."""
-        if self._moves_raw is None:
-            raw = self.engine.raw_connection()
-            dbapi: Any = raw.dbapi_connection
-            dbapi.autocommit = True
-            self._moves_raw = raw
-        return self._moves_raw.dbapi_connection
-
-    def _shared_statement(self, count: int) -> str:
-        """The statement of a plain move writing ``count`` log rows: the match's row moved
-        on from the version the move was made at, the rows inserted only if it was, and
-        the notice sent only then, all in one statement (so one transaction)."""
-        sql = self._shared_sql.get(count)
-        if sql is None:
-            rows = ", ".join(
-                f"(%(match_id)s, %(seq{i})s::integer, %(kind{i})s, %(seat{i})s::integer,"
-                f" %(action{i})s, %(visible{i})s::varchar, %(note{i})s::text,"
-                " %(created_at)s::timestamp)"
-                for i in range(count)
-            )
-            sql = self._shared_sql[count] = (
-                "WITH adv AS (UPDATE matches SET version = %(b_new)s, updated_at = %(b_now)s,"
-                " bot_due = %(b_bot_due)s WHERE id = %(b_id)s AND version = %(b_old)s"
-                " RETURNING id),"
-                " ins AS (INSERT INTO moves"
-                " (match_id, seq, kind, seat, action, visible, note, created_at)"
-                f" SELECT * FROM (VALUES {rows})"
-                " AS v (match_id, seq, kind, seat, action, visible, note, created_at)"
-                " WHERE EXISTS (SELECT 1 FROM adv))"
-                " SELECT pg_notify(%(channel)s, %(payload)s) FROM adv"
-            )
-        return sql
-
-    def _write_shared(self, rt: MatchRuntime, step: Step) -> None:
-        """:meth:`_write_rows` for a :meth:`_plain_shared` step: the same rows and the
-        match's row moved on (its status stays running, its scores unset), and the notice
-        with the rows, in one statement on :meth:`_moves_pg`."""
+    def _shared_move(self, rt: MatchRuntime, step: Step) -> PlainMove | None:
+        """What a :meth:`_plain_shared` step writes (None: no log row, nothing to write):
+        :meth:`_write_rows`' rows and match row (its status stays running, its scores
+        unset), and the notice that carries the rows to the other processes."""
         now = utcnow()
         inserts, advance = self._move_params(rt, step, now)
         if not inserts:
-            return
+            return None
         new = rt.version + len(inserts)
-        rows = [[r["kind"], r["seat"], r["action"], r["visible"], r["note"]] for r in inserts]
-        payload = f"r {rt.match_id} {new} {self.origin} {rt.version} {json.dumps(rows)}"
-        if len(payload.encode()) > NOTICE_BYTES:
-            payload = f"m {rt.match_id} {new} {self.origin}"
-        params: dict[str, Any] = {
-            "match_id": rt.match_id,
-            "created_at": now,
-            "channel": CHANNEL,
-            "payload": payload,
-            **{k: advance[k] for k in ("b_new", "b_now", "b_bot_due", "b_id", "b_old")},
-        }
-        for i, r in enumerate(inserts):
-            for key in ("seq", "kind", "seat", "action", "visible", "note"):
-                params[f"{key}{i}"] = r[key]
-        sql = self._shared_statement(len(inserts))
-        import psycopg
-
-        try:
-            written = self._moves_pg().execute(sql, params).rowcount
-        except psycopg.IntegrityError:  # (a row of that version written meanwhile)
-            written = 0
-        except Exception:
-            self._drop_moves_connection()  # (a broken connection: a fresh one next time)
-            raise
-        if written != 1:
-            raise ServerError("stale_state", "the match moved on meanwhile; reload", 409)
-
-    def _drop_moves_connection(self) -> None:
-        if self._moves_raw is not None:
-            with contextlib.suppress(Exception):
-                self._moves_raw.dbapi_connection.autocommit = False
-                self._moves_raw.invalidate()
-            self._moves_raw = None
+        rows = tuple((r["kind"], r["seat"], r["action"], r["visible"], r["note"]) for r in inserts)
+        notice = f"r {rt.match_id} {new} {self.origin} {rt.version} {json.dumps(rows)}"
+        if len(notice.encode()) > NOTICE_BYTES:
+            notice = f"m {rt.match_id} {new} {self.origin}"
+        return PlainMove(rt.match_id, rt.version, new, now, advance["b_bot_due"], rows, notice)
 
     # -- clocks (server/clocks.py) -------------------------------------------------------
 
@@ -1008,13 +945,37 @@ class MatchService:
             if self._plain(rt, step):
                 self._write_plain(rt, step)
             elif self._plain_shared(rt, step):
-                self._write_shared(rt, step)
+                move = self._shared_move(rt, step)
+                if move is not None and not self._writer().write_now(move):
+                    raise ServerError("stale_state", "the match moved on meanwhile; reload", 409)
             else:
                 with self.engine.begin() as conn:  # Core, not the ORM: two statements
                     self._write_rows(conn, rt, step)
         except (IntegrityError, ServerError, sqlite3.IntegrityError):
             self.runtimes.pop(rt.match_id, None)  # another writer: re-read the log next time
             raise ServerError("stale_state", "the match moved on meanwhile; reload", 409) from None
+        rt.commit(step)
+        self.last_commit[rt.match_id] = rt.version
+
+    def _writer(self) -> MoveWriter:
+        assert self.move_writer is not None  # (on PostgreSQL)
+        return self.move_writer
+
+    async def _save(self, rt: MatchRuntime, step: Step) -> None:
+        """:meth:`_store` for the event loop's tasks: a plain move on PostgreSQL waits for
+        its statement (:class:`MoveWriter`) while the loop serves the other matches."""
+        move = self._shared_move(rt, step) if self._plain_shared(rt, step) else None
+        if move is None:
+            self._store(rt, step)
+            return
+        try:  # (the caller's lock on the match is held meanwhile)
+            written = await asyncio.shield(self._writer().write(move))
+        except asyncio.CancelledError:  # (it may be written all the same: read it back)
+            self.forget(rt.match_id)
+            raise
+        if not written:
+            self.runtimes.pop(rt.match_id, None)  # another writer: re-read the log next time
+            raise ServerError("stale_state", "the match moved on meanwhile; reload", 409)
         rt.commit(step)
         self.last_commit[rt.match_id] = rt.version
 
@@ -1037,7 +998,8 @@ class MatchService:
             rt = self._current(match_id, version)
             flagged = self._flag(rt)  # a clock that ran out is written first (it may end
             try:  # the match); a refused move still lets everyone see that timeout
-                rt = self._move_locked(match_id, seat, action, version, command, note)
+                rt, step = self._plan_locked(match_id, seat, action, version, command, note)
+                await self._save(rt, step)
             except ServerError:
                 if flagged:
                     self._push(match_id)
@@ -1045,9 +1007,9 @@ class MatchService:
         self.changed(match_id)
         return rt
 
-    def _move_locked(
+    def _plan_locked(
         self, match_id: str, seat: int, action: Any, version: Any, command: Any, note: str
-    ) -> MatchRuntime:
+    ) -> tuple[MatchRuntime, Step]:
         rt = self.runtime(match_id)
         if rt.finished:
             raise ServerError("match_over", "the match is over")
@@ -1055,8 +1017,7 @@ class MatchService:
         step = rt.plan_command(seat, command) if command is not None else rt.plan_move(seat, action)
         if note:
             step.entries[0].note = note
-        self._store(rt, step)
-        return rt
+        return rt, step
 
     def preview(self, match_id: str, seat: int | None, command: Any) -> dict[str, Any]:
         """What ``command`` would do for ``seat`` now: not a move."""
@@ -1073,7 +1034,7 @@ class MatchService:
             rt = self._current(match_id, version)
             self._check_version(rt, version)
             step = rt.plan_undo(seat)
-            self._store(rt, step)
+            await self._save(rt, step)
         self.changed(match_id)
         return rt
 
@@ -1348,7 +1309,7 @@ class MatchService:
 
     @staticmethod
     def _replay_notice(rt: MatchRuntime, rows: Any) -> bool:
-        """Replay the log rows another process's notice carried (:meth:`_write_shared`);
+        """Replay the log rows another process's notice carried (pgmoves.py);
         ``False`` if they do not replay (then forget the match)."""
         try:
             rt.replay_rows([(str(k), int(s), str(a), v, n) for k, s, a, v, n in rows])
@@ -1383,10 +1344,9 @@ class MatchService:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self.background = []
+        if self.move_writer is not None:
+            self.move_writer.close()
         if self._moves_raw is not None:
-            if self.shared:
-                with contextlib.suppress(Exception):
-                    self._moves_raw.dbapi_connection.autocommit = False
             self._moves_raw.close()  # (back to the engine's pool)
             self._moves_raw = None
         if self.pool is not None:
