@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -44,6 +45,8 @@ def test_postgres_runs_the_same_server(engine: sa.Engine) -> None:
     two_writers_one_wins_the_other_is_stale(engine)
     plain_moves_write_what_the_sqlalchemy_path_writes(engine)
     a_notice_carries_a_moves_rows_and_the_other_process_replays_them(engine)
+    moves_of_many_matches_share_a_statement_each_under_its_own_guard(engine)
+    a_move_given_up_while_written_is_read_back(engine)
 
 
 def migrations_are_idempotent(engine: sa.Engine) -> None:
@@ -194,3 +197,122 @@ def a_notice_carries_a_moves_rows_and_the_other_process_replays_them(engine: sa.
     assert reads == [created.id] and created.id not in two.runtimes
     asyncio.run(one.close())
     asyncio.run(two.close())
+
+
+def _first_move(rt: Any) -> tuple[int, str]:
+    return rt.state.current_player(), rt.state.action_to_string(rt.state.legal_actions()[0])
+
+
+def moves_of_many_matches_share_a_statement_each_under_its_own_guard(engine: sa.Engine) -> None:
+    # moves of several matches that arrive together are written in one statement
+    # (pgmoves.MoveWriter); a move whose match another process moved first is refused
+    # alone, and a move whose row cannot be inserted fails its statement, which is then
+    # written again move by move so that only that move is refused
+    one, two = MatchService(engine), MatchService(engine)
+    assert one.move_writer is not None
+    ids = [one.create_match("yukon", {}, [SeatRequest()] * 2, claim=None).id for _ in range(6)]
+    rts = [one.runtime(i) for i in ids]
+    before = {i: _written(engine, i)[0] for i in ids}
+    raced = two.runtime(ids[0])
+    asyncio.run(two.move(ids[0], *_first_move(raced), raced.version))  # (process two first)
+
+    async def together(which: list[int]) -> list[Any]:
+        return await asyncio.gather(
+            *(one.move(ids[k], *_first_move(rts[k]), rts[k].version) for k in which),
+            return_exceptions=True,
+        )
+
+    statements = one.move_writer.statements
+    versions = [rt.version for rt in rts]
+    results = asyncio.run(together([0, 1, 2, 3, 4, 5]))
+    assert one.move_writer.statements == statements + 1
+    assert isinstance(results[0], ServerError) and results[0].code == "stale_state"
+    assert all(r is rts[k] for k, r in enumerate(results) if k > 0)
+    assert ids[0] not in one.runtimes  # (read again on next use)
+    for k, match_id in enumerate(ids):
+        moves, match = _written(engine, match_id)
+        assert len(moves) == len(before[match_id]) + 1 == match[1]
+        if k > 0:
+            assert rts[k].version == versions[k] + 1 == match[1]
+            assert moves[-1][3] == rts[k].entries[-1].text and match[2] is False
+    assert moves_text(engine, ids[0])[-1] == raced.entries[-1].text  # the winner's move
+
+    # a row in the way of match 5's next move: the statement fails, then one by one
+    with engine.begin() as conn:
+        conn.execute(
+            sa.text(
+                "insert into moves (match_id, seq, kind, seat, action, created_at)"
+                " values (:m, :s, 'move', 0, 'planted', now())"
+            ),
+            {"m": ids[5], "s": rts[5].version},
+        )
+    statements = one.move_writer.statements
+    versions = [rt.version for rt in rts]
+    results = asyncio.run(together([1, 2, 3, 4, 5]))
+    assert one.move_writer.statements == statements + 1 + 5
+    assert isinstance(results[4], ServerError) and results[4].code == "stale_state"
+    assert [rts[k].version for k in (1, 2, 3, 4)] == [versions[k] + 1 for k in (1, 2, 3, 4)]
+    for k in (1, 2, 3, 4):
+        moves, match = _written(engine, ids[k])
+        assert len(moves) == match[1] == rts[k].version
+    moves, match = _written(engine, ids[5])
+    assert match[1] == versions[5] and moves[-1][3] == "planted"
+
+    # a move made off the event loop's tasks (MatchService._store) waits for its own
+    rt = rts[1]
+    step = rt.plan_move(*_first_move(rt))
+    statements, version = one.move_writer.statements, rt.version
+    one._store(rt, step)
+    assert one.move_writer.statements == statements + 1 and rt.version == version + 1
+    assert _written(engine, ids[1])[1][1] == rt.version
+    asyncio.run(one.close())
+    asyncio.run(two.close())
+
+
+def moves_text(engine: sa.Engine, match_id: str) -> list[str]:
+    return [m[3] for m in _written(engine, match_id)[0]]
+
+
+def a_move_given_up_while_written_is_read_back(engine: sa.Engine) -> None:
+    # the task of a move is cancelled (its socket closed) while its statement is being
+    # written: the write goes on, and the process forgets the match, so the next use
+    # reads the move back instead of holding a version behind the database's
+    service = MatchService(engine)
+    writer = service.move_writer
+    assert writer is not None
+    match_id = service.create_match("yukon", {}, [SeatRequest()] * 2, claim=None).id
+    rt = service.runtime(match_id)
+    version = rt.version
+    seat, action = _first_move(rt)
+    release = threading.Event()
+    write = writer._write
+
+    def held(moves: Any) -> set[str]:
+        release.wait(10)
+        return write(moves)
+
+    writer._write = held  # type: ignore[method-assign]
+
+    async def give_up() -> None:
+        task = asyncio.create_task(service.move(match_id, seat, action, version))
+        for _ in range(500):  # until its statement is on the writer's thread
+            await asyncio.sleep(0.002)
+            if writer._busy:
+                break
+        assert writer._busy
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        release.set()
+        for _ in range(500):  # the write finishes on its own
+            await asyncio.sleep(0.002)
+            if not writer._busy:
+                break
+
+    asyncio.run(give_up())
+    assert match_id not in service.runtimes and rt.version == version
+    again = service.runtime(match_id)
+    assert again.version == version + 1 == _written(engine, match_id)[1][1]
+    assert again.entries[-1].text == moves_text(engine, match_id)[-1]
+    writer._write = write  # type: ignore[method-assign]
+    asyncio.run(service.close())
