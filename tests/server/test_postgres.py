@@ -195,6 +195,14 @@ def a_notice_carries_a_moves_rows_and_the_other_process_replays_them(engine: sa.
     stale = f"r {created.id} {rt1.version + 5} other {rt1.version + 4} {rows}"
     two.remote_change(stale)
     assert reads == [created.id] and created.id not in two.runtimes
+    # rows that are not JSON (read only where they are replayed): the match is forgotten
+    held = two.runtime(created.id)
+    two.remote_change(f"r {created.id} {held.version + 1} other {held.version} [[not json")
+    assert created.id not in two.runtimes
+    # its own notice a process passes over before reading its rows
+    held = two.runtime(created.id)
+    two.remote_change(f"r {created.id} {held.version + 1} {two.origin} {held.version} [[x")
+    assert two.runtimes[created.id] is held
     asyncio.run(one.close())
     asyncio.run(two.close())
 

@@ -1282,12 +1282,12 @@ class MatchService:
         or already holds that version, forget the match here and push it to its watchers."""
         try:
             kind, match_id, version, origin, *rest = payload.split(" ", 5)
+            if origin == self.origin:  # (its own: before reading the rows it carries)
+                return
             seen = int(version)
-            base, rows = (int(rest[0]), json.loads(rest[1])) if kind == "r" else (-1, [])
+            base, rows = (int(rest[0]), rest[1]) if kind == "r" else (-1, "[]")
         except (ValueError, IndexError):
             log.warning("a notice not understood: %r", payload[:200])
-            return
-        if origin == self.origin:
             return
         if kind in self.notices:
             self.notices[kind](match_id, seen)
@@ -1308,11 +1308,13 @@ class MatchService:
                 log.exception("cannot push match %s", match_id)
 
     @staticmethod
-    def _replay_notice(rt: MatchRuntime, rows: Any) -> bool:
-        """Replay the log rows another process's notice carried (pgmoves.py);
-        ``False`` if they do not replay (then forget the match)."""
+    def _replay_notice(rt: MatchRuntime, rows: str) -> bool:
+        """Replay the log rows another process's notice carried (pgmoves.py, as JSON:
+        read only here, where they are replayed); ``False`` if they do not replay (then
+        forget the match)."""
         try:
-            rt.replay_rows([(str(k), int(s), str(a), v, n) for k, s, a, v, n in rows])
+            parsed = json.loads(rows)
+            rt.replay_rows([(str(k), int(s), str(a), v, n) for k, s, a, v, n in parsed])
         except Exception:
             log.exception("cannot replay a notice's rows of match %s", rt.match_id)
             return False
