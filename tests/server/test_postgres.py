@@ -322,5 +322,18 @@ def a_move_given_up_while_written_is_read_back(engine: sa.Engine) -> None:
     again = service.runtime(match_id)
     assert again.version == version + 1 == _written(engine, match_id)[1][1]
     assert again.entries[-1].text == moves_text(engine, match_id)[-1]
+
+    # the connection breaks under a statement: the move's error goes to its caller, and
+    # the match is forgotten here too (the statement may have been committed)
+    def broken(moves: Any) -> set[str]:
+        raise ConnectionError("the connection broke")
+
+    writer._write = broken  # type: ignore[method-assign]
+    seat, action = _first_move(again)
+    with pytest.raises(ConnectionError):
+        asyncio.run(service.move(match_id, seat, action, again.version))
+    assert match_id not in service.runtimes and again.version == version + 1
     writer._write = write  # type: ignore[method-assign]
+    asyncio.run(service.move(match_id, seat, action, version + 1))  # (read back, then moved)
+    assert service.runtime(match_id).version == version + 2
     asyncio.run(service.close())

@@ -970,8 +970,8 @@ class MatchService:
             return
         try:  # (the caller's lock on the match is held meanwhile)
             written = await asyncio.shield(self._writer().write(move))
-        except asyncio.CancelledError:  # (it may be written all the same: read it back)
-            self.forget(rt.match_id)
+        except BaseException:  # cancelled (its socket closed), or the connection broke:
+            self.forget(rt.match_id)  # it may be written all the same, so read it back
             raise
         if not written:
             self.runtimes.pop(rt.match_id, None)  # another writer: re-read the log next time
