@@ -47,6 +47,7 @@ def test_postgres_runs_the_same_server(engine: sa.Engine) -> None:
     a_notice_carries_a_moves_rows_and_the_other_process_replays_them(engine)
     moves_of_many_matches_share_a_statement_each_under_its_own_guard(engine)
     a_move_given_up_while_written_is_read_back(engine)
+    a_seat_taken_by_its_link_is_told_to_the_other_processes(engine)
 
 
 def migrations_are_idempotent(engine: sa.Engine) -> None:
@@ -337,3 +338,27 @@ def a_move_given_up_while_written_is_read_back(engine: sa.Engine) -> None:
     asyncio.run(service.move(match_id, seat, action, version + 1))  # (read back, then moved)
     assert service.runtime(match_id).version == version + 2
     asyncio.run(service.close())
+
+
+def a_seat_taken_by_its_link_is_told_to_the_other_processes(engine: sa.Engine) -> None:
+    # P2's link used for the first time on one process: another process that holds the
+    # match (its spectators' or P1's) hears of it and shows P2 joined, not an open seat
+    # (found playing in the browser on --workers 2: the spectator saw "P2 open seat")
+    import psycopg
+
+    one, two = MatchService(engine), MatchService(engine)
+    created = one.create_match("yukon", {}, [SeatRequest()] * 2, claim=None)
+    held = two.runtime(created.id)
+    assert [s.joined for s in held.seats] == [False, False]
+    url = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+    with psycopg.connect(url, autocommit=True) as listener:
+        listener.execute(f"LISTEN {CHANNEL}")
+        assert one.authenticate(created.id, created.tokens[1]) == 1
+        assert one.authenticate(created.id, created.tokens[1]) == 1  # (again: no notice)
+        notices = [n.payload for n in listener.notifies(timeout=2, stop_after=2)]
+    assert notices == [f"j {created.id} -1 {one.origin}"]
+    two.remote_change(notices[0])
+    assert created.id not in two.runtimes  # (read again on next use)
+    assert [s.joined for s in two.runtime(created.id).seats] == [False, True]
+    asyncio.run(one.close())
+    asyncio.run(two.close())

@@ -532,6 +532,9 @@ class MatchService:
                         .where(SeatRow.match_id == seat.match_id, SeatRow.seat == seat.seat)
                         .values(joined_at=utcnow())
                     )
+                    # the other processes that hold the match show the seat taken too
+                    # (version -1: a seat's change, not a move)
+                    self._notify(conn, "j", seat.match_id, -1)
             self.token_cache[digest] = cached
             self.tokens_of.setdefault(cached[0], set()).add(digest)
         if cached[0] != match_id:
