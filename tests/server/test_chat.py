@@ -442,6 +442,13 @@ def test_a_message_written_on_one_process_reaches_a_watcher_on_another() -> None
                 time.sleep(0.01)
             time.sleep(0.5)
             assert say(b, m["id"], "from the other process", m["tokens"][1]).status_code == 201
+            # P2's link used for the first time, on the other process: the watcher is
+            # first told that P2 took the seat (a 'j' notice), then gets the message
+            # (a snapshot: that process re-read the match it was told of)
+            seat_taken = json.loads(ws.receive_text())
+            assert seat_taken["type"] == "state", seat_taken
+            players = seat_taken["players"]
+            assert [p["joined"] for p in players] == [True, True], players
             got = json.loads(ws.receive_text())
             assert got["channel"] == "players"
             assert (got["messages"][0]["author"], got["messages"][0]["text"]) == (

@@ -23,12 +23,9 @@ import asyncio
 import concurrent.futures
 import contextlib
 import datetime as _dt
-import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
-
-log = logging.getLogger("motherlode.server")
 
 LogRow = tuple[str, int, str, str | None, str | None]
 """A log row as a move writes it: kind, seat, action, visible (the mask), note."""
