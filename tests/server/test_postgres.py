@@ -48,6 +48,7 @@ def test_postgres_runs_the_same_server(engine: sa.Engine) -> None:
     moves_of_many_matches_share_a_statement_each_under_its_own_guard(engine)
     a_move_given_up_while_written_is_read_back(engine)
     a_seat_taken_by_its_link_is_told_to_the_other_processes(engine)
+    a_match_dropped_while_its_move_is_written_holds_the_move_after(engine)
 
 
 def migrations_are_idempotent(engine: sa.Engine) -> None:
@@ -362,3 +363,46 @@ def a_seat_taken_by_its_link_is_told_to_the_other_processes(engine: sa.Engine) -
     assert [s.joined for s in two.runtime(created.id).seats] == [False, True]
     asyncio.run(one.close())
     asyncio.run(two.close())
+
+
+def a_match_dropped_while_its_move_is_written_holds_the_move_after(engine: sa.Engine) -> None:
+    # while a move's statement is written, the process drops the match (another process's
+    # notice: a seat taken) and reads it again, without the move; once the statement is
+    # done the match is read back with it, and that is what the move answers and pushes
+    # (found on --workers 2 at saturation: one match in about six runs waited forever)
+    service = MatchService(engine)
+    writer = service.move_writer
+    assert writer is not None
+    match_id = service.create_match("yukon", {}, [SeatRequest()] * 2, claim=None).id
+    rt = service.runtime(match_id)
+    version = rt.version
+    seat, action = _first_move(rt)
+    release = threading.Event()
+    write = writer._write
+
+    def held(moves: Any) -> set[str]:
+        release.wait(10)
+        return write(moves)
+
+    writer._write = held  # type: ignore[method-assign]
+
+    async def dropped_meanwhile() -> tuple[Any, Any]:
+        task = asyncio.create_task(service.move(match_id, seat, action, version))
+        for _ in range(500):
+            await asyncio.sleep(0.002)
+            if writer._busy:
+                break
+        assert writer._busy
+        service.forget(match_id)  # (as a 'j' notice does)
+        meanwhile = service.runtime(match_id)
+        release.set()
+        return meanwhile, await task
+
+    meanwhile, answered = asyncio.run(dropped_meanwhile())
+    writer._write = write  # type: ignore[method-assign]
+    assert meanwhile.version == version and rt.version == version  # (neither holds it)
+    now = service.runtime(match_id)
+    assert answered is now and now.version == version + 1 == _written(engine, match_id)[1][1]
+    assert now.entries[-1].text == moves_text(engine, match_id)[-1]
+    assert service.last_commit[match_id] == version + 1
+    asyncio.run(service.close())

@@ -964,13 +964,15 @@ class MatchService:
         assert self.move_writer is not None  # (on PostgreSQL)
         return self.move_writer
 
-    async def _save(self, rt: MatchRuntime, step: Step) -> None:
+    async def _save(self, rt: MatchRuntime, step: Step) -> MatchRuntime:
         """:meth:`_store` for the event loop's tasks: a plain move on PostgreSQL waits for
-        its statement (:class:`MoveWriter`) while the loop serves the other matches."""
+        its statement (:class:`MoveWriter`) while the loop serves the other matches. The
+        match's runtime after the move: ``rt``, or the one read back from the database
+        where ``rt`` was dropped meanwhile."""
         move = self._shared_move(rt, step) if self._plain_shared(rt, step) else None
         if move is None:
             self._store(rt, step)
-            return
+            return rt
         try:  # (the caller's lock on the match is held meanwhile)
             written = await asyncio.shield(self._writer().write(move))
         except BaseException:  # cancelled (its socket closed), or the connection broke:
@@ -979,8 +981,14 @@ class MatchService:
         if not written:
             self.runtimes.pop(rt.match_id, None)  # another writer: re-read the log next time
             raise ServerError("stale_state", "the match moved on meanwhile; reload", 409)
+        self.last_commit[rt.match_id] = move.new
+        if self.runtimes.get(rt.match_id) is not rt:
+            # dropped while its statement was written (another process's notice: a seat
+            # taken ...), and maybe read again without this move meanwhile: read it back
+            self.forget(rt.match_id)
+            return self.runtime(rt.match_id)
         rt.commit(step)
-        self.last_commit[rt.match_id] = rt.version
+        return rt
 
     async def move(
         self,
@@ -1002,7 +1010,7 @@ class MatchService:
             flagged = self._flag(rt)  # a clock that ran out is written first (it may end
             try:  # the match); a refused move still lets everyone see that timeout
                 rt, step = self._plan_locked(match_id, seat, action, version, command, note)
-                await self._save(rt, step)
+                rt = await self._save(rt, step)
             except ServerError:
                 if flagged:
                     self._push(match_id)
@@ -1037,7 +1045,7 @@ class MatchService:
             rt = self._current(match_id, version)
             self._check_version(rt, version)
             step = rt.plan_undo(seat)
-            await self._save(rt, step)
+            rt = await self._save(rt, step)
         self.changed(match_id)
         return rt
 
