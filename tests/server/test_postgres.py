@@ -283,41 +283,55 @@ def moves_text(engine: sa.Engine, match_id: str) -> list[str]:
     return [m[3] for m in _written(engine, match_id)[0]]
 
 
+class _HeldWriter:
+    """A service on PostgreSQL, one match, and its move writer made to hold each statement
+    on its thread until :attr:`release` is set: the window a move's task waits in."""
+
+    def __init__(self, engine: sa.Engine) -> None:
+        self.service = MatchService(engine)
+        writer = self.service.move_writer
+        assert writer is not None
+        self.writer = writer
+        self.match_id = self.service.create_match("yukon", {}, [SeatRequest()] * 2, claim=None).id
+        self.rt = self.service.runtime(self.match_id)
+        self.version = self.rt.version
+        self.release = threading.Event()
+        self.write = writer._write
+
+        def held(moves: Any) -> set[str]:
+            self.release.wait(10)
+            return self.write(moves)
+
+        writer._write = held  # type: ignore[method-assign]
+
+    def restore(self) -> None:
+        self.writer._write = self.write  # type: ignore[method-assign]
+
+    async def busy(self, busy: bool = True) -> None:
+        """Until a statement is (or is no longer) on the writer's thread."""
+        for _ in range(500):
+            if self.writer._busy == busy:
+                return
+            await asyncio.sleep(0.002)
+        assert self.writer._busy == busy
+
+
 def a_move_given_up_while_written_is_read_back(engine: sa.Engine) -> None:
     # the task of a move is cancelled (its socket closed) while its statement is being
     # written: the write goes on, and the process forgets the match, so the next use
     # reads the move back instead of holding a version behind the database's
-    service = MatchService(engine)
-    writer = service.move_writer
-    assert writer is not None
-    match_id = service.create_match("yukon", {}, [SeatRequest()] * 2, claim=None).id
-    rt = service.runtime(match_id)
-    version = rt.version
+    held = _HeldWriter(engine)
+    service, match_id, rt, version = held.service, held.match_id, held.rt, held.version
     seat, action = _first_move(rt)
-    release = threading.Event()
-    write = writer._write
-
-    def held(moves: Any) -> set[str]:
-        release.wait(10)
-        return write(moves)
-
-    writer._write = held  # type: ignore[method-assign]
 
     async def give_up() -> None:
         task = asyncio.create_task(service.move(match_id, seat, action, version))
-        for _ in range(500):  # until its statement is on the writer's thread
-            await asyncio.sleep(0.002)
-            if writer._busy:
-                break
-        assert writer._busy
+        await held.busy()
         task.cancel()
         with pytest.raises(asyncio.CancelledError):
             await task
-        release.set()
-        for _ in range(500):  # the write finishes on its own
-            await asyncio.sleep(0.002)
-            if not writer._busy:
-                break
+        held.release.set()
+        await held.busy(False)  # the write finishes on its own
 
     asyncio.run(give_up())
     assert match_id not in service.runtimes and rt.version == version
@@ -330,12 +344,12 @@ def a_move_given_up_while_written_is_read_back(engine: sa.Engine) -> None:
     def broken(moves: Any) -> set[str]:
         raise ConnectionError("the connection broke")
 
-    writer._write = broken  # type: ignore[method-assign]
+    held.writer._write = broken  # type: ignore[method-assign]
     seat, action = _first_move(again)
     with pytest.raises(ConnectionError):
         asyncio.run(service.move(match_id, seat, action, again.version))
     assert match_id not in service.runtimes and again.version == version + 1
-    writer._write = write  # type: ignore[method-assign]
+    held.restore()
     asyncio.run(service.move(match_id, seat, action, version + 1))  # (read back, then moved)
     assert service.runtime(match_id).version == version + 2
     asyncio.run(service.close())
@@ -370,36 +384,20 @@ def a_match_dropped_while_its_move_is_written_holds_the_move_after(engine: sa.En
     # notice: a seat taken) and reads it again, without the move; once the statement is
     # done the match is read back with it, and that is what the move answers and pushes
     # (found on --workers 2 at saturation: one match in about six runs waited forever)
-    service = MatchService(engine)
-    writer = service.move_writer
-    assert writer is not None
-    match_id = service.create_match("yukon", {}, [SeatRequest()] * 2, claim=None).id
-    rt = service.runtime(match_id)
-    version = rt.version
+    held = _HeldWriter(engine)
+    service, match_id, rt, version = held.service, held.match_id, held.rt, held.version
     seat, action = _first_move(rt)
-    release = threading.Event()
-    write = writer._write
-
-    def held(moves: Any) -> set[str]:
-        release.wait(10)
-        return write(moves)
-
-    writer._write = held  # type: ignore[method-assign]
 
     async def dropped_meanwhile() -> tuple[Any, Any]:
         task = asyncio.create_task(service.move(match_id, seat, action, version))
-        for _ in range(500):
-            await asyncio.sleep(0.002)
-            if writer._busy:
-                break
-        assert writer._busy
+        await held.busy()
         service.forget(match_id)  # (as a 'j' notice does)
         meanwhile = service.runtime(match_id)
-        release.set()
+        held.release.set()
         return meanwhile, await task
 
     meanwhile, answered = asyncio.run(dropped_meanwhile())
-    writer._write = write  # type: ignore[method-assign]
+    held.restore()
     assert meanwhile.version == version and rt.version == version  # (neither holds it)
     now = service.runtime(match_id)
     assert answered is now and now.version == version + 1 == _written(engine, match_id)[1][1]
