@@ -12,7 +12,7 @@ import asyncio
 import json
 import random
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -543,3 +543,179 @@ def test_a_hello_asking_for_another_compression_is_refused(client: TestClient) -
         with pytest.raises(WebSocketDisconnect) as closed:
             ws.receive_text()
     assert closed.value.code == 4400
+
+
+# -- the direct write (server/wsproto.py): a push written at once, framed once -------------
+
+
+def _taking(into: list[bytes]) -> Callable[[bytes], bool]:
+    """A direct write that takes every frame, into ``into``."""
+
+    def write(data: bytes) -> bool:
+        into.append(data)
+        return True
+
+    return write
+
+
+def _unframe(data: bytes) -> str:
+    """The text of one unmasked server text frame (push.frame's inverse)."""
+    assert data[0] == 0x81 and not data[1] & 0x80
+    size, at = data[1], 2
+    if size == 126:
+        size, at = int.from_bytes(data[2:4], "big"), 4
+    assert len(data) == at + size
+    return data[at:].decode()
+
+
+def test_a_push_is_written_at_once_where_the_socket_takes_it(tmp_path: Path) -> None:
+    """No bot due and nothing in flight: the move's push is built and written by the
+    move itself (no turn of the writer), the same text the writer would have sent, and
+    the revision it brings is remembered for the next diff."""
+    service, mid = _service(tmp_path)
+    frames: list[bytes] = []
+    via_writer: list[str] = []
+
+    async def send(text: str) -> None:
+        via_writer.append(text)
+
+    async def plain_send(text: str) -> None:
+        plain.append(text)
+
+    plain: list[str] = []
+
+    async def run() -> None:
+        direct = Subscriber(0, send)
+        direct.write = _taking(frames)
+        reference = Subscriber(0, plain_send)  # (no direct write: through its writer)
+        tasks = [asyncio.create_task(s.writer()) for s in (direct, reference)]
+        service.subscribe(mid, direct)
+        service.subscribe(mid, reference)
+        await asyncio.sleep(0.02)  # the first snapshots
+        assert len(via_writer) == 1 and len(plain) == 1 and frames == []
+        for seat, action in ((0, "secret JADE"), (1, "guess RUBY")):
+            rt = service.runtime(mid)
+            await service.move(mid, seat, action, rt.version)
+            # written before the loop went round: the writer was not woken for it
+            assert not direct.wake.is_set() and direct.last_rev == rt.rev
+            assert reference.wake.is_set()
+            await asyncio.sleep(0.02)
+        for s, task in zip((direct, reference), tasks, strict=True):
+            s.closed = True
+            s.wake.set()
+            await task
+
+    asyncio.run(run())
+    assert len(frames) == 2 and len(via_writer) == 1  # the snapshot went the usual way
+    assert [_unframe(f) for f in frames] == plain[1:]
+    viewer = Viewer()
+    viewer.apply(json.loads(via_writer[0]))
+    for f in frames:
+        final = viewer.apply(json.loads(_unframe(f)))
+    assert final["terminal"]
+
+
+def test_a_socket_that_cannot_take_a_push_now_gets_it_through_its_writer(
+    tmp_path: Path,
+) -> None:
+    """The direct write refused (the socket's buffer full): the writer sends the push,
+    waiting as uvicorn's send does; while the writer holds a reply to send, the push goes
+    through it too (never past it)."""
+    service, mid = _service(tmp_path)
+    sent: list[str] = []
+    frames: list[bytes] = []
+    takes = [False]
+
+    async def send(text: str) -> None:
+        sent.append(text)
+
+    def write(data: bytes) -> bool:
+        if takes[0]:
+            frames.append(data)
+        return takes[0]
+
+    async def run() -> None:
+        sub = Subscriber(0, send)
+        sub.write = write
+        task = asyncio.create_task(sub.writer())
+        service.subscribe(mid, sub)
+        await asyncio.sleep(0.02)
+        rt = service.runtime(mid)
+        await service.move(mid, 0, "secret JADE", rt.version)  # refused: the writer's
+        assert sub.wake.is_set()
+        await asyncio.sleep(0.02)
+        assert len(sent) == 2 and frames == [] and sub.last_rev == rt.rev
+        takes[0] = True
+        sub.push('{"type": "pong", "id": 1}')  # a reply in the writer's hands
+        await service.move(mid, 1, "guess RUBY", rt.version)
+        assert frames == [] and sub.wake.is_set()
+        await asyncio.sleep(0.02)
+        sub.closed = True
+        sub.wake.set()
+        await task
+
+    asyncio.run(run())
+    assert frames == []  # (both through the writer, which sends the newest state first)
+    assert json.loads(sent[2])["type"] == "diff" and json.loads(sent[2])["fields"]["terminal"]
+    assert json.loads(sent[3]) == {"type": "pong", "id": 1}
+
+
+def test_every_spectator_is_written_the_same_frame(tmp_path: Path) -> None:
+    """One push text, framed once, for every socket it goes to."""
+    service, mid = _service(tmp_path)
+    frames: list[list[bytes]] = [[], [], []]
+
+    async def send(text: str) -> None:
+        pass
+
+    async def run() -> None:
+        subs = []
+        for i in range(3):
+            sub = Subscriber(None, send)
+            sub.write = _taking(frames[i])
+            subs.append(sub)
+            service.subscribe(mid, sub)
+        tasks = [asyncio.create_task(s.writer()) for s in subs]
+        await asyncio.sleep(0.02)
+        rt = service.runtime(mid)
+        await service.move(mid, 0, "secret JADE", rt.version)
+        for sub, task in zip(subs, tasks, strict=True):
+            sub.closed = True
+            sub.wake.set()
+            await task
+
+    asyncio.run(run())
+    assert all(len(f) == 1 for f in frames)
+    assert frames[0][0] is frames[1][0] is frames[2][0]
+    assert json.loads(_unframe(frames[0][0]))["type"] == "diff"
+
+
+def test_a_push_while_a_bot_may_move_at_once_waits_for_the_writer(tmp_path: Path) -> None:
+    """A bot due next: the push waits a tick (one push says both moves), so it is not
+    written by the person's move."""
+    engine = make_engine(str(tmp_path / "bot.db"))
+    migrate(engine)
+    service = MatchService(engine)
+    bot = SeatRequest("bot", "greedy")
+    mid = service.create_match("yukon", {}, [SeatRequest(), bot], claim=None).id
+    frames: list[bytes] = []
+
+    async def send(text: str) -> None:
+        pass
+
+    async def run() -> None:
+        sub = Subscriber(0, send)
+        sub.write = _taking(frames)
+        task = asyncio.create_task(sub.writer())
+        service.subscribe(mid, sub)
+        await asyncio.sleep(0.02)
+        rt = service.runtime(mid)
+        await service.move(mid, 0, rt.fields(0)["legal"][0]["text"], rt.version)
+        assert sub.settle and sub.wake.is_set() and frames == []
+        sub.closed = True
+        sub.wake.set()
+        await task
+        for bot_task in list(service.bot_tasks.values()):
+            bot_task.cancel()
+
+    asyncio.run(run())

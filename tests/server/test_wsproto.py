@@ -10,7 +10,8 @@ from typing import Any
 from uvicorn.importer import import_from_string
 
 from motherlode.server.cli import WS_PROTOCOL
-from motherlode.server.wsproto import QUEUE_LIMIT, SteadyWebSocketProtocol
+from motherlode.server.push import frame
+from motherlode.server.wsproto import DIRECT, QUEUE_LIMIT, SteadyWebSocketProtocol
 
 
 class _Transport:
@@ -79,3 +80,90 @@ def test_reading_stops_when_the_limit_waits_and_starts_when_all_are_taken() -> N
 
 def test_the_server_gives_uvicorn_this_protocol() -> None:
     assert import_from_string(WS_PROTOCOL) is SteadyWebSocketProtocol
+
+
+class _WriteTransport:
+    def __init__(self) -> None:
+        self.written: list[bytes] = []
+        self.closing = False
+
+    def write(self, data: bytes) -> None:
+        self.written.append(data)
+
+    def is_closing(self) -> bool:
+        return self.closing
+
+
+def _open_protocol() -> tuple[Any, _WriteTransport]:
+    """A protocol whose handshake is done, as uvicorn leaves it."""
+    protocol: Any = SteadyWebSocketProtocol.__new__(SteadyWebSocketProtocol)
+    transport = _WriteTransport()
+    protocol.transport = transport
+    protocol.handshake_complete = True
+    protocol.close_sent = False
+    protocol.disconnected = False
+    protocol.initial_response = None
+    protocol.writable = asyncio.Event()
+    protocol.writable.set()
+    return protocol, transport
+
+
+def test_a_direct_write_goes_out_only_while_the_socket_takes_data() -> None:
+    data = frame('{"type": "diff"}')
+    protocol, transport = _open_protocol()
+    assert protocol.write_frame(data) and transport.written == [data]
+    protocol.pause_writing()  # the buffer over the high-water mark: send would wait
+    assert not protocol.write_frame(data) and transport.written == [data]
+    protocol.resume_writing()
+    assert protocol.write_frame(data) and len(transport.written) == 2
+    for field, value in (
+        ("close_sent", True),
+        ("disconnected", True),
+        ("handshake_complete", False),
+        ("initial_response", (403, [], b"")),
+    ):
+        protocol, transport = _open_protocol()
+        setattr(protocol, field, value)
+        assert not protocol.write_frame(data) and transport.written == [], field
+    protocol, transport = _open_protocol()
+    transport.closing = True
+    assert not protocol.write_frame(data) and transport.written == []
+
+
+def test_the_application_is_offered_the_direct_write() -> None:
+    """The scope of an accepted handshake carries the write (ws.py reads it)."""
+    from websockets.datastructures import Headers
+    from websockets.http11 import Request
+
+    protocol: Any = SteadyWebSocketProtocol.__new__(SteadyWebSocketProtocol)
+    written: list[bytes] = []
+
+    class Transport:
+        def write(self, data: bytes) -> None:
+            written.append(data)
+
+        def close(self) -> None:
+            pass
+
+    class Conn:
+        def accept(self, request: Any) -> Any:
+            return type("R", (), {"status_code": 101})()
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        pass
+
+    async def go() -> dict[str, Any]:
+        protocol.conn = Conn()
+        protocol.transport = Transport()
+        protocol.loop = asyncio.get_running_loop()
+        protocol.queue = asyncio.Queue()
+        protocol.scheme, protocol.server, protocol.client = "ws", None, None
+        protocol.root_path, protocol.asgi_version, protocol.app_state = "", "3.0", {}
+        protocol.tasks, protocol.app = set(), app
+        headers = Headers([("Host", "x"), ("Upgrade", "websocket")])
+        protocol.handle_connect(Request("/ws/m1", headers))
+        await asyncio.sleep(0)
+        return dict(protocol.scope["extensions"])
+
+    extensions = asyncio.run(go())
+    assert extensions[DIRECT]["write"] == protocol.write_frame

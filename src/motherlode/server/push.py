@@ -43,6 +43,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import struct
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -335,3 +336,28 @@ def diff_text(
         f'{{"type": "diff", "base": {old.rev}, "rev": {new.rev}, "version": {new.version},'
         f' "fields": {{{", ".join(changed)}}}{added}{tail}}}'
     )
+
+
+_TEXT, _BINARY = 0x81, 0x82  # (FIN and the opcode: a whole message in one frame)
+
+
+def frame(data: str | bytes) -> bytes:
+    """The WebSocket frame (RFC 6455 §5.2) a server sends for one whole message: a text
+    frame of ``data``'s UTF-8 for a string, a binary frame for bytes; unmasked (a server's
+    frames are never masked, so the same bytes go to every socket).
+
+    >>> frame("hi"), frame(b"\\x00")
+    (b'\\x81\\x02hi', b'\\x82\\x01\\x00')
+    >>> frame("x" * 200)[:4], len(frame("x" * 200)), frame(b"y" * 70000)[:10]
+    (b'\\x81~\\x00\\xc8', 204, b'\\x82\\x7f\\x00\\x00\\x00\\x00\\x00\\x01\\x11p')
+    """
+    if isinstance(data, str):
+        head, payload = _TEXT, data.encode()
+    else:
+        head, payload = _BINARY, data
+    n = len(payload)
+    if n < 126:
+        return bytes((head, n)) + payload
+    if n < 65536:
+        return struct.pack("!BBH", head, 126, n) + payload
+    return struct.pack("!BBQ", head, 127, n) + payload

@@ -40,6 +40,7 @@ from motherlode.server.bots import BotCaps
 from motherlode.server.db import MatchRow, MoveRow, SeatRow, utcnow
 from motherlode.server.fairness import commitment, new_seed
 from motherlode.server.pgmoves import MoveWriter, PlainMove
+from motherlode.server.push import frame
 from motherlode.server.runtime import MatchRuntime, SeatInfo, ServerError, Step, bot_seed
 
 log = logging.getLogger("motherlode.server")
@@ -100,6 +101,14 @@ class Subscriber:
     the newest state (a diff from what it has, or a snapshot when that is too old), never
     a queue of old ones, and the server never builds a message nobody will read. Messages
     are built once per (revision, seat) by the runtime and shared by every socket.
+
+    A connection that can be written to directly (``write``: the server's WebSocket
+    protocol, server/wsproto.py) and has nothing else in flight is sent a push at once,
+    when the match changes, without waking its writer task: the push is built then (it
+    would be built on the writer's next turn anyway), framed once for every socket sent
+    the same text, and written while the socket takes data. When it does not (its buffer
+    full: a slow reader), or a bot may move at once (``settle``), or the push is still
+    being drawn in a thread, the writer sends it as above.
     """
 
     seat: Player | None
@@ -122,11 +131,41 @@ class Subscriber:
     """Whether the writer lets the event loop go round once before it builds the push
     (a bot about to move at once then moves first, and one push says both); ``False``
     when no bot is due (:meth:`MatchService._push`): the push is built at once."""
+    write: Callable[[bytes], bool] | None = None
+    """The connection's direct write of a whole frame, ``False`` when it cannot take it
+    now (server/wsproto.py); ``None``: every message goes through the writer."""
+    busy: bool = False
+    """Whether the writer is sending (it woke and has not gone back to wait)."""
 
     def push_state(self, render: Render, settle: bool = True) -> None:
-        self.render = self.source = render
+        self.source = render
+        if not settle and self._send_now(render):
+            return
+        self.render = render
         self.settle = settle
         self.wake.set()
+
+    def _send_now(self, render: Render) -> bool:
+        """Send the push at once by the direct write, if nothing is in flight before it
+        and it is drawn already; ``False``: the writer is to send it."""
+        if self.write is None or self.busy or self.closed or self.wake.is_set():
+            return False  # (the writer has something to send first, or is sending)
+        try:
+            future = render(self.last_rev)
+        except Exception:  # (the writer tries again, and tells the client)
+            return False
+        if not future.done() or future.exception() is not None:
+            return False  # drawn in a thread (the writer waits for it), or a failure
+        built = future.result()
+        if built is None:
+            return True  # up to date
+        rev, text = built
+        if not isinstance(text, str) and self.send_bytes is None:
+            return True  # (a packed push: only for sockets that read them, as the writer)
+        if not self.write(_framed(text)):
+            return False
+        self.last_rev = rev
+        return True
 
     def resync(self) -> None:
         """Send a full snapshot next (the client asked: ``sync``)."""
@@ -163,21 +202,42 @@ class Subscriber:
         """Send what is queued, in order; a newer state replaces an unsent older one."""
         while not self.closed:
             await self.wake.wait()
-            if self.settle:  # let a bot that moves at once finish: render once for both
-                await asyncio.sleep(0)
-            self.wake.clear()
-            while self.outbox or self.render is not None:
-                if self.render is not None:
-                    render, self.render = self.render, None
-                    text = await self._build(render)
-                    if text is None:
-                        continue
-                else:
-                    text = self.outbox.popleft()
-                if isinstance(text, str):
-                    await self.send(text)
-                elif self.send_bytes is not None:  # (a packed push: only for such sockets)
-                    await self.send_bytes(text)
+            self.busy = True
+            try:
+                await self._send_waiting()
+            finally:
+                self.busy = False
+
+    async def _send_waiting(self) -> None:
+        if self.settle:  # let a bot that moves at once finish: render once for both
+            await asyncio.sleep(0)
+        self.wake.clear()
+        while self.outbox or self.render is not None:
+            if self.render is not None:
+                render, self.render = self.render, None
+                text = await self._build(render)
+                if text is None:
+                    continue
+            else:
+                text = self.outbox.popleft()
+            if isinstance(text, str):
+                await self.send(text)
+            elif self.send_bytes is not None:  # (a packed push: only for such sockets)
+                await self.send_bytes(text)
+
+
+_last_framed: tuple[str | bytes, bytes] = ("", b"")
+
+
+def _framed(text: str | bytes) -> bytes:
+    """:func:`frame` of a push, made once for the sockets it goes to one after another
+    (every spectator of a match is sent the same text, in one :meth:`MatchService._push`)."""
+    global _last_framed
+    last, data = _last_framed
+    if last is not text:
+        data = frame(text)
+        _last_framed = (text, data)
+    return data
 
 
 _INSERT_MOVES = insert(MoveRow)

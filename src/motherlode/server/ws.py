@@ -46,6 +46,7 @@ from motherlode.server.deps import Service
 from motherlode.server.push import config_digest
 from motherlode.server.runtime import ServerError, static_svg
 from motherlode.server.service import MatchService, Subscriber
+from motherlode.server.wsproto import DIRECT
 
 log = logging.getLogger("motherlode.server")
 
@@ -194,6 +195,9 @@ async def _session(websocket: WebSocket, service: MatchService, match_id: str) -
     except (_Refused, WebSocketDisconnect):
         return
     sub = Subscriber(seat, websocket.send_text, send_bytes=websocket.send_bytes if packed else None)
+    direct = (websocket.scope.get("extensions") or {}).get(DIRECT)
+    if direct is not None:  # (the server's protocol, server/wsproto.py; not a test client's)
+        sub.write = direct["write"]
     sub.extra["websocket"] = websocket
     writer = asyncio.create_task(sub.writer())
     with contextlib.suppress(ServerError):
