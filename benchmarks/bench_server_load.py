@@ -2,8 +2,8 @@
 
     python benchmarks/bench_server_load.py [--matches 200] [--seconds 30] [--think 1.0]
         [--humans 1|2] [--spectators 0] [--bot greedy] [--workers 1] [--warmup 5]
-        [--db PATH|URL] [--port 0] [--compress] [--once] [--profile PATH] [--account]
-        [--json]
+        [--db PATH|URL] [--port 0] [--compress] [--once] [--client lean|websockets]
+        [--profile PATH] [--account] [--json]
 
 Starts a server on a loopback port (a fresh SQLite database in a temporary directory
 unless ``--db``; the app of ``python -m motherlode.server`` with the guard's per-client
@@ -19,6 +19,10 @@ move; ``--spectators`` more sockets watch each match. ``--workers N`` serves wit
 processes (needs a database URL and a server whose pushes cross processes).
 ``--compress``: every socket asks for compressed pushes (as the match page does, where
 the browser has ``DecompressionStream``) and inflates the binary frames it gets.
+``--client``: the load client's WebSocket: ``lean`` (the default, :class:`LeanSocket`, this
+file's own client, which leaves more of a shared machine's CPU to the server) or
+``websockets`` (the websockets library's asyncio client, what this bench used before
+2026-12-02: its figures are comparable with the earlier ones in docs/server.md).
 ``--profile PATH``: the server process runs under cProfile, its stats written to PATH
 when it stops (``python -m pstats PATH``; the CPU figures then include the profiler's).
 ``--account``: where the server's CPU goes over the measured window, per move: the CPU
@@ -40,12 +44,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
+import collections
 import contextlib
 import gc
+import hashlib
 import json
 import os
 import random
 import socket
+import struct
 import subprocess
 import sys
 import tempfile
@@ -54,10 +62,16 @@ import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 import orjson
 import websockets
+
+try:  # (websockets' C masking, as its own client uses)
+    from websockets.speedups import apply_mask
+except ImportError:  # pragma: no cover
+    from websockets.utils import apply_mask
 
 STALL = 30.0
 """Seconds without a message after which a player counts its match as stalled (an error)."""
@@ -335,6 +349,8 @@ class Match:
     settled: asyncio.Event = field(default_factory=asyncio.Event)
     """Set when the move in flight has reached every player: the next mover may go (it
     may have got the new state before the other player did)."""
+    waiters: list[asyncio.Future[None]] = field(default_factory=list)
+    """The lean client's next mover waiting for :attr:`settled` (:func:`lean_play_seat`)."""
 
 
 async def create_match(http: httpx.AsyncClient, args: argparse.Namespace) -> Match:
@@ -386,6 +402,10 @@ def _arrived(m: Match, seat: int, version: int, stats: Stats, players: int) -> N
             stats.both.append(now - m.sent_at)
         m.sent_at = None
         m.settled.set()
+        for waiter in m.waiters:
+            if not waiter.done():
+                waiter.set_result(None)
+        m.waiters.clear()
 
 
 async def play_seat(
@@ -450,6 +470,276 @@ async def play_seat(
                 await ws.send(json.dumps({"type": "move", "action": action, "version": moved_at}))
 
 
+
+# -- the lean WebSocket client ------------------------------------------------------------
+
+
+class Stalled(TimeoutError):
+    """No message for :data:`STALL` seconds (an error of the match), as opposed to the
+    measured time being up (a plain ``TimeoutError``: no error)."""
+
+
+_waits: dict[asyncio.Future[Any], tuple[float, float]] = {}
+"""Every wait of a lean socket or player in progress: its future -> (began, stop)."""
+
+
+async def watchdog(stop: float) -> None:
+    """Ends the waits of the lean client that ran past :data:`STALL` (:class:`Stalled`) or
+    past the measured time (``TimeoutError``): one timer for every socket, where the
+    ``websockets`` client's way arms one for each message read."""
+    while _waits or time.monotonic() < stop + STALL:
+        await asyncio.sleep(0.25)
+        now = time.monotonic()
+        for future, (began, until) in list(_waits.items()):
+            if future.done():
+                _waits.pop(future, None)
+            elif now - began >= STALL:
+                future.set_exception(Stalled())
+            elif now >= until:
+                future.set_exception(TimeoutError())
+        if not _waits and now >= stop:
+            return
+
+
+async def wait_for_future(future: asyncio.Future[Any], stop: float) -> Any:
+    """``await future``, ended by :func:`watchdog` at :data:`STALL` or ``stop``."""
+    _waits[future] = (time.monotonic(), stop)
+    try:
+        return await future
+    finally:
+        _waits.pop(future, None)
+
+
+_GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
+"""RFC 6455's key suffix for ``Sec-WebSocket-Accept``."""
+
+
+class LeanSocket(asyncio.Protocol):
+    """A WebSocket client (RFC 6455) cut to what the load needs, so that the load client
+    leaves the machine's CPU to the server: the handshake (its ``Sec-WebSocket-Accept``
+    checked), whole text and binary messages (fragments joined), pings answered, a close
+    answered and sent, every frame it sends masked (a fresh key each). No extensions, no
+    TLS. The ``websockets`` library's client (``--client websockets``) took 0.16-0.19 ms
+    of this client's CPU a move at saturation (its reader, assembler and a timeout per
+    message read); boardgame.io's load client, in Node, about 0.15."""
+
+    def __init__(self) -> None:
+        loop = asyncio.get_running_loop()
+        self.loop = loop
+        self.transport: asyncio.Transport | None = None
+        self.buffer = bytearray()
+        self.key = base64.b64encode(os.urandom(16))
+        self.opened: asyncio.Future[None] = loop.create_future()
+        self.messages: collections.deque[str | bytes] = collections.deque()
+        self.waiter: asyncio.Future[str | bytes] | None = None
+        self.fragments: list[bytes] = []
+        self.kind = 1
+        self.closed = False
+
+    @classmethod
+    async def connect(cls, url: str) -> LeanSocket:
+        parts = urlsplit(url)
+        host, port = parts.hostname or "127.0.0.1", parts.port or 80
+        loop = asyncio.get_running_loop()
+        _, sock = await loop.create_connection(cls, host, port)
+        assert sock.transport is not None
+        sock.transport.write(
+            f"GET {parts.path} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {sock.key.decode()}\r\n"
+            "Sec-WebSocket-Version: 13\r\n\r\n".encode()
+        )
+        await asyncio.wait_for(sock.opened, STALL)
+        return sock
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.closed = True
+        error = ConnectionError("the server closed the connection")
+        if not self.opened.done():
+            self.opened.set_exception(error)
+        if self.waiter is not None and not self.waiter.done():
+            self.waiter.set_exception(error)
+
+    def data_received(self, data: bytes) -> None:
+        buf = self.buffer
+        buf += data
+        if not self.opened.done():
+            end = buf.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            head = bytes(buf[:end]).decode("latin-1").split("\r\n")
+            del buf[: end + 4]
+            accept = base64.b64encode(hashlib.sha1(self.key + _GUID).digest()).decode()
+            pairs = (h.partition(":") for h in head[1:])
+            fields = {k.strip().lower(): v.strip() for k, _, v in pairs}
+            if head[0].split(" ")[1:2] != ["101"] or fields.get("sec-websocket-accept") != accept:
+                self.opened.set_exception(ConnectionError(f"handshake refused: {head[0]}"))
+                self._abort()
+                return
+            self.opened.set_result(None)
+        while True:
+            n = len(buf)
+            if n < 2:
+                return
+            b0, b1 = buf[0], buf[1]
+            size, at = b1 & 0x7F, 2
+            if size == 126:
+                if n < 4:
+                    return
+                size, at = int.from_bytes(buf[2:4], "big"), 4
+            elif size == 127:
+                if n < 10:
+                    return
+                size, at = int.from_bytes(buf[2:10], "big"), 10
+            if b1 & 0x80:  # (a server's frames are never masked)
+                self._abort()
+                return
+            if n < at + size:
+                return
+            payload = bytes(buf[at : at + size])
+            del buf[: at + size]
+            self._frame(b0 & 0x80, b0 & 0x0F, payload)
+
+    def _frame(self, fin: int, opcode: int, payload: bytes) -> None:
+        if opcode in (0, 1, 2):
+            if opcode:
+                self.kind, self.fragments = opcode, [payload]
+            else:
+                self.fragments.append(payload)
+            if not fin:
+                return
+            data = payload if len(self.fragments) == 1 else b"".join(self.fragments)
+            self.fragments = []
+            message: str | bytes = data.decode() if self.kind == 1 else data
+            waiter = self.waiter
+            if waiter is not None and not waiter.done():
+                self.waiter = None
+                waiter.set_result(message)
+            else:
+                self.messages.append(message)
+        elif opcode == 9:  # ping
+            self._send(0xA, payload)
+        elif opcode == 8:  # close: answered, then the connection ends
+            self.close()
+
+    async def recv(self, stop: float) -> str | bytes:
+        """The next message (``TimeoutError``/:class:`Stalled` from :func:`watchdog`)."""
+        if self.messages:
+            return self.messages.popleft()
+        if self.closed:
+            raise ConnectionError("the connection is closed")
+        self.waiter = self.loop.create_future()
+        return await wait_for_future(self.waiter, stop)  # type: ignore[no-any-return]
+
+    def send(self, text: str) -> None:
+        self._send(0x1, text.encode())
+
+    def _send(self, opcode: int, payload: bytes) -> None:
+        if self.closed or self.transport is None:
+            return
+        mask = random.getrandbits(32).to_bytes(4, "big")
+        n = len(payload)
+        if n < 126:
+            head = bytes((0x80 | opcode, 0x80 | n))
+        elif n < 65536:
+            head = struct.pack("!BBH", 0x80 | opcode, 0xFE, n)
+        else:
+            head = struct.pack("!BBQ", 0x80 | opcode, 0xFF, n)
+        self.transport.write(head + mask + apply_mask(payload, mask))
+
+    def close(self) -> None:
+        if not self.closed:
+            self._send(0x8, (1000).to_bytes(2, "big"))
+            self.closed = True
+            if self.transport is not None:
+                self.transport.close()
+
+    def _abort(self) -> None:
+        self.closed = True
+        if self.transport is not None:
+            self.transport.abort()
+
+
+async def lean_watcher(url: str, stop: float, args: argparse.Namespace) -> None:
+    """:func:`watcher` on a :class:`LeanSocket`."""
+    sock = await LeanSocket.connect(url)
+    try:
+        sock.send(hello(None, args))
+        while time.monotonic() < stop:
+            try:
+                await sock.recv(stop)
+            except (TimeoutError, ConnectionError):
+                break
+    finally:
+        sock.close()
+
+
+async def lean_play_seat(
+    m: Match,
+    seat: int,
+    url: str,
+    args: argparse.Namespace,
+    stats: Stats,
+    stop: float,
+    rng: random.Random,
+) -> None:
+    """:func:`play_seat` on a :class:`LeanSocket`: the same player, its waits ended by
+    :func:`watchdog` instead of a timeout armed for each."""
+    players = args.humans
+    sock = await LeanSocket.connect(url)
+    try:
+        sock.send(hello(m.tokens[seat], args))
+        held = Held()
+        moved_at = -1
+        while time.monotonic() < stop:
+            try:
+                raw = await sock.recv(stop)
+            except Stalled:
+                stats.error("client:stalled")
+                return
+            except TimeoutError:
+                return
+            msg = decode(raw)
+            if msg["type"] == "error":
+                stats.error(msg["code"])
+                sock.send(json.dumps({"type": "sync"}))
+                continue
+            if not held.apply(msg):
+                stats.error("client:diff_base")
+                sock.send(json.dumps({"type": "sync"}))
+                continue
+            s = held.state
+            _arrived(m, seat, s["version"], stats, players)
+            if s["terminal"]:
+                m.over.add(seat)
+                return
+            if s["to_move"] == seat and s["version"] > moved_at:
+                if m.sent_at is not None:  # the other player has not got it yet
+                    settled = asyncio.get_running_loop().create_future()
+                    m.waiters.append(settled)
+                    try:
+                        await wait_for_future(settled, stop)
+                    except Stalled:
+                        stats.error("client:stalled")
+                        return
+                    except TimeoutError:
+                        return
+                if args.think:
+                    await asyncio.sleep(args.think * (0.5 + rng.random()))
+                legal: list[dict[str, Any]] = s["legal"]
+                moved_at = s["version"]
+                m.sent_version, m.seen, m.mover = moved_at, set(), seat
+                m.sent_at = time.perf_counter()
+                m.settled.clear()
+                stats.moves += time.monotonic() >= stats.warm
+                action = legal[rng.randrange(len(legal))]["text"]
+                sock.send(json.dumps({"type": "move", "action": action, "version": moved_at}))
+    finally:
+        sock.close()
+
 async def slot(
     base: str,
     http: httpx.AsyncClient,
@@ -471,15 +761,17 @@ async def slot(
             await asyncio.sleep(1.0)
             continue
         ws_url = base.replace("http", "ws") + f"/ws/{m.id}"
+        lean = args.client == "lean"
+        watch, play = (lean_watcher, lean_play_seat) if lean else (watcher, play_seat)
         watchers = [
-            asyncio.create_task(watcher(ws_url, stop, args)) for _ in range(args.spectators)
+            asyncio.create_task(watch(ws_url, stop, args)) for _ in range(args.spectators)
         ]
         stats.held += 1
         stats.max_held = max(stats.max_held, stats.held)
         try:
             seats = [0, 1] if args.humans == 2 else [0]
             done = await asyncio.gather(
-                *(play_seat(m, s, ws_url, args, stats, stop, rng) for s in seats),
+                *(play(m, s, ws_url, args, stats, stop, rng) for s in seats),
                 return_exceptions=True,
             )
             for result in done:
@@ -555,6 +847,7 @@ async def run(
         stop = stats.warm + args.seconds
         sampler = asyncio.create_task(sample(pids, stats, stop, measured, bool(args.account)))
         lagger = asyncio.create_task(loop_delay(stats, stop))
+        dog = asyncio.create_task(watchdog(stop)) if args.client == "lean" else None
         tasks = [
             asyncio.create_task(slot(base, http, args, stats, stop, random.Random(i), firsts[i]))
             for i in range(args.matches)
@@ -563,6 +856,8 @@ async def run(
         stats.played_out.set()
         await sampler
         await lagger
+        if dog is not None:
+            dog.cancel()
     return stats, measured
 
 
@@ -571,7 +866,7 @@ async def loop_delay(stats: Stats, stop: float, every: float = 0.01) -> None:
     measured window (as the bgio bench's ``loadgen_eventloop_delay``): a round trip it
     measures includes its own lateness, which this shows apart."""
     await asyncio.sleep(max(0.0, stats.warm - time.monotonic()))
-    while time.monotonic() < stop:
+    while time.monotonic() < stop and not stats.played_out.is_set():
         t0 = time.perf_counter()
         await asyncio.sleep(every)
         stats.loop_delay.append(time.perf_counter() - t0 - every)
@@ -598,6 +893,7 @@ def summary(args: argparse.Namespace, stats: Stats, measured: dict[str, float]) 
         "think_s": args.think,
         "workers": args.workers,
         "compress": args.compress,
+        "client": args.client,
         "once": args.once,
         "db": "postgresql" if "://" in (args.db or "") else "sqlite",
         "seconds": round(elapsed, 1),
@@ -672,6 +968,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--db", default=None, help="SQLite path or database URL")
     parser.add_argument("--compress", action="store_true", help="sockets ask for deflate")
+    parser.add_argument(
+        "--client",
+        choices=("lean", "websockets"),
+        default="lean",
+        help="the load client's WebSocket: its own lean one, or the websockets library's",
+    )
     parser.add_argument(
         "--once",
         action="store_true",

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -17,6 +18,7 @@ def _load(name: str) -> ModuleType:
     spec = importlib.util.spec_from_file_location(name, ROOT / "benchmarks" / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # (its dataclasses look their module up)
     spec.loader.exec_module(module)
     return module
 
@@ -74,6 +76,88 @@ def test_bench_server_load_runs_the_anchor_shape_and_prints_its_json() -> None:
     assert set(result["rtt_both_ms"]) == {"p50", "p95", "p99", "max"}
     assert result["error_count"] == 0 and result["server_rss_mib"] > 0
     # (how many moves a few seconds hold depends on the machine: figures, not a timed test)
+
+
+def _bench_json(*flags: str) -> dict[str, Any]:
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "bench_server_load.py"), *flags, "--json"],
+        capture_output=True,
+        text=True,
+        timeout=240,
+        check=True,
+    )
+    return dict(json.loads(out.stdout))
+
+
+def test_both_load_clients_play_every_match_out_with_every_move_counted() -> None:
+    """The lean WebSocket client and the websockets library's play the same matches:
+    three matches once each, a spectator each, compressed pushes: every match finished,
+    each of its moves seen by both players (a round trip measured for each), no error.
+    (A 2-player Yukon match of random moves lasts 17-41 moves: not 49, as the anchor's.)"""
+    for client in ("lean", "websockets"):
+        result = _bench_json(
+            *("--matches", "3", "--humans", "2", "--think", "0", "--once"),
+            *("--spectators", "1", "--compress", "--warmup", "0", "--seconds", "60"),
+            *("--client", client),
+        )
+        assert result["client"] == client
+        assert result["matches_finished"] == 3 and result["error_count"] == 0, result
+        assert 3 * 17 <= result["moves"] == result["rtt_measured"] <= 3 * 41
+
+
+def test_the_lean_socket_reads_frames_however_they_are_cut() -> None:
+    """The handshake (its accept checked), a long frame, a fragmented message and a ping
+    (answered with a masked pong), fed to it in pieces of every size."""
+    import asyncio
+    import base64
+    import hashlib
+    import struct
+
+    bench = _load("bench_server_load")
+
+    class Transport(asyncio.Transport):
+        def __init__(self) -> None:
+            super().__init__()
+            self.written: list[bytes] = []
+
+        def write(self, data: bytes | bytearray | memoryview) -> None:
+            self.written.append(bytes(data))
+
+        def close(self) -> None:
+            pass
+
+        def abort(self) -> None:
+            pass
+
+    long = "x" * 300
+    frames = (
+        bytes((0x81, 2)) + b"hi"
+        + struct.pack("!BBH", 0x81, 126, 300) + long.encode()
+        + bytes((0x01, 3)) + b"fra" + bytes((0x80, 3)) + b"gs!"
+        + bytes((0x89, 1)) + b"p"
+        + bytes((0x82, 1)) + b"\x07"
+    )  # fmt: skip
+
+    async def go(cut: int) -> tuple[list[object], list[bytes]]:
+        sock = bench.LeanSocket()
+        transport = Transport()
+        sock.connection_made(transport)  # (an asyncio.Transport's part it uses)
+        accept = base64.b64encode(hashlib.sha1(sock.key + bench._GUID).digest())
+        data = (
+            b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n"
+            b"Sec-WebSocket-Accept: " + accept + b"\r\n\r\n" + frames
+        )
+        for i in range(0, len(data), cut):
+            sock.data_received(data[i : i + cut])
+        got = [await sock.recv(1e12) for _ in range(4)]
+        return got, transport.written
+
+    for cut in (1, 2, 3, 7, 64, 10_000):
+        got, written = asyncio.run(go(cut))
+        assert got == ["hi", long, "frags!", b"\x07"]
+        (pong,) = written
+        assert pong[0] == 0x8A and pong[1] == 0x80 | 1  # a pong, masked, one byte
+        assert bytes([pong[6] ^ pong[2]]) == b"p"  # its payload unmasked with its key
 
 
 def test_bench_tensors_times_the_tensor_over_positions_in_play_order() -> None:
