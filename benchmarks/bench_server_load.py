@@ -2,7 +2,8 @@
 
     python benchmarks/bench_server_load.py [--matches 200] [--seconds 30] [--think 1.0]
         [--humans 1|2] [--spectators 0] [--bot greedy] [--workers 1] [--warmup 5]
-        [--db PATH|URL] [--port 0] [--compress] [--once] [--client lean|websockets]
+        [--db PATH|URL] [--port 0] [--compress] [--once] [--stock K]
+        [--client lean|websockets]
         [--profile PATH] [--account] [--json]
 
 Starts a server on a loopback port (a fresh SQLite database in a temporary directory
@@ -19,6 +20,16 @@ move; ``--spectators`` more sockets watch each match. ``--workers N`` serves wit
 processes (needs a database URL and a server whose pushes cross processes).
 ``--compress``: every socket asks for compressed pushes (as the match page does, where
 the browser has ``DecompressionStream``) and inflates the binary frames it gets.
+``--stock K``: K matches (at least ``--matches``) are made, and each of their players'
+sockets connected and sent its snapshot, before the clock starts, as ``--once``'s are;
+each slot whose match ends takes the next one, so that ``--matches`` matches stay in
+play; the measured window ends when the stock runs out (when fewer would be in play).
+It is the anchor's shape for a game whose matches are not all of one length:
+boardgame.io's bench plays 200 matches of exactly 49 moves each, all in play until its
+end, where 2-player Yukon matches of random moves last 17-41 moves (31 on average), so
+with ``--once`` the matches in play dwindle from about a second into the play and the
+rate measured falls with them (at 200 matches on ``--workers 2``: about 3,200 moves/s
+while all 200 played, 2,258 over the whole play).
 ``--client``: the load client's WebSocket: ``lean`` (the default, :class:`LeanSocket`, this
 file's own client, which leaves more of a shared machine's CPU to the server) or
 ``websockets`` (the websockets library's asyncio client, what this bench used before
@@ -200,7 +211,7 @@ def serve(
         return
     import uvicorn
 
-    from motherlode.server.cli import WS_MAX_SIZE, WS_PROTOCOL
+    from motherlode.server.cli import HTTP_PROTOCOL, WS_MAX_SIZE, WS_PROTOCOL
 
     os.environ["MOTHERLODE_BENCH_DB"] = db
     options: dict[str, Any] = {
@@ -213,6 +224,7 @@ def serve(
         "loop": os.environ.get("MOTHERLODE_BENCH_LOOP", "auto"),
         # the server's (motherlode serve); "auto" for uvicorn's own, to compare
         "ws": os.environ.get("MOTHERLODE_BENCH_WS", WS_PROTOCOL),
+        "http": os.environ.get("MOTHERLODE_BENCH_HTTP", HTTP_PROTOCOL),
     }
     if workers > 1:
         from motherlode.server.app import prepare_database
@@ -313,6 +325,14 @@ class Stats:
     """Set when every slot has stopped (``--once``: every match played out): the measured
     window ends there if that comes first, so that it holds no idle tail."""
 
+    stock: collections.deque[Match] = field(default_factory=collections.deque)
+    """``--stock``: the matches made before the clock that no slot has taken yet."""
+
+    def counts(self) -> bool:
+        """Whether a move sent now is in the measured window (after the warm-up, before
+        the window ends: ``--stock`` run out)."""
+        return time.monotonic() >= self.warm and not self.played_out.is_set()
+
     def error(self, code: str) -> None:
         self.errors[code] = self.errors.get(code, 0) + 1
 
@@ -350,6 +370,8 @@ class Match:
     """Set when the move in flight has reached every player: the next mover may go (it
     may have got the new state before the other player did)."""
     waiters: list[asyncio.Future[None]] = field(default_factory=list)
+    sockets: dict[int, LeanSocket] = field(default_factory=dict)
+    """``--stock``: each seat's socket, connected and sent its snapshot before the clock."""
     """The lean client's next mover waiting for :attr:`settled` (:func:`lean_play_seat`)."""
 
 
@@ -465,7 +487,7 @@ async def play_seat(
                 m.sent_version, m.seen, m.mover = moved_at, set(), seat
                 m.sent_at = time.perf_counter()
                 m.settled.clear()
-                stats.moves += time.monotonic() >= stats.warm
+                stats.moves += stats.counts()
                 action = legal[rng.randrange(len(legal))]["text"]
                 await ws.send(json.dumps({"type": "move", "action": action, "version": moved_at}))
 
@@ -689,9 +711,11 @@ async def lean_play_seat(
     """:func:`play_seat` on a :class:`LeanSocket`: the same player, its waits ended by
     :func:`watchdog` instead of a timeout armed for each."""
     players = args.humans
-    sock = await LeanSocket.connect(url)
-    try:
+    sock = m.sockets.pop(seat, None)
+    if sock is None:
+        sock = await LeanSocket.connect(url)
         sock.send(hello(m.tokens[seat], args))
+    try:
         held = Held()
         moved_at = -1
         while time.monotonic() < stop:
@@ -734,11 +758,28 @@ async def lean_play_seat(
                 m.sent_version, m.seen, m.mover = moved_at, set(), seat
                 m.sent_at = time.perf_counter()
                 m.settled.clear()
-                stats.moves += time.monotonic() >= stats.warm
+                stats.moves += stats.counts()
                 action = legal[rng.randrange(len(legal))]["text"]
                 sock.send(json.dumps({"type": "move", "action": action, "version": moved_at}))
     finally:
         sock.close()
+
+
+async def connect_seats(
+    m: Match, base: str, args: argparse.Namespace, gate: asyncio.Semaphore
+) -> None:
+    """``--stock``: open every seat's socket of ``m`` and wait for its snapshot (kept for
+    the player to read first), before the clock starts, as the anchor's bench connects
+    and syncs every client before its play."""
+    url = base.replace("http", "ws") + f"/ws/{m.id}"
+    for seat in range(args.humans):
+        async with gate:
+            sock = await LeanSocket.connect(url)
+            sock.send(hello(m.tokens[seat], args))
+            first = await asyncio.wait_for(sock.recv(time.monotonic() + STALL), STALL)
+            sock.messages.appendleft(first)
+            m.sockets[seat] = sock
+
 
 async def slot(
     base: str,
@@ -753,6 +794,11 @@ async def slot(
     before the clock started)."""
     await asyncio.sleep(rng.random() * max(args.think, 0.05))  # spread the starts
     while time.monotonic() < stop:
+        if first is None and args.stock:
+            if not stats.stock:  # the stock ran out: fewer matches in play from now on
+                stats.played_out.set()
+                return
+            first = stats.stock.popleft()
         try:
             m = first if first is not None else await create_match(http, args)
             first = None
@@ -779,7 +825,7 @@ async def slot(
                     stats.error(f"client:{type(result).__name__}")
             if len(m.over) == len(seats):
                 stats.finished += 1
-                if args.once:
+                if args.once and not args.stock:
                     return  # (the bgio bench's shape: its matches are not replaced)
             elif time.monotonic() < stop:
                 return  # a failed match: the slot is lost (counted in errors)
@@ -831,9 +877,16 @@ async def run(
     async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as http:
         # set-up (as the bgio bench): every first match made before the clock starts
         made = await asyncio.gather(
-            *(create_match(http, args) for _ in range(args.matches)), return_exceptions=True
+            *(create_match(http, args) for _ in range(max(args.matches, args.stock))),
+            return_exceptions=True,
         )
-        firsts = [m if isinstance(m, Match) else None for m in made]
+        firsts = [m if isinstance(m, Match) else None for m in made[: args.matches]]
+        stats.stock.extend(m for m in made[args.matches :] if isinstance(m, Match))
+        if args.stock:
+            gate = asyncio.Semaphore(50)
+            await asyncio.gather(
+                *(connect_seats(m, base, args, gate) for m in made if isinstance(m, Match))
+            )
         for m in made:
             if not isinstance(m, Match):
                 stats.error(f"client:create:{type(m).__name__}")
@@ -895,6 +948,7 @@ def summary(args: argparse.Namespace, stats: Stats, measured: dict[str, float]) 
         "compress": args.compress,
         "client": args.client,
         "once": args.once,
+        "stock": args.stock,
         "db": "postgresql" if "://" in (args.db or "") else "sqlite",
         "seconds": round(elapsed, 1),
         "cpus": os.cpu_count(),
@@ -969,6 +1023,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--db", default=None, help="SQLite path or database URL")
     parser.add_argument("--compress", action="store_true", help="sockets ask for deflate")
     parser.add_argument(
+        "--stock",
+        type=int,
+        default=0,
+        help="matches made before the clock; each slot plays them once, one after another,"
+        " and the window ends when they run out (--matches in play all through it)",
+    )
+    parser.add_argument(
         "--client",
         choices=("lean", "websockets"),
         default="lean",
@@ -998,6 +1059,10 @@ def main(argv: list[str] | None = None) -> None:
     if args.account is not None and args.workers > 1:
         parser.error("--account counts one server process (--workers 1)")
     args.matches = max(1, min(args.matches, 2000))
+    if args.stock and not args.matches <= args.stock <= 20000:
+        parser.error("--stock is at least --matches (and at most 20000)")
+    if args.stock and args.client != "lean":
+        parser.error("--stock connects every socket before the clock: with --client lean")
     args.seconds = max(0.5, min(args.seconds, 600.0))
     if args.workers > 1 and "://" not in (args.db or ""):
         parser.error("--workers N needs a database URL (--db postgresql://...)")

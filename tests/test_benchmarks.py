@@ -105,6 +105,26 @@ def test_both_load_clients_play_every_match_out_with_every_move_counted() -> Non
         assert 3 * 17 <= result["moves"] == result["rtt_measured"] <= 3 * 41
 
 
+def test_a_stock_of_matches_keeps_the_matches_in_play_until_it_runs_out() -> None:
+    """``--stock 6`` with 2 in play: all 6 played (each slot takes the next when its
+    match ends), every socket connected before the clock, the window closed when the
+    stock ran out (its moves fewer than all the moves played)."""
+    result = _bench_json(
+        *("--matches", "2", "--stock", "6", "--humans", "2", "--think", "0"),
+        *("--warmup", "0", "--seconds", "60"),
+    )
+    assert result["stock"] == 6 and result["matches_finished"] == 6
+    assert result["error_count"] == 0 and 0 < result["moves"] < 6 * 41
+    bad = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "bench_server_load.py"), "--matches", "3"]
+        + ["--stock", "2"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert bad.returncode == 2 and "--stock is at least --matches" in bad.stderr
+
+
 def test_the_lean_socket_reads_frames_however_they_are_cut() -> None:
     """The handshake (its accept checked), a long frame, a fragmented message and a ping
     (answered with a masked pong), fed to it in pieces of every size."""
