@@ -10,6 +10,7 @@ PostgreSQL); each test makes its own database next to it and drops it after.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import os
@@ -321,3 +322,82 @@ def test_workers_2_serves_one_match_from_both_processes_and_survives_one_killed(
     assert answered["to_move"] == 0 and answered["log"][-1]["seat"] == 1
     assert "greedy bot moved instead" not in answered["log"][-1]["said"]
     human.close()
+
+
+def _serving(pids: list[int], server_port: int, client_port: int) -> int | None:
+    """Which of ``pids`` holds the server's end of the TCP connection from ``client_port``
+    (read from /proc: the socket's inode, then the process that has it open)."""
+    inode = None
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with contextlib.suppress(OSError), open(table) as rows:
+            for row in list(rows)[1:]:
+                cols = row.split()
+                local, remote = cols[1].rsplit(":", 1)[1], cols[2].rsplit(":", 1)[1]
+                if int(local, 16) == server_port and int(remote, 16) == client_port:
+                    inode = cols[9]
+    if inode is None:
+        return None
+    for pid in pids:
+        for fd in os.listdir(f"/proc/{pid}/fd"):
+            with contextlib.suppress(OSError):
+                if os.readlink(f"/proc/{pid}/fd/{fd}") == f"socket:[{inode}]":
+                    return pid
+    return None
+
+
+def test_workers_2_serve_every_socket_of_a_match_from_one_process(
+    servers: Callable[..., Server],
+) -> None:
+    """The kernel gives each connection to either process; each match's sockets are
+    handed to the process that owns it (server/affinity.py), so both players of a match,
+    and its spectators, are served by one process (eight sockets, two matches); a match
+    whose owner was killed is served by the process left."""
+    from motherlode.server.affinity import Affinity
+
+    server = servers("--workers", "2", "--bot-workers", "0").start()
+    assert server.proc is not None
+    workers = _wait(lambda: len(kids := _children(server.proc.pid)) >= 2 and kids, "2 workers")
+    folder = Affinity.folder_for("127.0.0.1", server.port)
+
+    def registered() -> list[int]:  # (each process joins with its first connection)
+        with httpx.Client(timeout=5) as fresh:  # (a new connection each time)
+            fresh.get(server.url + "/healthz")
+        names = set(os.listdir(folder)) if folder.is_dir() else set()
+        return [p for p in workers if str(p) in names]
+
+    workers = _wait(lambda: len(found := registered()) == 2 and found, "2 processes joined")
+    time.sleep(0.3)  # (each reads the other's registration within MEMBERS_TTL)
+    owners = {}
+    for _ in range(2):
+        created = _create(server, [{"kind": "human"}, {"kind": "human"}])
+        mid, tokens = created["id"], {s["seat"]: s["token"] for s in created["seats"]}
+        peers: list[Peer] = []
+        views: dict[int, dict[str, Any]] = {}
+        for seat in (0, 1):
+            peer, views[seat] = _hello(server, mid, tokens[seat])
+            peers.append(peer)
+        for _ in range(6):
+            peers.append(_hello(server, mid, None)[0])
+        held = {_serving(workers, server.port, p.ws.socket.getsockname()[1]) for p in peers}
+        assert len(held) == 1 and held <= set(workers), held
+        owners[mid] = held.pop()
+        _play({0: peers[0], 1: peers[1]}, views, 3)  # (played on the owner alone)
+        for peer in peers:
+            peer.close()
+    mid, owner = next(iter(owners.items()))
+    os.kill(owner, signal.SIGKILL)  # its socket file stays behind: never handed to again
+
+    def dead() -> bool:  # (its files closed: a zombie, or reaped by uvicorn's supervisor)
+        try:
+            status = Path(f"/proc/{owner}/status").read_text()
+        except OSError:
+            return True
+        return "\nState:\tZ" in status
+
+    # (a connection handed to it in the instant it was dying is closed, as are those it
+    # held: a client connects again)
+    _wait(dead, "the killed process to exit")
+    for _ in range(4):
+        peer, view = _hello(server, mid, None)
+        assert view["version"] == _view(server, mid)["version"]
+        peer.close()

@@ -17,6 +17,10 @@ from motherlode.server.fairness import Verification, verify_file
 WS_MAX_SIZE = 64 * 1024
 """Frames above this size are refused by the WebSocket layer itself (close 1009)."""
 
+HTTP_PROTOCOL = "motherlode.server.wsproto:AffineHTTPProtocol"
+"""The HTTP protocol given to uvicorn: its own (``auto``), starting the match affinity of
+the server's processes with their first connection (server/affinity.py)."""
+
 WS_PROTOCOL = "motherlode.server.wsproto:SteadyWebSocketProtocol"
 """The WebSocket protocol given to uvicorn (by name: each server process imports it),
 uvicorn's own reading a socket without a pause after every message (server/wsproto.py)."""
@@ -129,6 +133,7 @@ def serve(
         "ws_ping_interval": 20.0,
         "ws_ping_timeout": 20.0,
         "ws": WS_PROTOCOL,  # uvicorn's, reading paused only when messages pile up
+        "http": HTTP_PROTOCOL,  # uvicorn's, with the processes' match affinity
         "access_log": False,
     }
     print(
