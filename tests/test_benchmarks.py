@@ -115,9 +115,9 @@ def test_a_stock_of_matches_keeps_the_matches_in_play_until_it_runs_out() -> Non
     )
     assert result["stock"] == 6 and result["matches_finished"] == 6
     assert result["error_count"] == 0 and 0 < result["moves"] < 6 * 41
+    script = str(ROOT / "benchmarks" / "bench_server_load.py")
     bad = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "bench_server_load.py"), "--matches", "3"]
-        + ["--stock", "2"],
+        [sys.executable, script, "--matches", "3", "--stock", "2"],
         capture_output=True,
         text=True,
         timeout=60,
