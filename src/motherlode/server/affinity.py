@@ -165,9 +165,11 @@ class Affinity:
             self.inbox = None
 
     def members(self) -> list[str]:
-        """The host's registered processes, sorted (read again every :data:`MEMBERS_TTL`)."""
+        """The host's registered processes, sorted (read again every :data:`MEMBERS_TTL`,
+        and at each call while this one is alone: as the processes start, their first
+        connections come in a burst)."""
         now = time.monotonic()
-        if now - self._read_at >= MEMBERS_TTL:
+        if now - self._read_at >= MEMBERS_TTL or len(self._members) < 2:
             try:
                 names = sorted(p.name for p in self.folder.iterdir() if p.name.isdigit())
             except OSError:
