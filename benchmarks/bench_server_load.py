@@ -366,13 +366,11 @@ class Match:
     mover: int = -1
     seen: set[int] = field(default_factory=set)
     over: set[int] = field(default_factory=set)
-    settled: asyncio.Event = field(default_factory=asyncio.Event)
-    """Set when the move in flight has reached every player: the next mover may go (it
-    may have got the new state before the other player did)."""
     waiters: list[asyncio.Future[None]] = field(default_factory=list)
-    sockets: dict[int, LeanSocket] = field(default_factory=dict)
+    """The next mover, waiting until the move in flight has reached every player (it may
+    have got the new state before the other player did)."""
+    sockets: dict[int, LeanSocket | LibrarySocket] = field(default_factory=dict)
     """``--stock``: each seat's socket, connected and sent its snapshot before the clock."""
-    """The lean client's next mover waiting for :attr:`settled` (:func:`lean_play_seat`)."""
 
 
 async def create_match(http: httpx.AsyncClient, args: argparse.Namespace) -> Match:
@@ -400,16 +398,6 @@ def decode(raw: str | bytes) -> dict[str, Any]:
     return dict(orjson.loads(text))  # (the json module's took a fifth of this client's CPU)
 
 
-async def watcher(url: str, stop: float, args: argparse.Namespace) -> None:
-    async with websockets.connect(url, max_size=2**22, compression=None) as ws:
-        await ws.send(hello(None, args))
-        while time.monotonic() < stop:
-            try:
-                await asyncio.wait_for(ws.recv(), timeout=max(0.1, stop - time.monotonic()))
-            except TimeoutError:
-                break
-
-
 def _arrived(m: Match, seat: int, version: int, stats: Stats, players: int) -> None:
     """A socket of ``seat`` got ``version``: the round trip ends once every player has."""
     if m.sent_at is None or version <= m.sent_version or seat in m.seen:
@@ -423,77 +411,14 @@ def _arrived(m: Match, seat: int, version: int, stats: Stats, players: int) -> N
         if measured:
             stats.both.append(now - m.sent_at)
         m.sent_at = None
-        m.settled.set()
         for waiter in m.waiters:
             if not waiter.done():
                 waiter.set_result(None)
         m.waiters.clear()
 
 
-async def play_seat(
-    m: Match,
-    seat: int,
-    url: str,
-    args: argparse.Namespace,
-    stats: Stats,
-    stop: float,
-    rng: random.Random,
-) -> None:
-    """One scripted player's socket, to the end of the match or the time."""
-    players = args.humans
-    async with websockets.connect(url, max_size=2**22, compression=None) as ws:
-        await ws.send(hello(m.tokens[seat], args))
-        held = Held()
-        moved_at = -1
-        while time.monotonic() < stop:
-            wait = min(STALL, stop - time.monotonic())
-            try:
-                # (asyncio.timeout: wait_for wrapped each recv in a task of its own)
-                async with asyncio.timeout(max(0.01, wait)):
-                    raw = await ws.recv()
-            except TimeoutError:
-                if wait >= STALL:
-                    stats.error("client:stalled")
-                return
-            msg = decode(raw)
-            if msg["type"] == "error":
-                stats.error(msg["code"])
-                await ws.send(json.dumps({"type": "sync"}))
-                continue
-            if not held.apply(msg):
-                stats.error("client:diff_base")
-                await ws.send(json.dumps({"type": "sync"}))
-                continue
-            s = held.state
-            _arrived(m, seat, s["version"], stats, players)
-            if s["terminal"]:
-                m.over.add(seat)
-                return
-            if s["to_move"] == seat and s["version"] > moved_at:
-                if m.sent_at is not None:  # the other player has not got it yet
-                    # (bounded by the time left: a mover whose time is up leaves without
-                    # reading its move's state, which is no stall)
-                    wait = min(STALL, stop - time.monotonic())
-                    try:
-                        await asyncio.wait_for(m.settled.wait(), timeout=max(0.01, wait))
-                    except TimeoutError:
-                        if wait >= STALL:
-                            stats.error("client:stalled")
-                        return
-                if args.think:
-                    await asyncio.sleep(args.think * (0.5 + rng.random()))
-                legal: list[dict[str, Any]] = s["legal"]
-                moved_at = s["version"]
-                m.sent_version, m.seen, m.mover = moved_at, set(), seat
-                m.sent_at = time.perf_counter()
-                m.settled.clear()
-                stats.moves += stats.counts()
-                action = legal[rng.randrange(len(legal))]["text"]
-                await ws.send(json.dumps({"type": "move", "action": action, "version": moved_at}))
 
-
-
-# -- the lean WebSocket client ------------------------------------------------------------
+# -- the load client's sockets and players ------------------------------------------------
 
 
 class Stalled(TimeoutError):
@@ -502,13 +427,13 @@ class Stalled(TimeoutError):
 
 
 _waits: dict[asyncio.Future[Any], tuple[float, float]] = {}
-"""Every wait of a lean socket or player in progress: its future -> (began, stop)."""
+"""Every wait of a lean socket or a player in progress: its future -> (began, stop)."""
 
 
 async def watchdog(stop: float) -> None:
-    """Ends the waits of the lean client that ran past :data:`STALL` (:class:`Stalled`) or
-    past the measured time (``TimeoutError``): one timer for every socket, where the
-    ``websockets`` client's way arms one for each message read."""
+    """Ends the waits (:func:`wait_for_future`) that ran past :data:`STALL`
+    (:class:`Stalled`) or past the measured time (``TimeoutError``): one timer for every
+    socket and player, where the ``websockets`` client arms one for each message read."""
     while _waits or time.monotonic() < stop + STALL:
         await asyncio.sleep(0.25)
         now = time.monotonic()
@@ -645,7 +570,7 @@ class LeanSocket(asyncio.Protocol):
         elif opcode == 9:  # ping
             self._send(0xA, payload)
         elif opcode == 8:  # close: answered, then the connection ends
-            self.close()
+            self.shut()
 
     async def recv(self, stop: float) -> str | bytes:
         """The next message (``TimeoutError``/:class:`Stalled` from :func:`watchdog`)."""
@@ -656,7 +581,7 @@ class LeanSocket(asyncio.Protocol):
         self.waiter = self.loop.create_future()
         return await wait_for_future(self.waiter, stop)  # type: ignore[no-any-return]
 
-    def send(self, text: str) -> None:
+    async def send(self, text: str) -> None:
         self._send(0x1, text.encode())
 
     def _send(self, opcode: int, payload: bytes) -> None:
@@ -672,7 +597,11 @@ class LeanSocket(asyncio.Protocol):
             head = struct.pack("!BBQ", 0x80 | opcode, 0xFF, n)
         self.transport.write(head + mask + apply_mask(payload, mask))
 
-    def close(self) -> None:
+    async def close(self) -> None:
+        self.shut()
+
+    def shut(self) -> None:
+        """Send a close frame and close the connection (without waiting for the answer)."""
         if not self.closed:
             self._send(0x8, (1000).to_bytes(2, "big"))
             self.closed = True
@@ -685,21 +614,62 @@ class LeanSocket(asyncio.Protocol):
             self.transport.abort()
 
 
-async def lean_watcher(url: str, stop: float, args: argparse.Namespace) -> None:
-    """:func:`watcher` on a :class:`LeanSocket`."""
-    sock = await LeanSocket.connect(url)
+class LibrarySocket:
+    """The websockets library's asyncio client (``--client websockets``), read as a
+    :class:`LeanSocket` is: a timeout armed for each message read (``asyncio.timeout``:
+    ``wait_for`` made a task of each)."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.messages: collections.deque[str | bytes] = collections.deque()
+        """Read before the clock and kept for the player (:func:`connect_seats`)."""
+
+    @classmethod
+    async def connect(cls, url: str) -> LibrarySocket:
+        return cls(await websockets.connect(url, max_size=2**22, compression=None))
+
+    async def recv(self, stop: float) -> str | bytes:
+        if self.messages:
+            return self.messages.popleft()
+        wait = min(STALL, stop - time.monotonic())
+        try:
+            async with asyncio.timeout(max(0.01, wait)):
+                return await self.ws.recv()  # type: ignore[no-any-return]
+        except TimeoutError:
+            raise (Stalled() if wait >= STALL else TimeoutError()) from None
+
+    async def send(self, text: str) -> None:
+        await self.ws.send(text)
+
+    async def close(self) -> None:
+        await self.ws.close()
+
+
+Socket = LeanSocket | LibrarySocket
+
+
+async def open_socket(url: str, args: argparse.Namespace) -> Socket:
+    """A socket of the client ``--client`` names."""
+    if args.client == "lean":
+        return await LeanSocket.connect(url)
+    return await LibrarySocket.connect(url)
+
+
+async def watcher(url: str, stop: float, args: argparse.Namespace) -> None:
+    """A spectator's socket: reads every push until the time is up."""
+    sock = await open_socket(url, args)
     try:
-        sock.send(hello(None, args))
+        await sock.send(hello(None, args))
         while time.monotonic() < stop:
             try:
                 await sock.recv(stop)
             except (TimeoutError, ConnectionError):
                 break
     finally:
-        sock.close()
+        await sock.close()
 
 
-async def lean_play_seat(
+async def play_seat(
     m: Match,
     seat: int,
     url: str,
@@ -708,13 +678,14 @@ async def lean_play_seat(
     stop: float,
     rng: random.Random,
 ) -> None:
-    """:func:`play_seat` on a :class:`LeanSocket`: the same player, its waits ended by
-    :func:`watchdog` instead of a timeout armed for each."""
+    """One scripted player's socket (connected before the clock with ``--stock``), to
+    the end of the match or the time; its waits end at :data:`STALL` (an error) or when
+    the time is up."""
     players = args.humans
-    sock = m.sockets.pop(seat, None)
+    sock: Socket | None = m.sockets.pop(seat, None)
     if sock is None:
-        sock = await LeanSocket.connect(url)
-        sock.send(hello(m.tokens[seat], args))
+        sock = await open_socket(url, args)
+        await sock.send(hello(m.tokens[seat], args))
     try:
         held = Held()
         moved_at = -1
@@ -729,11 +700,11 @@ async def lean_play_seat(
             msg = decode(raw)
             if msg["type"] == "error":
                 stats.error(msg["code"])
-                sock.send(json.dumps({"type": "sync"}))
+                await sock.send(json.dumps({"type": "sync"}))
                 continue
             if not held.apply(msg):
                 stats.error("client:diff_base")
-                sock.send(json.dumps({"type": "sync"}))
+                await sock.send(json.dumps({"type": "sync"}))
                 continue
             s = held.state
             _arrived(m, seat, s["version"], stats, players)
@@ -744,7 +715,7 @@ async def lean_play_seat(
                 if m.sent_at is not None:  # the other player has not got it yet
                     settled = asyncio.get_running_loop().create_future()
                     m.waiters.append(settled)
-                    try:
+                    try:  # (a mover whose time is up leaves unread: no stall)
                         await wait_for_future(settled, stop)
                     except Stalled:
                         stats.error("client:stalled")
@@ -757,12 +728,11 @@ async def lean_play_seat(
                 moved_at = s["version"]
                 m.sent_version, m.seen, m.mover = moved_at, set(), seat
                 m.sent_at = time.perf_counter()
-                m.settled.clear()
                 stats.moves += stats.counts()
                 action = legal[rng.randrange(len(legal))]["text"]
-                sock.send(json.dumps({"type": "move", "action": action, "version": moved_at}))
+                await sock.send(json.dumps({"type": "move", "action": action, "version": moved_at}))
     finally:
-        sock.close()
+        await sock.close()
 
 
 async def connect_seats(
@@ -774,8 +744,8 @@ async def connect_seats(
     url = base.replace("http", "ws") + f"/ws/{m.id}"
     for seat in range(args.humans):
         async with gate:
-            sock = await LeanSocket.connect(url)
-            sock.send(hello(m.tokens[seat], args))
+            sock = await open_socket(url, args)
+            await sock.send(hello(m.tokens[seat], args))
             first = await asyncio.wait_for(sock.recv(time.monotonic() + STALL), STALL)
             sock.messages.appendleft(first)
             m.sockets[seat] = sock
@@ -807,17 +777,15 @@ async def slot(
             await asyncio.sleep(1.0)
             continue
         ws_url = base.replace("http", "ws") + f"/ws/{m.id}"
-        lean = args.client == "lean"
-        watch, play = (lean_watcher, lean_play_seat) if lean else (watcher, play_seat)
         watchers = [
-            asyncio.create_task(watch(ws_url, stop, args)) for _ in range(args.spectators)
+            asyncio.create_task(watcher(ws_url, stop, args)) for _ in range(args.spectators)
         ]
         stats.held += 1
         stats.max_held = max(stats.max_held, stats.held)
         try:
             seats = [0, 1] if args.humans == 2 else [0]
             done = await asyncio.gather(
-                *(play(m, s, ws_url, args, stats, stop, rng) for s in seats),
+                *(play_seat(m, s, ws_url, args, stats, stop, rng) for s in seats),
                 return_exceptions=True,
             )
             for result in done:
@@ -900,7 +868,7 @@ async def run(
         stop = stats.warm + args.seconds
         sampler = asyncio.create_task(sample(pids, stats, stop, measured, bool(args.account)))
         lagger = asyncio.create_task(loop_delay(stats, stop))
-        dog = asyncio.create_task(watchdog(stop)) if args.client == "lean" else None
+        dog = asyncio.create_task(watchdog(stop))
         tasks = [
             asyncio.create_task(slot(base, http, args, stats, stop, random.Random(i), firsts[i]))
             for i in range(args.matches)
@@ -909,8 +877,7 @@ async def run(
         stats.played_out.set()
         await sampler
         await lagger
-        if dog is not None:
-            dog.cancel()
+        dog.cancel()
     return stats, measured
 
 
@@ -1061,8 +1028,6 @@ def main(argv: list[str] | None = None) -> None:
     args.matches = max(1, min(args.matches, 2000))
     if args.stock and not args.matches <= args.stock <= 20000:
         parser.error("--stock is at least --matches (and at most 20000)")
-    if args.stock and args.client != "lean":
-        parser.error("--stock connects every socket before the clock: with --client lean")
     args.seconds = max(0.5, min(args.seconds, 600.0))
     if args.workers > 1 and "://" not in (args.db or ""):
         parser.error("--workers N needs a database URL (--db postgresql://...)")
