@@ -49,6 +49,7 @@ def test_postgres_runs_the_same_server(engine: sa.Engine) -> None:
     a_move_given_up_while_written_is_read_back(engine)
     a_seat_taken_by_its_link_is_told_to_the_other_processes(engine)
     a_match_dropped_while_its_move_is_written_holds_the_move_after(engine)
+    the_final_move_is_written_off_the_event_loop(engine)
 
 
 def migrations_are_idempotent(engine: sa.Engine) -> None:
@@ -403,4 +404,57 @@ def a_match_dropped_while_its_move_is_written_holds_the_move_after(engine: sa.En
     assert answered is now and now.version == version + 1 == _written(engine, match_id)[1][1]
     assert now.entries[-1].text == moves_text(engine, match_id)[-1]
     assert service.last_commit[match_id] == version + 1
+    asyncio.run(service.close())
+
+
+def the_final_move_is_written_off_the_event_loop(engine: sa.Engine) -> None:
+    # the final move (its ratings and analysis hooks: SQLAlchemy, not the move writer) is
+    # written in a transaction on a thread: the event loop serves the rest meanwhile
+    service = MatchService(engine)
+    match_id = service.create_match("yukon", {}, [SeatRequest()] * 2, claim=None).id
+    held, release = threading.Event(), threading.Event()
+    threads: list[str] = []
+    write_rows = service._write_rows
+
+    def slow(conn: Any, rt: Any, step: Any) -> None:
+        threads.append(threading.current_thread().name)
+        held.set()
+        release.wait(3)
+        write_rows(conn, rt, step)
+
+    service._write_rows = slow  # type: ignore[method-assign]
+    checked: list[int] = []
+
+    async def play() -> None:
+        ticks = 0
+
+        async def ticker() -> None:
+            nonlocal ticks
+            while True:
+                ticks += 1
+                await asyncio.sleep(0.001)
+
+        ticking = asyncio.create_task(ticker())
+        while not service.runtime(match_id).finished:
+            rt = service.runtime(match_id)
+            task = asyncio.create_task(service.move(match_id, *_first_move(rt), rt.version))
+            while not task.done() and not held.is_set():
+                await asyncio.sleep(0.001)
+            if held.is_set() and not task.done():  # the final move, being written
+                before = ticks
+                await asyncio.sleep(0.05)
+                checked.append(ticks - before)
+                assert not task.done()
+                release.set()
+            await task
+        ticking.cancel()
+
+    asyncio.run(play())
+    assert len(checked) == 1 and checked[0] > 5  # the loop went round while it was written
+    assert threads != [] and threads[0] != threading.main_thread().name
+    with engine.connect() as conn:
+        status = conn.execute(
+            sa.text("select status, version from matches where id = :m"), {"m": match_id}
+        ).one()
+    assert status[0] == "finished" and status[1] == service.runtime(match_id).version
     asyncio.run(service.close())

@@ -254,6 +254,7 @@ class Analyser:
         )
         self.positions = _Positions()
         self.wake: asyncio.Event | None = None
+        self.loop: asyncio.AbstractEventLoop | None = None
         self.task: asyncio.Task[None] | None = None
         self.stale_seconds = 60.0 + service.caps.max_seconds * 4
         """On PostgreSQL: a running analysis untouched this long is another process's
@@ -300,12 +301,24 @@ class Analyser:
         return analysis_of(self.service, match_id)
 
     def _wake_soon(self) -> None:
-        if self.wake is not None:
+        """Wake the analysis loop: from its event loop, or from a thread (the final move's
+        transaction on PostgreSQL runs on one: MatchService._write_step)."""
+        if self.wake is None or self.loop is None:
+            return
+        try:
+            here = asyncio.get_running_loop()
+        except RuntimeError:
+            here = None
+        if here is self.loop:
             self.wake.set()
+        else:
+            with contextlib.suppress(RuntimeError):  # (the loop closed: shutting down)
+                self.loop.call_soon_threadsafe(self.wake.set)
 
     # -- running
 
     async def start(self) -> None:
+        self.loop = asyncio.get_running_loop()
         self.wake = asyncio.Event()
         self.task = asyncio.get_running_loop().create_task(self._loop())
 

@@ -1020,28 +1020,46 @@ class MatchService:
         rt.commit(step)
         self.last_commit[rt.match_id] = rt.version
 
+    def _write_step(self, rt: MatchRuntime, step: Step) -> bool:
+        """The rows of a step that is not a plain move (:meth:`_write_rows`, with its
+        clock, its hooks and its notice) in one transaction, on a thread of its own (it
+        only reads ``rt``: the loop commits the step after); ``False`` when another
+        writer moved the match first."""
+        try:
+            with self.engine.begin() as conn:
+                self._write_rows(conn, rt, step)
+        except (IntegrityError, ServerError):
+            return False
+        return True
+
     def _writer(self) -> MoveWriter:
         assert self.move_writer is not None  # (on PostgreSQL)
         return self.move_writer
 
     async def _save(self, rt: MatchRuntime, step: Step) -> MatchRuntime:
-        """:meth:`_store` for the event loop's tasks: a plain move on PostgreSQL waits for
-        its statement (:class:`MoveWriter`) while the loop serves the other matches. The
-        match's runtime after the move: ``rt``, or the one read back from the database
-        where ``rt`` was dropped meanwhile."""
+        """:meth:`_store` for the event loop's tasks: on PostgreSQL a move waits for its
+        write while the loop serves the other matches: a plain one for its statement
+        (:class:`MoveWriter`), any other (the final move with its ratings and analysis, a
+        clock's) for its transaction on a thread (:meth:`_write_step`). The match's
+        runtime after the move: ``rt``, or the one read back from the database where
+        ``rt`` was dropped meanwhile."""
         move = self._shared_move(rt, step) if self._plain_shared(rt, step) else None
-        if move is None:
-            self._store(rt, step)
+        if move is None and not (self.shared and not self.sqlite):
+            self._store(rt, step)  # (SQLite: a local file, in WAL mode: no wait for a server)
             return rt
         try:  # (the caller's lock on the match is held meanwhile)
-            written = await asyncio.shield(self._writer().write(move))
+            if move is not None:
+                written = await asyncio.shield(self._writer().write(move))
+            else:
+                written = await asyncio.shield(asyncio.to_thread(self._write_step, rt, step))
         except BaseException:  # cancelled (its socket closed), or the connection broke:
             self.forget(rt.match_id)  # it may be written all the same, so read it back
             raise
         if not written:
             self.runtimes.pop(rt.match_id, None)  # another writer: re-read the log next time
             raise ServerError("stale_state", "the match moved on meanwhile; reload", 409)
-        self.last_commit[rt.match_id] = move.new
+        new = move.new if move is not None else rt.version + (1 if step.undo else len(step.entries))
+        self.last_commit[rt.match_id] = new
         if self.runtimes.get(rt.match_id) is not rt:
             # dropped while its statement was written (another process's notice: a seat
             # taken ...), and maybe read again without this move meanwhile: read it back
