@@ -416,11 +416,11 @@ def the_final_move_is_written_off_the_event_loop(engine: sa.Engine) -> None:
     threads: list[str] = []
     write_rows = service._write_rows
 
-    def slow(conn: Any, rt: Any, step: Any) -> None:
+    def slow(conn: Any, rt: Any, step: Any) -> int:
         threads.append(threading.current_thread().name)
         held.set()
         release.wait(3)
-        write_rows(conn, rt, step)
+        return write_rows(conn, rt, step)
 
     service._write_rows = slow  # type: ignore[method-assign]
     checked: list[int] = []

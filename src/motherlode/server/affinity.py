@@ -115,7 +115,7 @@ class Affinity:
         self._members: list[str] = []
         self._read_at = -MEMBERS_TTL
         self.handed = 0
-        """Connections handed over to their owner (for tests and the load bench)."""
+        """Connections handed over to their owner (for tests)."""
 
     @classmethod
     def folder_for(cls, host: str, port: int) -> Path:
@@ -204,9 +204,8 @@ class Affinity:
             # (sendmsg: socket.send_fds drops its address argument)
             rights = [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", [fd]))]
             self.outbox.sendmsg([request], rights, 0, path)
-        except (ConnectionRefusedError, FileNotFoundError):
-            with contextlib.suppress(OSError):
-                os.unlink(path)
+        except (ConnectionRefusedError, FileNotFoundError):  # (its process is gone)
+            self._gone(owner)
             self._read_at = -MEMBERS_TTL
             return False
         except OSError:  # its queue full (BlockingIOError), or anything else: served here

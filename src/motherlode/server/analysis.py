@@ -320,7 +320,7 @@ class Analyser:
     async def start(self) -> None:
         self.loop = asyncio.get_running_loop()
         self.wake = asyncio.Event()
-        self.task = asyncio.get_running_loop().create_task(self._loop())
+        self.task = self.loop.create_task(self._loop())
 
     async def close(self) -> None:
         if self.task is not None:

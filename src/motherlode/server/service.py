@@ -688,13 +688,15 @@ class MatchService:
         )
         return inserts, advance
 
-    def _write_rows(self, session: Session | Connection, rt: MatchRuntime, step: Step) -> None:
+    def _write_rows(self, session: Session | Connection, rt: MatchRuntime, step: Step) -> int:
+        """``step``'s rows, its match moved on (with its clock, its hooks and its notice);
+        the version the match is at after it."""
         now = utcnow()
         sql = self.move_sql
         conn = session if isinstance(session, Connection) else session.connection()
         inserts, advance = self._move_params(rt, step, now)
         if not inserts:
-            return
+            return rt.version
         conn.exec_driver_sql(sql.insert, inserts)
         result = conn.exec_driver_sql(sql.advance, advance)
         if result.rowcount != 1:
@@ -706,6 +708,7 @@ class MatchService:
             for hook in self.on_finish:
                 hook(session, rt, step.state)
         self._notify(session, "m", rt.match_id, rt.version + len(inserts))
+        return rt.version + len(inserts)
 
     def _plain(self, rt: MatchRuntime, step: Step) -> bool:
         """Whether ``step`` is only its two statements on SQLite (no clock to charge, not
@@ -1011,26 +1014,24 @@ class MatchService:
                 move = self._shared_move(rt, step)
                 if move is not None and not self._writer().write_now(move):
                     raise ServerError("stale_state", "the match moved on meanwhile; reload", 409)
-            else:
-                with self.engine.begin() as conn:  # Core, not the ORM: two statements
-                    self._write_rows(conn, rt, step)
+            elif self._write_step(rt, step) is None:
+                raise ServerError("stale_state", "the match moved on meanwhile; reload", 409)
         except (IntegrityError, ServerError, sqlite3.IntegrityError):
             self.runtimes.pop(rt.match_id, None)  # another writer: re-read the log next time
             raise ServerError("stale_state", "the match moved on meanwhile; reload", 409) from None
         rt.commit(step)
         self.last_commit[rt.match_id] = rt.version
 
-    def _write_step(self, rt: MatchRuntime, step: Step) -> bool:
-        """The rows of a step that is not a plain move (:meth:`_write_rows`, with its
-        clock, its hooks and its notice) in one transaction, on a thread of its own (it
-        only reads ``rt``: the loop commits the step after); ``False`` when another
+    def _write_step(self, rt: MatchRuntime, step: Step) -> int | None:
+        """:meth:`_write_rows` in one transaction (Core, not the ORM), for a step that is
+        not a plain move; on PostgreSQL on a thread of its own (it only reads ``rt``: the
+        loop commits the step after). The match's new version; ``None`` when another
         writer moved the match first."""
         try:
             with self.engine.begin() as conn:
-                self._write_rows(conn, rt, step)
+                return self._write_rows(conn, rt, step)
         except (IntegrityError, ServerError):
-            return False
-        return True
+            return None
 
     def _writer(self) -> MoveWriter:
         assert self.move_writer is not None  # (on PostgreSQL)
@@ -1050,15 +1051,15 @@ class MatchService:
         try:  # (the caller's lock on the match is held meanwhile)
             if move is not None:
                 written = await asyncio.shield(self._writer().write(move))
+                new: int | None = move.new if written else None
             else:
-                written = await asyncio.shield(asyncio.to_thread(self._write_step, rt, step))
+                new = await asyncio.shield(asyncio.to_thread(self._write_step, rt, step))
         except BaseException:  # cancelled (its socket closed), or the connection broke:
             self.forget(rt.match_id)  # it may be written all the same, so read it back
             raise
-        if not written:
+        if new is None:
             self.runtimes.pop(rt.match_id, None)  # another writer: re-read the log next time
             raise ServerError("stale_state", "the match moved on meanwhile; reload", 409)
-        new = move.new if move is not None else rt.version + (1 if step.undo else len(step.entries))
         self.last_commit[rt.match_id] = new
         if self.runtimes.get(rt.match_id) is not rt:
             # dropped while its statement was written (another process's notice: a seat
