@@ -548,6 +548,14 @@ def test_a_hello_asking_for_another_compression_is_refused(client: TestClient) -
 # -- the direct write (server/wsproto.py): a push written at once, framed once -------------
 
 
+async def _stop(pairs: list[tuple[Subscriber, asyncio.Task[None]]]) -> None:
+    """Close each subscriber and wait for its writer task to end."""
+    for sub, task in pairs:
+        sub.closed = True
+        sub.wake.set()
+        await task
+
+
 def _taking(into: list[bytes]) -> Callable[[bytes], bool]:
     """A direct write that takes every frame, into ``into``."""
 
@@ -600,10 +608,7 @@ def test_a_push_is_written_at_once_where_the_socket_takes_it(tmp_path: Path) -> 
             assert not direct.wake.is_set() and direct.last_rev == rt.rev
             assert reference.wake.is_set()
             await asyncio.sleep(0.02)
-        for s, task in zip((direct, reference), tasks, strict=True):
-            s.closed = True
-            s.wake.set()
-            await task
+        await _stop(list(zip((direct, reference), tasks, strict=True)))
 
     asyncio.run(run())
     assert len(frames) == 2 and len(via_writer) == 1  # the snapshot went the usual way
@@ -650,9 +655,7 @@ def test_a_socket_that_cannot_take_a_push_now_gets_it_through_its_writer(
         await service.move(mid, 1, "guess RUBY", rt.version)
         assert frames == [] and sub.wake.is_set()
         await asyncio.sleep(0.02)
-        sub.closed = True
-        sub.wake.set()
-        await task
+        await _stop([(sub, task)])
 
     asyncio.run(run())
     assert frames == []  # (both through the writer, which sends the newest state first)
@@ -679,10 +682,7 @@ def test_every_spectator_is_written_the_same_frame(tmp_path: Path) -> None:
         await asyncio.sleep(0.02)
         rt = service.runtime(mid)
         await service.move(mid, 0, "secret JADE", rt.version)
-        for sub, task in zip(subs, tasks, strict=True):
-            sub.closed = True
-            sub.wake.set()
-            await task
+        await _stop(list(zip(subs, tasks, strict=True)))
 
     asyncio.run(run())
     assert all(len(f) == 1 for f in frames)
@@ -712,9 +712,7 @@ def test_a_push_while_a_bot_may_move_at_once_waits_for_the_writer(tmp_path: Path
         rt = service.runtime(mid)
         await service.move(mid, 0, rt.fields(0)["legal"][0]["text"], rt.version)
         assert sub.settle and sub.wake.is_set() and frames == []
-        sub.closed = True
-        sub.wake.set()
-        await task
+        await _stop([(sub, task)])
         for bot_task in list(service.bot_tasks.values()):
             bot_task.cancel()
 
